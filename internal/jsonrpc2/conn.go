@@ -1,0 +1,437 @@
+package jsonrpc2
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A Handler serves the requests and notifications a connection receives.
+// For a request, Handle's result (encoded to JSON) or error becomes the
+// response; an error that is an *Error keeps its code. For a notification
+// the result is ignored.
+//
+// Requests are handled concurrently, each in its own goroutine, with a
+// context that is cancelled by [Conn.CancelIncoming] or at shutdown.
+// Notifications are handled one at a time, in order, on the goroutine that
+// reads the stream: a notification handler must not block.
+type Handler interface {
+	Handle(ctx context.Context, req *Request) (result any, err error)
+}
+
+// HandlerFunc adapts a function to the Handler interface.
+type HandlerFunc func(ctx context.Context, req *Request) (any, error)
+
+// Handle calls f(ctx, req).
+func (f HandlerFunc) Handle(ctx context.Context, req *Request) (any, error) { return f(ctx, req) }
+
+// Defaults for ConnOptions.
+const (
+	DefaultMaxInFlight  = 256
+	DefaultCloseTimeout = 5 * time.Second
+)
+
+// ConnOptions configure a Conn. The zero value means defaults.
+type ConnOptions struct {
+	// Handler serves incoming messages. Nil answers every request with
+	// "method not found".
+	Handler Handler
+	// MaxInFlight bounds the incoming requests handled at once (default
+	// DefaultMaxInFlight). A request over the bound is answered at once with
+	// an error wrapping ErrBusy; the read loop never blocks on it, so a
+	// handler waiting for the peer cannot deadlock the connection.
+	MaxInFlight int
+	// OnCancel, if set, is called with the id of an outgoing call whose
+	// context ended before its response arrived (MCP sends
+	// notifications/cancelled from it).
+	OnCancel func(id ID)
+	// AllowBatch reports whether a batch may be accepted now. Nil refuses
+	// every batch with an invalid-request error.
+	AllowBatch func() bool
+	// CloseTimeout is how long shutdown lets running handlers finish before
+	// cancelling their contexts (default DefaultCloseTimeout).
+	CloseTimeout time.Duration
+}
+
+// A Conn runs JSON-RPC 2.0 over a Stream: it matches responses to outgoing
+// calls and dispatches incoming requests to its Handler. Its one goroutine
+// reads the stream; each incoming request runs in a goroutine of its own.
+type Conn struct {
+	stream Stream
+	opts   ConnOptions
+	nextID atomic.Int64
+
+	mu       sync.Mutex
+	pending  map[ID]chan *Response     // outgoing calls awaiting a response
+	incoming map[ID]context.CancelFunc // requests being handled
+	closing  bool
+
+	handlers  sync.WaitGroup
+	baseCtx   context.Context
+	cancelAll context.CancelFunc
+
+	shutdownOnce sync.Once
+	readDone     chan struct{}
+	done         chan struct{} // closed when shutdown is complete
+	err          error         // why the connection ended; set before done closes
+}
+
+// NewConn starts a connection over stream. It takes ownership of the stream
+// and closes it at shutdown.
+func NewConn(stream Stream, opts *ConnOptions) *Conn {
+	c := &Conn{
+		stream:   stream,
+		pending:  make(map[ID]chan *Response),
+		incoming: make(map[ID]context.CancelFunc),
+		readDone: make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	if opts != nil {
+		c.opts = *opts
+	}
+	if c.opts.MaxInFlight <= 0 {
+		c.opts.MaxInFlight = DefaultMaxInFlight
+	}
+	if c.opts.CloseTimeout <= 0 {
+		c.opts.CloseTimeout = DefaultCloseTimeout
+	}
+	c.baseCtx, c.cancelAll = context.WithCancel(context.Background())
+	go c.readLoop()
+	return c
+}
+
+// Call sends a request for method with params and waits for its response.
+// It returns the raw result, an *Error sent by the peer, ctx.Err() at once
+// when ctx ends (after calling OnCancel), or ErrClosed if the connection ends.
+func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	id := Int64ID(c.nextID.Add(1))
+	req, err := NewCall(id, method, params)
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan *Response, 1)
+	c.mu.Lock()
+	if c.isDone() {
+		c.mu.Unlock()
+		return nil, ErrClosed
+	}
+	c.pending[id] = ch
+	c.mu.Unlock()
+
+	if err := c.stream.Write(ctx, req); err != nil {
+		c.forget(id)
+		return nil, c.writeErr(err)
+	}
+	select {
+	case resp := <-ch:
+		if resp == nil {
+			return nil, ErrClosed
+		}
+		if resp.Error != nil {
+			return nil, resp.Error
+		}
+		return resp.Result, nil
+	case <-ctx.Done():
+		if c.forget(id) && c.opts.OnCancel != nil {
+			c.opts.OnCancel(id)
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// forget drops a pending call, reporting whether it was still pending.
+func (c *Conn) forget(id ID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.pending[id]
+	delete(c.pending, id)
+	return ok
+}
+
+func (c *Conn) writeErr(err error) error {
+	if c.isDone() {
+		return ErrClosed
+	}
+	return err
+}
+
+// Notify sends a notification.
+func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	req, err := NewNotification(method, params)
+	if err != nil {
+		return err
+	}
+	if c.isDone() {
+		return ErrClosed
+	}
+	return c.writeErr(c.stream.Write(ctx, req))
+}
+
+// CancelIncoming cancels the context of the incoming request id, if it is
+// still being handled.
+func (c *Conn) CancelIncoming(id ID) {
+	c.mu.Lock()
+	cancel := c.incoming[id]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Close shuts the connection down in order: no new requests are accepted,
+// running handlers get CloseTimeout to finish and have their responses
+// written, then the stream is closed and pending calls fail with ErrClosed.
+// It returns when the reading goroutine has exited.
+func (c *Conn) Close() error {
+	c.shutdown(nil)
+	<-c.readDone
+	return nil
+}
+
+// Wait blocks until the connection has ended and returns why: nil when the
+// peer closed the stream or Close was called.
+func (c *Conn) Wait() error {
+	<-c.readDone
+	<-c.done
+	return c.err
+}
+
+// Done is closed when the connection has ended.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+func (c *Conn) isDone() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func (c *Conn) readLoop() {
+	defer close(c.readDone)
+	for {
+		msg, err := c.stream.Read(c.baseCtx)
+		if err != nil {
+			var derr *DecodeError
+			if errors.As(err, &derr) {
+				c.reply(&Response{ID: derr.ID, Error: errorFor(derr.Err)})
+				continue
+			}
+			// No more responses can arrive: fail pending calls now, so
+			// handlers waiting on them finish before shutdown waits on them.
+			c.failPending()
+			if errors.Is(err, ErrClosed) {
+				// The stream is closed both ways: no response can be
+				// written, so running handlers need not finish.
+				c.cancelAll()
+			}
+			if errors.Is(err, io.EOF) || errors.Is(err, ErrClosed) || c.isClosing() {
+				err = nil
+			}
+			c.shutdown(err)
+			return
+		}
+		c.dispatch(msg)
+	}
+}
+
+func (c *Conn) isClosing() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closing
+}
+
+func (c *Conn) dispatch(msg Message) {
+	switch m := msg.(type) {
+	case *Response:
+		c.deliver(m)
+	case *Request:
+		if m.IsNotification() {
+			if c.opts.Handler != nil {
+				c.opts.Handler.Handle(c.baseCtx, m)
+			}
+			return
+		}
+		ctx, refusal := c.admit(m)
+		if refusal != nil {
+			c.reply(refusal)
+			return
+		}
+		go func() {
+			defer c.handlers.Done()
+			c.reply(c.serve(ctx, m))
+		}()
+	case Batch:
+		c.dispatchBatch(m)
+	}
+}
+func (c *Conn) deliver(resp *Response) {
+	c.mu.Lock()
+	ch, ok := c.pending[resp.ID]
+	delete(c.pending, resp.ID)
+	c.mu.Unlock()
+	if ok {
+		ch <- resp
+	}
+}
+
+// admit registers an incoming request and returns its context, or returns
+// the error response that refuses it. On success the caller owns one count
+// of c.handlers.
+func (c *Conn) admit(req *Request) (context.Context, *Response) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.closing:
+		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInternalError, Message: "connection is closing"}}
+	case len(c.incoming) >= c.opts.MaxInFlight:
+		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInternalError, Message: ErrBusy.Error()}}
+	case c.incoming[req.ID] != nil:
+		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInvalidRequest, Message: "request id " + req.ID.String() + " is already in use"}}
+	}
+	ctx, cancel := context.WithCancel(c.baseCtx)
+	c.incoming[req.ID] = cancel
+	c.handlers.Add(1)
+	return ctx, nil
+}
+
+// serve runs the handler for an admitted request and builds its response.
+func (c *Conn) serve(ctx context.Context, req *Request) *Response {
+	defer func() {
+		c.mu.Lock()
+		cancel := c.incoming[req.ID]
+		delete(c.incoming, req.ID)
+		c.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	}()
+	if c.opts.Handler == nil {
+		return &Response{ID: req.ID, Error: &Error{Code: CodeMethodNotFound, Message: "method not found: " + req.Method}}
+	}
+	result, err := c.opts.Handler.Handle(ctx, req)
+	return NewResponse(req.ID, result, err)
+}
+
+// reply writes a response. Failures are not reported: the peer is gone or
+// the stream is broken, and the read loop will notice.
+func (c *Conn) reply(resp *Response) {
+	_ = c.stream.Write(context.Background(), resp)
+}
+
+// dispatchBatch handles a batch: responses in it are delivered, requests in
+// it are handled concurrently and answered with one batch response.
+func (c *Conn) dispatchBatch(batch Batch) {
+	if c.opts.AllowBatch == nil || !c.opts.AllowBatch() {
+		c.reply(&Response{Error: errorFor(ErrBatchNotAllowed)})
+		return
+	}
+	type slot struct {
+		ctx  context.Context
+		req  *Request
+		resp *Response
+	}
+	var slots []*slot
+	for _, msg := range batch {
+		switch m := msg.(type) {
+		case *Response:
+			c.deliver(m)
+		case *Request:
+			if m.IsNotification() {
+				if c.opts.Handler != nil {
+					c.opts.Handler.Handle(c.baseCtx, m)
+				}
+				continue
+			}
+			ctx, refusal := c.admit(m)
+			slots = append(slots, &slot{ctx: ctx, req: m, resp: refusal})
+		}
+	}
+	admitted := 0
+	for _, s := range slots {
+		if s.resp == nil {
+			admitted++
+		}
+	}
+	if admitted == 0 {
+		if len(slots) > 0 {
+			out := make(Batch, len(slots))
+			for i, s := range slots {
+				out[i] = s.resp
+			}
+			_ = c.stream.Write(context.Background(), out)
+		}
+		return
+	}
+	// The admitted requests hold counts on c.handlers, so this Add cannot
+	// race with a shutdown's Wait on a zero counter.
+	c.handlers.Add(1)
+	go func() {
+		defer c.handlers.Done()
+		var wg sync.WaitGroup
+		for _, s := range slots {
+			if s.resp != nil {
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer c.handlers.Done()
+				s.resp = c.serve(s.ctx, s.req)
+			}()
+		}
+		wg.Wait()
+		out := make(Batch, len(slots))
+		for i, s := range slots {
+			out[i] = s.resp
+		}
+		_ = c.stream.Write(context.Background(), out)
+	}()
+}
+
+// failPending ends every outgoing call with ErrClosed.
+func (c *Conn) failPending() {
+	c.mu.Lock()
+	pending := c.pending
+	c.pending = make(map[ID]chan *Response)
+	c.mu.Unlock()
+	for _, ch := range pending {
+		ch <- nil
+	}
+}
+
+// shutdown runs once: it refuses new requests, lets running handlers
+// finish (cancelling them after CloseTimeout), closes the stream and fails
+// pending calls.
+func (c *Conn) shutdown(cause error) {
+	c.shutdownOnce.Do(func() {
+		c.mu.Lock()
+		c.closing = true
+		c.mu.Unlock()
+
+		finished := make(chan struct{})
+		go func() {
+			c.handlers.Wait()
+			close(finished)
+		}()
+		timer := time.NewTimer(c.opts.CloseTimeout)
+		select {
+		case <-finished:
+		case <-timer.C:
+			c.cancelAll()
+			<-finished
+		}
+		timer.Stop()
+
+		c.err = cause
+		close(c.done)
+		c.cancelAll()
+		_ = c.stream.Close()
+		c.failPending()
+	})
+}

@@ -1,0 +1,146 @@
+package jsonrpc2
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// A Stream carries whole JSON-RPC messages in both directions. Read is
+// called from one goroutine at a time; Write may be called concurrently.
+// Close unblocks a pending Read, which then returns an error.
+type Stream interface {
+	Read(ctx context.Context) (Message, error)
+	Write(ctx context.Context, msg Message) error
+	Close() error
+}
+
+// DefaultMaxMessageSize is the largest message a newline-delimited stream
+// reads unless told otherwise.
+const DefaultMaxMessageSize = 4 << 20
+
+// StreamOptions configure a newline-delimited stream. The zero value (and
+// nil) means defaults.
+type StreamOptions struct {
+	// MaxMessageSize bounds one message in bytes (default
+	// DefaultMaxMessageSize). A longer line is discarded and Read returns a
+	// *DecodeError wrapping ErrMessageTooLarge; the stream stays usable.
+	MaxMessageSize int
+}
+
+// NewLineStream returns a Stream that reads newline-delimited JSON messages
+// from r and writes them to w, one message per line, as MCP's stdio
+// transport requires. Close closes c, if not nil.
+func NewLineStream(r io.Reader, w io.Writer, c io.Closer, opts *StreamOptions) Stream {
+	max := DefaultMaxMessageSize
+	if opts != nil && opts.MaxMessageSize > 0 {
+		max = opts.MaxMessageSize
+	}
+	return &lineStream{r: bufio.NewReaderSize(r, 64<<10), w: w, c: c, max: max}
+}
+
+type lineStream struct {
+	r   *bufio.Reader
+	max int
+	buf []byte // accumulates a line longer than the bufio buffer
+
+	wmu  sync.Mutex
+	w    io.Writer
+	wbuf []byte
+
+	c         io.Closer
+	closeOnce sync.Once
+	closeErr  error
+}
+
+func (s *lineStream) Read(ctx context.Context) (Message, error) {
+	for {
+		line, err := s.readLine()
+		if len(line) == 0 {
+			if err != nil {
+				return nil, err
+			}
+			continue // blank line
+		}
+		if errors.Is(err, ErrMessageTooLarge) {
+			return nil, &DecodeError{Err: err}
+		}
+		msg, derr := Decode(line)
+		if derr != nil {
+			return nil, derr
+		}
+		return msg, nil
+	}
+}
+
+// readLine returns the next line without its terminator. A line over the
+// limit is consumed and reported with ErrMessageTooLarge and a non-empty
+// placeholder, so callers can tell it from a blank line.
+func (s *lineStream) readLine() ([]byte, error) {
+	s.buf = s.buf[:0]
+	for {
+		chunk, err := s.r.ReadSlice('\n')
+		if len(s.buf)+len(chunk) > s.max+2 { // +2: "\r\n"
+			if err == bufio.ErrBufferFull {
+				if derr := s.discardLine(); derr != nil && derr != io.EOF {
+					return nil, derr
+				}
+			}
+			return []byte{'!'}, fmt.Errorf("%w: line longer than %d bytes", ErrMessageTooLarge, s.max)
+		}
+		if err == bufio.ErrBufferFull {
+			s.buf = append(s.buf, chunk...)
+			continue
+		}
+		var line []byte
+		if len(s.buf) > 0 {
+			s.buf = append(s.buf, chunk...)
+			line = s.buf
+		} else {
+			line = chunk
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		line = bytes.TrimSpace(line)
+		if err != nil && len(line) > 0 && err == io.EOF {
+			err = nil // last line without a newline; EOF comes next call
+		}
+		return line, err
+	}
+}
+
+func (s *lineStream) discardLine() error {
+	for {
+		_, err := s.r.ReadSlice('\n')
+		if err != bufio.ErrBufferFull {
+			return err
+		}
+	}
+}
+
+func (s *lineStream) Write(ctx context.Context, msg Message) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	b, err := AppendMessage(s.wbuf[:0], msg)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if cap(b) <= 64<<10 {
+		s.wbuf = b
+	}
+	_, err = s.w.Write(b)
+	return err
+}
+
+func (s *lineStream) Close() error {
+	s.closeOnce.Do(func() {
+		if s.c != nil {
+			s.closeErr = s.c.Close()
+		}
+	})
+	return s.closeErr
+}
