@@ -1,0 +1,109 @@
+package mcp
+
+import (
+	"context"
+	"iter"
+	"slices"
+	"sync"
+	"time"
+)
+
+// ClientOptions configure a Client. A nil *ClientOptions means defaults.
+type ClientOptions struct {
+	// Title, Description and WebsiteURL complete the client's
+	// Implementation.
+	Title       string
+	Description string
+	WebsiteURL  string
+	// ProtocolVersion pins the protocol version. Empty means: probe with
+	// server/discover at LatestVersion and fall back to the initialize
+	// handshake if the server is legacy (spec: basic/versioning).
+	ProtocolVersion string
+	// ProbeTimeout bounds the server/discover probe; a server silent that
+	// long is taken as legacy (default 3s).
+	ProbeTimeout time.Duration
+	// Capabilities, if set, are the base of what the client declares; the
+	// client adds what its handlers imply.
+	Capabilities *ClientCapabilities
+	// KeepAlive, if positive, pings the server at this interval and closes
+	// the session when a ping fails.
+	KeepAlive time.Duration
+	// MaxInFlight bounds the server-to-client requests handled at once.
+	MaxInFlight int
+
+	// Notification handlers. Each runs on the goroutine that reads the
+	// connection, in order, and must not block.
+	ToolListChangedHandler      func(context.Context, *ClientSession, *ToolListChangedParams)
+	PromptListChangedHandler    func(context.Context, *ClientSession, *PromptListChangedParams)
+	ResourceListChangedHandler  func(context.Context, *ClientSession, *ResourceListChangedParams)
+	ResourceUpdatedHandler      func(context.Context, *ClientSession, *ResourceUpdatedParams)
+	LoggingMessageHandler       func(context.Context, *ClientSession, *LoggingMessageParams)
+	ProgressNotificationHandler func(context.Context, *ClientSession, *ProgressNotificationParams)
+}
+
+// A Client is an MCP client: its identity, capabilities and handlers, used
+// by any number of sessions, each connected to one server.
+type Client struct {
+	impl Implementation
+	opts ClientOptions
+
+	mu         sync.Mutex
+	sessions   []*ClientSession
+	middleware []Middleware[ClientSession]
+	handler    MethodHandler[ClientSession]
+}
+
+// NewClient returns a client that identifies itself with name and version.
+func NewClient(name, version string, opts *ClientOptions) *Client {
+	c := &Client{impl: Implementation{Name: name, Version: version}}
+	if opts != nil {
+		c.opts = *opts
+		c.impl.Title = opts.Title
+		c.impl.Description = opts.Description
+		c.impl.WebsiteURL = opts.WebsiteURL
+	}
+	if c.opts.ProbeTimeout <= 0 {
+		c.opts.ProbeTimeout = 3 * time.Second
+	}
+	c.handler = clientMethodHandler
+	return c
+}
+
+// AddMiddleware wraps the client's method handler, which serves requests
+// and notifications from servers: AddMiddleware(m1, m2) runs m1, then m2,
+// then the handler.
+func (c *Client) AddMiddleware(middleware ...Middleware[ClientSession]) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.middleware = append(c.middleware, middleware...)
+	c.handler = chain(clientMethodHandler, c.middleware)
+}
+
+func (c *Client) methodHandler() MethodHandler[ClientSession] {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.handler
+}
+
+// Sessions iterates over the sessions connected now.
+func (c *Client) Sessions() iter.Seq[*ClientSession] {
+	c.mu.Lock()
+	sessions := slices.Clone(c.sessions)
+	c.mu.Unlock()
+	return slices.Values(sessions)
+}
+
+func (c *Client) removeSession(cs *ClientSession) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sessions = slices.DeleteFunc(c.sessions, func(x *ClientSession) bool { return x == cs })
+}
+
+// capabilities returns what the client declares.
+func (c *Client) capabilities() *ClientCapabilities {
+	caps := &ClientCapabilities{}
+	if c.opts.Capabilities != nil {
+		*caps = *c.opts.Capabilities
+	}
+	return caps
+}

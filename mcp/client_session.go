@@ -1,0 +1,352 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
+)
+
+// A ClientSession is the client's side of a connection to one server.
+type ClientSession struct {
+	client *Client
+	conn   *jsonrpc2.Conn
+	caps   *ClientCapabilities
+
+	// Set by Connect, read-only afterwards.
+	modern       bool
+	version      string
+	serverInfo   *Implementation
+	serverCaps   *ServerCapabilities
+	instructions string
+
+	mu        sync.Mutex
+	logLevel  LoggingLevel
+	progress  map[string]func(context.Context, *ProgressNotificationParams)
+	nextToken atomic.Int64
+
+	keepAliveStop chan struct{}
+	stopOnce      sync.Once
+}
+
+// Connect connects the client to a server over t and settles the protocol:
+// with no pinned version it probes with server/discover and, if the server
+// is legacy, falls back to the initialize handshake.
+func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, error) {
+	conn, err := t.Connect(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: connecting client: %w", err)
+	}
+	cs := &ClientSession{client: c, caps: c.capabilities()}
+	cs.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
+		Handler:     jsonrpc2.HandlerFunc(cs.handle),
+		MaxInFlight: c.opts.MaxInFlight,
+		OnCancel:    cs.sendCancelled,
+	})
+	if err := cs.start(ctx); err != nil {
+		cs.conn.Close()
+		return nil, err
+	}
+	c.mu.Lock()
+	c.sessions = append(c.sessions, cs)
+	c.mu.Unlock()
+	go func() {
+		<-cs.conn.Done()
+		c.removeSession(cs)
+	}()
+	if c.opts.KeepAlive > 0 {
+		cs.keepAliveStop = make(chan struct{})
+		go keepAlive(cs.keepAliveStop, cs.conn.Done(), c.opts.KeepAlive, cs.Ping, cs.conn.Close)
+	}
+	return cs, nil
+}
+
+// start settles the era and the protocol version.
+func (cs *ClientSession) start(ctx context.Context) error {
+	pinned := cs.client.opts.ProtocolVersion
+	switch {
+	case pinned == "":
+		modern, err := cs.probe(ctx, LatestVersion)
+		if err != nil || modern {
+			return err
+		}
+		return cs.initialize(ctx, legacyLatest)
+	case isModernVersion(pinned):
+		if !slices.Contains(SupportedVersions, pinned) {
+			return fmt.Errorf("%w: %s is not supported by this SDK", ErrUnsupportedVersion, pinned)
+		}
+		modern, err := cs.probe(ctx, pinned)
+		if err == nil && !modern {
+			err = fmt.Errorf("%w: the server does not speak %s (it did not answer server/discover)", ErrUnsupportedVersion, pinned)
+		}
+		return err
+	default:
+		return cs.initialize(ctx, pinned)
+	}
+}
+
+// legacyLatest is the newest protocol version with the initialize handshake.
+const legacyLatest = Version20251125
+
+// probe sends server/discover at version. It reports whether the server is
+// modern; a legacy server (any error that is not a modern one, or silence
+// until ProbeTimeout) gives false and no error.
+func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error) {
+	pctx, cancel := context.WithTimeout(ctx, cs.client.opts.ProbeTimeout)
+	defer cancel()
+	cs.version = version
+	cs.modern = true
+	res, err := clientCall[DiscoverParams, DiscoverResult](pctx, cs, MethodDiscover, nil)
+	if err == nil {
+		return true, cs.adoptDiscover(res)
+	}
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	var werr *JSONRPCError
+	if errors.As(err, &werr) && werr.Code == CodeUnsupportedProtocolVersion {
+		var data UnsupportedProtocolVersionData
+		if decodeResult(werr.Data, &data) == nil {
+			for _, v := range data.Supported {
+				if isModernVersion(v) && slices.Contains(SupportedVersions, v) && v != version {
+					return cs.probe(ctx, v)
+				}
+			}
+		}
+		return false, fmt.Errorf("%w: server supports %s", ErrUnsupportedVersion, werr.Data)
+	}
+	if errors.Is(err, ErrConnectionClosed) {
+		return false, err
+	}
+	cs.modern = false
+	return false, nil
+}
+
+func (cs *ClientSession) adoptDiscover(res *DiscoverResult) error {
+	if !slices.Contains(res.SupportedVersions, cs.version) {
+		for _, v := range res.SupportedVersions {
+			if isModernVersion(v) && slices.Contains(SupportedVersions, v) {
+				cs.version = v
+				break
+			}
+		}
+	}
+	cs.serverInfo = res.Meta.ServerInfo
+	cs.serverCaps = res.Capabilities
+	cs.instructions = res.Instructions
+	if cs.serverCaps == nil {
+		cs.serverCaps = &ServerCapabilities{}
+	}
+	return nil
+}
+
+// initialize runs the legacy handshake.
+func (cs *ClientSession) initialize(ctx context.Context, version string) error {
+	cs.modern = false
+	impl := cs.client.impl
+	res, err := clientCall[InitializeParams, InitializeResult](ctx, cs, MethodInitialize, &InitializeParams{
+		ProtocolVersion: version,
+		Capabilities:    cs.caps,
+		ClientInfo:      &impl,
+	})
+	if err != nil {
+		return fmt.Errorf("mcp: initialize: %w", err)
+	}
+	if isModernVersion(res.ProtocolVersion) || !slices.Contains(SupportedVersions, res.ProtocolVersion) {
+		return fmt.Errorf("%w: server answered initialize with protocol %q", ErrUnsupportedVersion, res.ProtocolVersion)
+	}
+	if pinned := cs.client.opts.ProtocolVersion; pinned != "" && res.ProtocolVersion != pinned {
+		return fmt.Errorf("%w: asked for %s, server offered %s", ErrUnsupportedVersion, pinned, res.ProtocolVersion)
+	}
+	cs.version = res.ProtocolVersion
+	cs.serverInfo = res.ServerInfo
+	cs.serverCaps = res.Capabilities
+	if cs.serverCaps == nil {
+		cs.serverCaps = &ServerCapabilities{}
+	}
+	cs.instructions = res.Instructions
+	return cs.conn.Notify(ctx, NotificationInitialized, &InitializedParams{})
+}
+
+// Client returns the client the session belongs to.
+func (cs *ClientSession) Client() *Client { return cs.client }
+
+// ProtocolVersion returns the protocol version in use.
+func (cs *ClientSession) ProtocolVersion() string { return cs.version }
+
+// ServerInfo returns the server's self-reported identity.
+func (cs *ClientSession) ServerInfo() *Implementation { return cs.serverInfo }
+
+// ServerCapabilities returns what the server declared. It is never nil.
+func (cs *ClientSession) ServerCapabilities() *ServerCapabilities { return cs.serverCaps }
+
+// Instructions returns the server's instructions, if any.
+func (cs *ClientSession) Instructions() string { return cs.instructions }
+
+// Close ends the session and its connection.
+func (cs *ClientSession) Close() error {
+	cs.stopKeepAlive()
+	return cs.conn.Close()
+}
+
+// Wait blocks until the connection ends and returns why (nil when it was
+// closed normally).
+func (cs *ClientSession) Wait() error {
+	err := cs.conn.Wait()
+	cs.stopKeepAlive()
+	return err
+}
+
+func (cs *ClientSession) stopKeepAlive() {
+	cs.stopOnce.Do(func() {
+		if cs.keepAliveStop != nil {
+			close(cs.keepAliveStop)
+		}
+	})
+}
+
+func (cs *ClientSession) sendCancelled(id jsonrpc2.ID) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	p := &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"}
+	if cs.modern {
+		cs.fillMeta(&p.Meta)
+	}
+	_ = cs.conn.Notify(ctx, NotificationCancelled, p)
+}
+
+// fillMeta adds the per-request metadata of 2026-07-28 to meta.
+func (cs *ClientSession) fillMeta(meta *Meta) {
+	meta.ProtocolVersion = cs.version
+	meta.ClientCapabilities = cs.caps
+	impl := cs.client.impl
+	meta.ClientInfo = &impl
+	cs.mu.Lock()
+	if meta.LogLevel == "" {
+		meta.LogLevel = cs.logLevel
+	}
+	cs.mu.Unlock()
+}
+
+// clientCall sends a request and decodes its result. In the modern era it
+// adds the per-request metadata, on a copy of the caller's params.
+func clientCall[P, R any](ctx context.Context, cs *ClientSession, method string, p *P) (*R, error) {
+	p = cloneParams(p)
+	if cs.modern {
+		cs.fillMeta(metaOf(p))
+	}
+	raw, err := cs.conn.Call(ctx, method, p)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	res := new(R)
+	if err := decodeResult(raw, res); err != nil {
+		return nil, err
+	}
+	if cs.modern {
+		switch rt := resultTypeOf(res); rt {
+		case "", "complete":
+		default:
+			return nil, fmt.Errorf("%s: unsupported resultType %q", method, rt)
+		}
+	}
+	return res, nil
+}
+
+// requireServer returns ErrNotSupported unless the server declared the
+// capability.
+func requireServer(declared bool, what string) error {
+	if !declared {
+		return fmt.Errorf("%w: the server did not declare the %s capability", ErrNotSupported, what)
+	}
+	return nil
+}
+
+// Ping checks that the server is alive.
+func (cs *ClientSession) Ping(ctx context.Context, params *PingParams) error {
+	_, err := clientCall[PingParams, EmptyResult](ctx, cs, MethodPing, params)
+	return err
+}
+
+// Discover asks the server for its versions, capabilities and identity
+// (2026-07-28).
+func (cs *ClientSession) Discover(ctx context.Context, params *DiscoverParams) (*DiscoverResult, error) {
+	return clientCall[DiscoverParams, DiscoverResult](ctx, cs, MethodDiscover, params)
+}
+
+// ListTools lists one page of the server's tools.
+func (cs *ClientSession) ListTools(ctx context.Context, params *ListToolsParams) (*ListToolsResult, error) {
+	if err := requireServer(cs.serverCaps.Tools != nil, "tools"); err != nil {
+		return nil, err
+	}
+	return clientCall[ListToolsParams, ListToolsResult](ctx, cs, MethodListTools, params)
+}
+
+// CallToolOptions are the optional parts of a tool call.
+type CallToolOptions struct {
+	// Meta is sent as the request's _meta.
+	Meta Meta
+	// ProgressHandler, if set, receives the progress notifications the
+	// server sends for this call; the SDK makes up the progress token.
+	ProgressHandler func(context.Context, *ProgressNotificationParams)
+}
+
+// CallTool calls the named tool with args (any value that encodes as a
+// JSON object, such as a map or a struct). A tool that fails reports it in
+// the result's IsError and content; a protocol failure is an error.
+func (cs *ClientSession) CallTool(ctx context.Context, name string, args any, opts *CallToolOptions) (*CallToolResult, error) {
+	params := &CallToolParams{Name: name, Arguments: args}
+	if opts != nil {
+		params.Meta = opts.Meta
+		if opts.ProgressHandler != nil {
+			token := cs.registerProgress(opts.ProgressHandler)
+			defer cs.unregisterProgress(token)
+			params.Meta.ProgressToken = token
+		}
+	}
+	return cs.CallToolWithParams(ctx, params)
+}
+
+// CallToolWithParams is the spec method tools/call, for callers that build
+// the params themselves.
+func (cs *ClientSession) CallToolWithParams(ctx context.Context, params *CallToolParams) (*CallToolResult, error) {
+	if err := requireServer(cs.serverCaps.Tools != nil, "tools"); err != nil {
+		return nil, err
+	}
+	return clientCall[CallToolParams, CallToolResult](ctx, cs, MethodCallTool, params)
+}
+
+// NotifyProgress reports progress on a request the server sent this
+// client, identified by params.ProgressToken.
+func (cs *ClientSession) NotifyProgress(ctx context.Context, params *ProgressNotificationParams) error {
+	if params == nil || params.ProgressToken == nil {
+		return nil
+	}
+	return cs.conn.Notify(ctx, NotificationProgress, params)
+}
+
+func (cs *ClientSession) registerProgress(h func(context.Context, *ProgressNotificationParams)) string {
+	token := "p" + strconv.FormatInt(cs.nextToken.Add(1), 10)
+	cs.mu.Lock()
+	if cs.progress == nil {
+		cs.progress = make(map[string]func(context.Context, *ProgressNotificationParams))
+	}
+	cs.progress[token] = h
+	cs.mu.Unlock()
+	return token
+}
+
+func (cs *ClientSession) unregisterProgress(token string) {
+	cs.mu.Lock()
+	delete(cs.progress, token)
+	cs.mu.Unlock()
+}

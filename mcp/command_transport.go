@@ -1,0 +1,134 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
+)
+
+// DefaultTerminateDuration is how long a CommandTransport's connection waits
+// at each step of stopping the server process: after closing its stdin,
+// then after SIGTERM, before SIGKILL.
+const DefaultTerminateDuration = 5 * time.Second
+
+// A CommandTransport is the client side of MCP's stdio transport: it starts
+// a command and speaks newline-delimited JSON-RPC over its stdin and stdout.
+//
+// The command's stderr goes to cmd.Stderr if set, and to os.Stderr
+// otherwise; it is always drained, so a chatty server never blocks on it.
+type CommandTransport struct {
+	cmd *exec.Cmd
+	// TerminateDuration bounds each step of stopping the process on Close
+	// (default DefaultTerminateDuration).
+	TerminateDuration time.Duration
+	once              connectOnce
+}
+
+// NewCommandTransport returns a CommandTransport that runs cmd. The command
+// must not have been started; its Stdin and Stdout are set by Connect.
+func NewCommandTransport(cmd *exec.Cmd) *CommandTransport {
+	return &CommandTransport{cmd: cmd}
+}
+
+// Connect starts the command and connects to it.
+func (t *CommandTransport) Connect(ctx context.Context) (Connection, error) {
+	if err := t.once.claim(); err != nil {
+		return nil, err
+	}
+	// Plain pipes, not cmd.StdoutPipe: exec.Cmd.Wait closes those, which
+	// would lose output still unread when the process exits by itself.
+	stdinR, stdin, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("mcp: command stdin: %w", err)
+	}
+	stdout, stdoutW, err := os.Pipe()
+	if err != nil {
+		stdinR.Close()
+		stdin.Close()
+		return nil, fmt.Errorf("mcp: command stdout: %w", err)
+	}
+	t.cmd.Stdin, t.cmd.Stdout = stdinR, stdoutW
+	if t.cmd.Stderr == nil {
+		t.cmd.Stderr = os.Stderr
+	}
+	err = t.cmd.Start()
+	stdinR.Close()
+	stdoutW.Close()
+	if err != nil {
+		stdin.Close()
+		stdout.Close()
+		return nil, fmt.Errorf("mcp: starting %s: %w", t.cmd.Path, err)
+	}
+	d := t.TerminateDuration
+	if d <= 0 {
+		d = DefaultTerminateDuration
+	}
+	pc := &processCloser{cmd: t.cmd, stdin: stdin, stdout: stdout, wait: d, exited: make(chan struct{})}
+	go pc.reap()
+	return jsonrpc2.NewLineStream(stdout, stdin, pc, nil), nil
+}
+
+// processCloser stops the server process: close stdin, wait; SIGTERM, wait;
+// SIGKILL. The MCP stdio spec describes this order.
+type processCloser struct {
+	cmd    *exec.Cmd
+	stdin  io.Closer
+	stdout io.Closer
+	wait   time.Duration
+
+	exited  chan struct{}
+	waitErr error
+	once    sync.Once
+	err     error
+}
+
+func (p *processCloser) reap() {
+	p.waitErr = p.cmd.Wait()
+	close(p.exited)
+}
+
+func (p *processCloser) Close() error {
+	p.once.Do(func() {
+		_ = p.stdin.Close()
+		defer p.stdout.Close()
+		if p.waitFor() {
+			p.err = p.exitErr()
+			return
+		}
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		if p.waitFor() {
+			return
+		}
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+		p.err = errors.New("mcp: server process did not exit and was killed")
+	})
+	return p.err
+}
+
+func (p *processCloser) waitFor() bool {
+	timer := time.NewTimer(p.wait)
+	defer timer.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
+func (p *processCloser) exitErr() error {
+	var exitErr *exec.ExitError
+	if errors.As(p.waitErr, &exitErr) {
+		return fmt.Errorf("mcp: server process: %w", p.waitErr)
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+package mcp
+
+import (
+	"context"
+	"io"
+	"sync"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
+)
+
+// A LoggingTransport is a Transport that delegates to another and writes
+// every message it reads or writes to an io.Writer, one line each, prefixed
+// with "read: " or "write: ". It is meant for debugging: the log holds
+// message contents verbatim.
+type LoggingTransport struct {
+	delegate Transport
+	w        io.Writer
+}
+
+// NewLoggingTransport returns a LoggingTransport that logs the messages of
+// delegate's connections to w.
+func NewLoggingTransport(delegate Transport, w io.Writer) *LoggingTransport {
+	return &LoggingTransport{delegate: delegate, w: w}
+}
+
+// Connect connects the delegate and wraps its connection.
+func (t *LoggingTransport) Connect(ctx context.Context) (Connection, error) {
+	conn, err := t.delegate.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &loggingConn{Connection: conn, w: t.w}, nil
+}
+
+type loggingConn struct {
+	Connection
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (c *loggingConn) log(prefix string, msg JSONRPCMessage, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	line := []byte(prefix)
+	if err != nil {
+		line = append(line, "error: "...)
+		line = append(line, err.Error()...)
+	} else {
+		line, _ = jsonrpc2.AppendMessage(line, msg)
+	}
+	_, _ = c.w.Write(append(line, '\n'))
+}
+
+func (c *loggingConn) Read(ctx context.Context) (JSONRPCMessage, error) {
+	msg, err := c.Connection.Read(ctx)
+	c.log("read: ", msg, err)
+	return msg, err
+}
+
+func (c *loggingConn) Write(ctx context.Context, msg JSONRPCMessage) error {
+	err := c.Connection.Write(ctx, msg)
+	c.log("write: ", msg, err)
+	return err
+}

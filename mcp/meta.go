@@ -1,0 +1,253 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/gomcp/sdk/internal/strictjson"
+)
+
+// Reserved _meta keys, exposed as typed fields of [Meta].
+const (
+	// MetaKeyProgressToken is the key of [Meta.ProgressToken].
+	MetaKeyProgressToken = "progressToken"
+	// MetaKeyProtocolVersion is the key of [Meta.ProtocolVersion]
+	// (2026-07-28).
+	MetaKeyProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+	// MetaKeyClientCapabilities is the key of [Meta.ClientCapabilities]
+	// (2026-07-28).
+	MetaKeyClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	// MetaKeyClientInfo is the key of [Meta.ClientInfo] (2026-07-28).
+	MetaKeyClientInfo = "io.modelcontextprotocol/clientInfo"
+	// MetaKeyLogLevel is the key of [Meta.LogLevel] (2026-07-28).
+	MetaKeyLogLevel = "io.modelcontextprotocol/logLevel"
+	// MetaKeyServerInfo is the key of [Meta.ServerInfo] (2026-07-28).
+	MetaKeyServerInfo = "io.modelcontextprotocol/serverInfo"
+	// MetaKeySubscriptionID is the key of [Meta.SubscriptionID]
+	// (2026-07-28).
+	MetaKeySubscriptionID = "io.modelcontextprotocol/subscriptionId"
+	// MetaKeyRelatedTask is the key of [Meta.RelatedTask] (2025-11-25).
+	MetaKeyRelatedTask = "io.modelcontextprotocol/related-task"
+)
+
+// Meta is the _meta member that requests, results, notifications and many
+// protocol objects carry for protocol-level and application metadata.
+//
+// The keys MCP reserves are typed fields; every other member is in Data.
+// Which keys are meaningful depends on where the Meta appears: request
+// _meta carries ProgressToken and, since 2026-07-28, ProtocolVersion,
+// ClientCapabilities, ClientInfo and LogLevel; result _meta carries
+// ServerInfo; notifications and the subscriptions/listen result carry
+// SubscriptionID.
+//
+// The zero Meta is empty and is omitted from the wire.
+type Meta struct {
+	// ProgressToken ("progressToken") asks the receiver for progress
+	// notifications. It is a string or an integer; after decoding it is a
+	// string or an int64.
+	ProgressToken any
+	// ProtocolVersion ("io.modelcontextprotocol/protocolVersion") is the
+	// protocol version of the request (2026-07-28).
+	ProtocolVersion string
+	// ClientCapabilities ("io.modelcontextprotocol/clientCapabilities") are
+	// the client's capabilities for this request (2026-07-28). A non-nil
+	// pointer to an empty struct means "no optional capabilities".
+	ClientCapabilities *ClientCapabilities
+	// ClientInfo ("io.modelcontextprotocol/clientInfo") identifies the client
+	// software (2026-07-28).
+	ClientInfo *Implementation
+	// LogLevel ("io.modelcontextprotocol/logLevel") is the minimum level of
+	// log notifications the client wants for this request (2026-07-28).
+	LogLevel LoggingLevel
+	// ServerInfo ("io.modelcontextprotocol/serverInfo") identifies the server
+	// software in a result (2026-07-28).
+	ServerInfo *Implementation
+	// SubscriptionID ("io.modelcontextprotocol/subscriptionId") is the
+	// JSON-RPC ID of the subscriptions/listen request a notification or
+	// result belongs to (2026-07-28). It is a string or an integer; after
+	// decoding it is a string or an int64.
+	SubscriptionID any
+	// RelatedTask ("io.modelcontextprotocol/related-task") associates a
+	// message with a task (2025-11-25).
+	RelatedTask *RelatedTaskMetadata
+	// Data holds every other member, keyed by its name.
+	Data map[string]any
+}
+
+// RelatedTaskMetadata associates a message with a task; it is the value of
+// the "io.modelcontextprotocol/related-task" _meta key (2025-11-25).
+type RelatedTaskMetadata struct {
+	// TaskID is the identifier of the task.
+	TaskID string `json:"taskId"`
+}
+
+// metaWire is the wire form of Meta. It is only ever encoded and decoded by
+// strictjson, which understands the inline option.
+type metaWire struct {
+	ProgressToken      json.RawMessage      `json:"progressToken,omitzero"`
+	ProtocolVersion    string               `json:"io.modelcontextprotocol/protocolVersion,omitempty"`
+	ClientCapabilities *ClientCapabilities  `json:"io.modelcontextprotocol/clientCapabilities,omitzero"`
+	ClientInfo         *Implementation      `json:"io.modelcontextprotocol/clientInfo,omitzero"`
+	LogLevel           LoggingLevel         `json:"io.modelcontextprotocol/logLevel,omitempty"`
+	ServerInfo         *Implementation      `json:"io.modelcontextprotocol/serverInfo,omitzero"`
+	SubscriptionID     json.RawMessage      `json:"io.modelcontextprotocol/subscriptionId,omitzero"`
+	RelatedTask        *RelatedTaskMetadata `json:"io.modelcontextprotocol/related-task,omitzero"`
+	Data               map[string]any       `json:",inline"`
+}
+
+// IsZero reports whether m has no members. Both encoding/json and
+// strictjson use it to omit an empty _meta.
+func (m Meta) IsZero() bool {
+	return m.ProgressToken == nil && m.ProtocolVersion == "" &&
+		m.ClientCapabilities == nil && m.ClientInfo == nil && m.LogLevel == "" &&
+		m.ServerInfo == nil && m.SubscriptionID == nil && m.RelatedTask == nil &&
+		len(m.Data) == 0
+}
+
+// MarshalJSON encodes m as a JSON object. It reports an error if a typed
+// field and a Data entry name the same key, or if ProgressToken or
+// SubscriptionID is neither a string nor an integer.
+func (m Meta) MarshalJSON() ([]byte, error) {
+	w := metaWire{
+		ProtocolVersion:    m.ProtocolVersion,
+		ClientCapabilities: m.ClientCapabilities,
+		ClientInfo:         m.ClientInfo,
+		LogLevel:           m.LogLevel,
+		ServerInfo:         m.ServerInfo,
+		RelatedTask:        m.RelatedTask,
+		Data:               m.Data,
+	}
+	var err error
+	if w.ProgressToken, err = encodeID(MetaKeyProgressToken, m.ProgressToken); err != nil {
+		return nil, err
+	}
+	if w.SubscriptionID, err = encodeID(MetaKeySubscriptionID, m.SubscriptionID); err != nil {
+		return nil, err
+	}
+	if err := m.checkDataKeys(); err != nil {
+		return nil, err
+	}
+	return strictjson.Marshal(w)
+}
+
+// checkDataKeys reports a Data entry that duplicates a typed field that is set.
+func (m Meta) checkDataKeys() error {
+	if len(m.Data) == 0 {
+		return nil
+	}
+	set := [...]struct {
+		key string
+		set bool
+	}{
+		{MetaKeyProgressToken, m.ProgressToken != nil},
+		{MetaKeyProtocolVersion, m.ProtocolVersion != ""},
+		{MetaKeyClientCapabilities, m.ClientCapabilities != nil},
+		{MetaKeyClientInfo, m.ClientInfo != nil},
+		{MetaKeyLogLevel, m.LogLevel != ""},
+		{MetaKeyServerInfo, m.ServerInfo != nil},
+		{MetaKeySubscriptionID, m.SubscriptionID != nil},
+		{MetaKeyRelatedTask, m.RelatedTask != nil},
+	}
+	for _, f := range set {
+		if _, ok := m.Data[f.key]; ok && f.set {
+			return fmt.Errorf("mcp: _meta key %q is set both in Meta.Data and in its Meta field", f.key)
+		}
+	}
+	return nil
+}
+
+// UnmarshalJSON decodes a JSON object into m. Reserved keys go to the typed
+// fields and must have the types the protocol gives them; all other members
+// go to Data.
+func (m *Meta) UnmarshalJSON(data []byte) error {
+	var w metaWire
+	if err := strictjson.UnmarshalTrusted(data, &w); err != nil {
+		return err
+	}
+	progress, err := decodeID(MetaKeyProgressToken, w.ProgressToken)
+	if err != nil {
+		return err
+	}
+	sub, err := decodeID(MetaKeySubscriptionID, w.SubscriptionID)
+	if err != nil {
+		return err
+	}
+	*m = Meta{
+		ProgressToken:      progress,
+		ProtocolVersion:    w.ProtocolVersion,
+		ClientCapabilities: w.ClientCapabilities,
+		ClientInfo:         w.ClientInfo,
+		LogLevel:           w.LogLevel,
+		ServerInfo:         w.ServerInfo,
+		SubscriptionID:     sub,
+		RelatedTask:        w.RelatedTask,
+		Data:               w.Data,
+	}
+	return nil
+}
+
+// encodeID encodes a progress token or request ID, which must be a string or
+// an integer. A nil v encodes as nil (absent).
+func encodeID(name string, v any) (json.RawMessage, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return strictjson.Marshal(v)
+	case int:
+		return strconv.AppendInt(nil, int64(v), 10), nil
+	case int8:
+		return strconv.AppendInt(nil, int64(v), 10), nil
+	case int16:
+		return strconv.AppendInt(nil, int64(v), 10), nil
+	case int32:
+		return strconv.AppendInt(nil, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(nil, v, 10), nil
+	case uint:
+		return strconv.AppendUint(nil, uint64(v), 10), nil
+	case uint8:
+		return strconv.AppendUint(nil, uint64(v), 10), nil
+	case uint16:
+		return strconv.AppendUint(nil, uint64(v), 10), nil
+	case uint32:
+		return strconv.AppendUint(nil, uint64(v), 10), nil
+	case uint64:
+		return strconv.AppendUint(nil, v, 10), nil
+	}
+	return nil, fmt.Errorf("mcp: %s must be a string or an integer, not %T", name, v)
+}
+
+// decodeID decodes a progress token or request ID: a JSON string becomes a
+// string and a JSON integer an int64. Absent (nil raw) decodes to nil.
+func decodeID(name string, raw json.RawMessage) (any, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	if len(raw) == 0 {
+		return nil, fmt.Errorf("mcp: %s is empty", name)
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := strictjson.UnmarshalTrusted(raw, &s); err != nil {
+			return nil, fmt.Errorf("mcp: %s: %w", name, err)
+		}
+		return s, nil
+	}
+	if raw[0] != '-' && (raw[0] < '0' || raw[0] > '9') {
+		return nil, fmt.Errorf("mcp: %s must be a string or an integer, got %.40s", name, raw)
+	}
+	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		return n, nil
+	}
+	// A number written with a fraction or exponent is still an integer if
+	// its value is integral (JSON Schema's definition of integer).
+	var f float64
+	if err := strictjson.UnmarshalTrusted(raw, &f); err == nil &&
+		f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64 {
+		return int64(f), nil
+	}
+	return nil, fmt.Errorf("mcp: %s must be a string or an integer in the int64 range, got %.40s", name, raw)
+}

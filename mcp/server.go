@@ -1,0 +1,152 @@
+package mcp
+
+import (
+	"context"
+	"iter"
+	"slices"
+	"sync"
+	"time"
+)
+
+// ServerOptions configure a Server. A nil *ServerOptions means defaults.
+type ServerOptions struct {
+	// Title, Description and WebsiteURL complete the server's
+	// Implementation (2025-06-18 and later).
+	Title       string
+	Description string
+	WebsiteURL  string
+	// Icons for the server (2025-11-25 and later).
+	Icons []Icon
+	// Instructions tell the client how to use the server; they are sent in
+	// the initialize and server/discover results.
+	Instructions string
+	// Capabilities, if set, are the base of what the server declares. The
+	// server adds the capabilities its registered features imply.
+	Capabilities *ServerCapabilities
+	// ProtocolVersions restricts the protocol versions served, newest first.
+	// Nil means every version in SupportedVersions.
+	ProtocolVersions []string
+	// KeepAlive, if positive, pings each connected client at this interval
+	// and closes the session when a ping fails.
+	KeepAlive time.Duration
+	// MaxInFlight bounds the requests of one session handled at once
+	// (default 256); requests over the bound are refused with an error.
+	MaxInFlight int
+	// InitializedHandler, if set, is called when a legacy client sends
+	// notifications/initialized.
+	InitializedHandler func(context.Context, *ServerSession, *InitializedParams)
+	// RootsListChangedHandler, if set, is called when a client reports that
+	// its roots changed.
+	RootsListChangedHandler func(context.Context, *ServerSession, *RootsListChangedParams)
+	// ProgressNotificationHandler, if set, is called for progress the client
+	// reports on a request the server sent it.
+	ProgressNotificationHandler func(context.Context, *ServerSession, *ProgressNotificationParams)
+}
+
+// A Server is an MCP server: a set of tools (and, with later features,
+// prompts and resources) served to any number of clients. Each client
+// connection is a ServerSession. A Server is safe for concurrent use;
+// features added or removed while clients are connected reach them at once.
+type Server struct {
+	impl Implementation
+	opts ServerOptions
+
+	mu         sync.Mutex
+	tools      map[string]*ServerTool
+	sessions   []*ServerSession
+	middleware []Middleware[ServerSession]
+	handler    MethodHandler[ServerSession] // base handler wrapped in middleware
+}
+
+// NewServer returns a server that identifies itself with name and version.
+func NewServer(name, version string, opts *ServerOptions) *Server {
+	s := &Server{
+		impl:  Implementation{Name: name, Version: version},
+		tools: make(map[string]*ServerTool),
+	}
+	if opts != nil {
+		s.opts = *opts
+		s.impl.Title = opts.Title
+		s.impl.Description = opts.Description
+		s.impl.WebsiteURL = opts.WebsiteURL
+		s.impl.Icons = opts.Icons
+	}
+	s.handler = serverMethodHandler
+	return s
+}
+
+// AddMiddleware wraps the server's method handler: AddMiddleware(m1, m2)
+// runs m1, then m2, then the handler. It applies to sessions connected
+// before and after the call.
+func (s *Server) AddMiddleware(middleware ...Middleware[ServerSession]) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.middleware = append(s.middleware, middleware...)
+	s.handler = chain(serverMethodHandler, s.middleware)
+}
+
+func (s *Server) methodHandler() MethodHandler[ServerSession] {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.handler
+}
+
+// Sessions iterates over the sessions connected now.
+func (s *Server) Sessions() iter.Seq[*ServerSession] {
+	s.mu.Lock()
+	sessions := slices.Clone(s.sessions)
+	s.mu.Unlock()
+	return slices.Values(sessions)
+}
+
+func (s *Server) removeSession(ss *ServerSession) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sessions = slices.DeleteFunc(s.sessions, func(x *ServerSession) bool { return x == ss })
+}
+
+// Run connects the server over t and serves until the client disconnects
+// or ctx is done. A client closing the connection is not an error.
+func (s *Server) Run(ctx context.Context, t Transport) error {
+	ss, err := s.Connect(ctx, t)
+	if err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		ss.Close()
+		<-done
+		return ctx.Err()
+	}
+}
+
+// versions returns the protocol versions this server serves, newest first.
+func (s *Server) versions() []string {
+	if s.opts.ProtocolVersions != nil {
+		return s.opts.ProtocolVersions
+	}
+	return SupportedVersions
+}
+
+func (s *Server) supports(version string) bool {
+	return slices.Contains(s.versions(), version)
+}
+
+// capabilities returns what the server declares now.
+func (s *Server) capabilities() *ServerCapabilities {
+	caps := &ServerCapabilities{}
+	if s.opts.Capabilities != nil {
+		*caps = *s.opts.Capabilities
+	}
+	s.mu.Lock()
+	hasTools := len(s.tools) > 0
+	s.mu.Unlock()
+	if hasTools && caps.Tools == nil {
+		caps.Tools = &ToolCapabilities{ListChanged: true}
+	}
+	return caps
+}

@@ -1,0 +1,321 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
+	"github.com/gomcp/sdk/internal/strictjson"
+)
+
+// A methodInfo describes one method a side handles: how to make its params
+// and how to serve it.
+type methodInfo[S ClientSession | ServerSession] struct {
+	newParams    func() any
+	handle       func(ctx context.Context, session *S, params any) (any, error)
+	notification bool
+	legacyOnly   bool // not part of 2026-07-28
+	modernOnly   bool // only in 2026-07-28
+	anyTime      bool // allowed before the era is settled (ping)
+}
+
+// requestMethod builds the methodInfo of a request with typed params and
+// result.
+func requestMethod[S ClientSession | ServerSession, P, R any](h func(*S, context.Context, *P) (*R, error)) *methodInfo[S] {
+	return &methodInfo[S]{
+		newParams: func() any { return new(P) },
+		handle: func(ctx context.Context, s *S, params any) (any, error) {
+			res, err := h(s, ctx, params.(*P))
+			if err != nil {
+				return nil, err
+			}
+			if res == nil {
+				return nil, errors.New("handler returned no result")
+			}
+			return res, nil
+		},
+	}
+}
+
+// notificationMethod builds the methodInfo of a notification.
+func notificationMethod[S ClientSession | ServerSession, P any](h func(*S, context.Context, *P)) *methodInfo[S] {
+	return &methodInfo[S]{
+		newParams:    func() any { return new(P) },
+		notification: true,
+		handle: func(ctx context.Context, s *S, params any) (any, error) {
+			h(s, ctx, params.(*P))
+			return nil, nil
+		},
+	}
+}
+
+// serverMethods lists every method a server handles. It is filled in
+// init, as the handlers refer back to it through the server's dispatch.
+var serverMethods map[string]*methodInfo[ServerSession]
+
+func init() {
+	legacy := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.legacyOnly = true; return m }
+	modern := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.modernOnly = true; return m }
+	anyTime := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.anyTime = true; return m }
+	serverMethods = map[string]*methodInfo[ServerSession]{
+		MethodInitialize: legacy(requestMethod((*ServerSession).initialize)),
+		MethodPing:       anyTime(requestMethod((*ServerSession).ping)),
+		MethodDiscover:   modern(requestMethod((*ServerSession).discover)),
+		MethodListTools:  requestMethod((*ServerSession).listTools),
+		MethodCallTool:   requestMethod((*ServerSession).callTool),
+
+		NotificationInitialized:      notificationMethod((*ServerSession).initializedNotification),
+		NotificationCancelled:        notificationMethod((*ServerSession).cancelledNotification),
+		NotificationProgress:         notificationMethod((*ServerSession).progressNotification),
+		NotificationRootsListChanged: notificationMethod((*ServerSession).rootsListChangedNotification),
+	}
+	for _, m := range []*methodInfo[ServerSession]{serverMethods[NotificationInitialized], serverMethods[NotificationRootsListChanged]} {
+		m.legacyOnly = true
+	}
+}
+
+// serverMethodHandler is the server's base MethodHandler: it runs the
+// method's handler. Middleware wraps it.
+func serverMethodHandler(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
+	m := serverMethods[method]
+	if m == nil {
+		return nil, newError(CodeMethodNotFound, "method not found: %s", method)
+	}
+	return m.handle(ctx, ss, params)
+}
+
+// handle is the jsonrpc2 handler of a connection's session.
+func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	m := serverMethods[req.Method]
+	if req.IsNotification() {
+		if m == nil || !m.notification {
+			return nil, nil // unknown notifications are ignored
+		}
+		params := m.newParams()
+		if err := decodeParams(req.Params, params); err != nil {
+			return nil, nil
+		}
+		target := ss
+		if meta := metaOf(params); meta != nil && meta.ProtocolVersion != "" {
+			target = ss.requestScoped(meta, nil)
+		}
+		_, _ = ss.server.methodHandler()(ctx, target, req.Method, params)
+		return nil, nil
+	}
+	if m == nil || m.notification {
+		return nil, newError(CodeMethodNotFound, "method not found: %s", req.Method)
+	}
+	params := m.newParams()
+	if err := decodeParams(req.Params, params); err != nil {
+		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
+	}
+	target, err := ss.route(req.Method, m, metaOf(params))
+	if err != nil {
+		return nil, err
+	}
+	return target.serve(ctx, req.Method, params)
+}
+
+// serve runs a decoded request through the middleware chain and, in the
+// modern era, marks the result complete.
+func (ss *ServerSession) serve(ctx context.Context, method string, params any) (any, error) {
+	res, err := ss.server.methodHandler()(ctx, ss, method, params)
+	if err != nil {
+		return nil, err
+	}
+	if ss.request != nil {
+		setResultType(res, "complete")
+	}
+	return res, nil
+}
+
+// route settles the era of a request and returns the session that serves
+// it: the connection's own (legacy) or one scoped to the request (modern).
+func (ss *ServerSession) route(method string, m *methodInfo[ServerSession], meta *Meta) (*ServerSession, error) {
+	modern := meta != nil && meta.ProtocolVersion != ""
+	era := ss.era.Load()
+	switch {
+	case method == MethodInitialize:
+		return ss, nil // initialize settles the era itself
+	case era == eraLegacy:
+		if m.modernOnly {
+			return nil, newError(CodeMethodNotFound, "method %s is not part of protocol %s", method, ss.ProtocolVersion())
+		}
+		if !ss.initialized.Load() && !m.anyTime {
+			return nil, newError(CodeInvalidRequest, "session not initialized: %s sent before initialize completed", method)
+		}
+		return ss, nil
+	case modern:
+		if err := ss.server.checkModernMeta(meta); err != nil {
+			return nil, err
+		}
+		if m.legacyOnly {
+			return nil, newError(CodeMethodNotFound, "method %s is not part of protocol %s", method, meta.ProtocolVersion)
+		}
+		ss.era.CompareAndSwap(eraUndecided, eraModern)
+		return ss.requestScoped(meta, nil), nil
+	case m.anyTime:
+		return ss, nil
+	}
+	return nil, newError(CodeInvalidParams,
+		"missing _meta[%q]: send initialize first (protocol 2025-11-25 and earlier) or include the protocol version, client capabilities and client info in every request's _meta (2026-07-28)",
+		"io.modelcontextprotocol/protocolVersion")
+}
+
+
+// checkModernMeta validates the per-request metadata of a 2026-07-28
+// request.
+func (s *Server) checkModernMeta(meta *Meta) error {
+	if !isModernVersion(meta.ProtocolVersion) || !s.supports(meta.ProtocolVersion) {
+		return newErrorWithData(CodeUnsupportedProtocolVersion, "Unsupported protocol version",
+			&UnsupportedProtocolVersionData{Requested: meta.ProtocolVersion, Supported: s.versions()})
+	}
+	if meta.ClientCapabilities == nil {
+		return newError(CodeInvalidParams, "missing _meta[%q]: required in every %s request", "io.modelcontextprotocol/clientCapabilities", meta.ProtocolVersion)
+	}
+	return nil
+}
+
+// isModernVersion reports whether version uses per-request metadata rather
+// than the initialize handshake.
+func isModernVersion(version string) bool {
+	return version >= Version20260728 && len(version) == len(Version20260728)
+}
+
+// requestScoped returns a session for one modern request on this
+// connection.
+func (ss *ServerSession) requestScoped(meta *Meta, notify func(context.Context, string, any) error) *ServerSession {
+	return &ServerSession{server: ss.server, parent: ss.root(), request: &modernRequest{meta: meta, notify: notify}}
+}
+
+func decodeParams(raw []byte, params any) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	return strictjson.Unmarshal(raw, params)
+}
+
+func decodeResult(raw []byte, result any) error {
+	if err := strictjson.Unmarshal(raw, result); err != nil {
+		return fmt.Errorf("mcp: decoding result: %w", err)
+	}
+	return nil
+}
+
+func (ss *ServerSession) initialize(ctx context.Context, p *InitializeParams) (*InitializeResult, error) {
+	if !ss.era.CompareAndSwap(eraUndecided, eraLegacy) && ss.era.Load() != eraLegacy {
+		return nil, newError(CodeInvalidRequest, "initialize is not part of protocol %s, which this connection uses", Version20260728)
+	}
+	if ss.initialized.Load() {
+		return nil, newError(CodeInvalidRequest, "session already initialized")
+	}
+	s := ss.server
+	version := s.negotiate(p.ProtocolVersion)
+	if version == "" {
+		return nil, newErrorWithData(CodeInvalidRequest,
+			fmt.Sprintf("this server does not support the initialize handshake; supported protocol versions: %v", s.versions()),
+			&UnsupportedProtocolVersionData{Requested: p.ProtocolVersion, Supported: s.versions()})
+	}
+	ss.mu.Lock()
+	ss.version = version
+	ss.clientInfo = p.ClientInfo
+	ss.clientCaps = p.Capabilities
+	ss.batchesOK = version == Version20250326
+	ss.mu.Unlock()
+	ss.initialized.Store(true)
+	impl := s.impl
+	return &InitializeResult{
+		ProtocolVersion: version,
+		Capabilities:    s.capabilities(),
+		ServerInfo:      &impl,
+		Instructions:    s.opts.Instructions,
+	}, nil
+}
+
+// negotiate picks the legacy protocol version for an initialize request:
+// the client's if the server supports it, else the newest legacy version
+// the server supports, or "" if it supports none.
+func (s *Server) negotiate(requested string) string {
+	versions := s.versions()
+	if !isModernVersion(requested) && slices.Contains(versions, requested) {
+		return requested
+	}
+	for _, v := range versions {
+		if !isModernVersion(v) {
+			return v
+		}
+	}
+	return ""
+}
+
+func (ss *ServerSession) ping(context.Context, *PingParams) (*EmptyResult, error) {
+	return &EmptyResult{}, nil
+}
+
+func (ss *ServerSession) discover(ctx context.Context, p *DiscoverParams) (*DiscoverResult, error) {
+	s := ss.server
+	impl := s.impl
+	res := &DiscoverResult{
+		SupportedVersions: s.versions(),
+		Capabilities:      s.capabilities(),
+		Instructions:      s.opts.Instructions,
+	}
+	res.Meta.ServerInfo = &impl
+	setCacheHints(&res.TTLMs, &res.CacheScope)
+	return res, nil
+}
+
+// setCacheHints fills the required cache hints of a 2026-07-28 cacheable
+// result with the defaults: immediately stale, private.
+func setCacheHints(ttl **int64, scope *string) {
+	if *ttl == nil {
+		zero := int64(0)
+		*ttl = &zero
+	}
+	if *scope == "" {
+		*scope = "private"
+	}
+}
+
+func (ss *ServerSession) initializedNotification(ctx context.Context, p *InitializedParams) {
+	if h := ss.server.opts.InitializedHandler; h != nil {
+		h(ctx, ss, p)
+	}
+}
+
+func (ss *ServerSession) cancelledNotification(ctx context.Context, p *CancelledParams) {
+	if conn := ss.root().conn; conn != nil {
+		if id, ok := idFromRaw(p.RequestID); ok {
+			conn.CancelIncoming(id)
+		}
+	}
+}
+
+func (ss *ServerSession) progressNotification(ctx context.Context, p *ProgressNotificationParams) {
+	if h := ss.server.opts.ProgressNotificationHandler; h != nil {
+		h(ctx, ss, p)
+	}
+}
+
+func (ss *ServerSession) rootsListChangedNotification(ctx context.Context, p *RootsListChangedParams) {
+	if h := ss.server.opts.RootsListChangedHandler; h != nil {
+		h(ctx, ss, p)
+	}
+}
+
+// idFromRaw converts a request id decoded as a Go value back to an ID.
+func idFromRaw(v any) (jsonrpc2.ID, bool) {
+	switch v := v.(type) {
+	case string:
+		return jsonrpc2.StringID(v), true
+	case int64:
+		return jsonrpc2.Int64ID(v), true
+	case float64:
+		if v == float64(int64(v)) {
+			return jsonrpc2.Int64ID(int64(v)), true
+		}
+	}
+	return jsonrpc2.ID{}, false
+}

@@ -1,0 +1,247 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
+)
+
+// The eras of a connection: undecided until the first request that
+// settles it.
+const (
+	eraUndecided int32 = iota
+	eraLegacy          // initialize handshake, 2024-11-05 .. 2025-11-25
+	eraModern          // per-request _meta, 2026-07-28
+)
+
+// A ServerSession is the server's side of one client connection.
+//
+// In the legacy era it lives from initialize to the end of the connection.
+// In the modern era (2026-07-28) each request is independent: handlers
+// receive a ServerSession scoped to that one request, carrying the
+// client's per-request capabilities, identity and protocol version.
+// Handler code is the same in both eras.
+type ServerSession struct {
+	server *Server
+	conn   *jsonrpc2.Conn // nil for a modern request served outside a connection
+
+	// parent is the connection's session, for a request-scoped session.
+	parent *ServerSession
+	// request is the modern request this session is scoped to, or nil.
+	request *modernRequest
+
+	era         atomic.Int32
+	initialized atomic.Bool // legacy: initialize was answered
+
+	mu          sync.Mutex
+	version     string
+	clientInfo  *Implementation
+	clientCaps  *ClientCapabilities
+	batchesOK   bool
+	keepAliveCh chan struct{}
+	closeOnce   sync.Once
+}
+
+// modernRequest is the per-request state of a 2026-07-28 request.
+type modernRequest struct {
+	meta   *Meta
+	notify func(ctx context.Context, method string, params any) error
+}
+
+// Connect connects the server to a client over t and returns the session.
+// The session serves requests until the connection ends; Wait blocks until
+// then.
+func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, error) {
+	conn, err := t.Connect(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: connecting server: %w", err)
+	}
+	ss := &ServerSession{server: s}
+	ss.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
+		Handler:     jsonrpc2.HandlerFunc(ss.handle),
+		MaxInFlight: s.opts.MaxInFlight,
+		OnCancel:    ss.sendCancelled,
+		AllowBatch:  ss.allowBatch,
+	})
+	s.mu.Lock()
+	s.sessions = append(s.sessions, ss)
+	s.mu.Unlock()
+	go func() {
+		<-ss.conn.Done()
+		s.removeSession(ss)
+	}()
+	if s.opts.KeepAlive > 0 {
+		ss.startKeepAlive(s.opts.KeepAlive)
+	}
+	return ss, nil
+}
+
+// Server returns the server the session belongs to.
+func (ss *ServerSession) Server() *Server { return ss.server }
+
+// Close ends the session's connection. For a request-scoped session it does
+// nothing.
+func (ss *ServerSession) Close() error {
+	if ss.conn == nil || ss.parent != nil {
+		return nil
+	}
+	ss.stopKeepAlive()
+	return ss.conn.Close()
+}
+
+// Wait blocks until the connection ends and returns why (nil when the
+// client disconnected). For a request-scoped session it returns at once.
+func (ss *ServerSession) Wait() error {
+	if ss.conn == nil || ss.parent != nil {
+		return nil
+	}
+	err := ss.conn.Wait()
+	ss.stopKeepAlive()
+	return err
+}
+
+// ProtocolVersion returns the protocol version in use: negotiated by
+// initialize in the legacy era, or the request's own in 2026-07-28.
+func (ss *ServerSession) ProtocolVersion() string {
+	if ss.request != nil {
+		return ss.request.meta.ProtocolVersion
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.version
+}
+
+// ClientInfo returns the client's self-reported identity, or nil.
+func (ss *ServerSession) ClientInfo() *Implementation {
+	if ss.request != nil {
+		return ss.request.meta.ClientInfo
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.clientInfo
+}
+
+// ClientCapabilities returns what the client declared: at initialize in the
+// legacy era, on this request in 2026-07-28. It is never nil.
+func (ss *ServerSession) ClientCapabilities() *ClientCapabilities {
+	var caps *ClientCapabilities
+	if ss.request != nil {
+		caps = ss.request.meta.ClientCapabilities
+	} else {
+		ss.mu.Lock()
+		caps = ss.clientCaps
+		ss.mu.Unlock()
+	}
+	if caps == nil {
+		return &ClientCapabilities{}
+	}
+	return caps
+}
+
+// Modern reports whether the session serves the stateless 2026-07-28 era.
+func (ss *ServerSession) Modern() bool { return ss.request != nil }
+
+func (ss *ServerSession) allowBatch() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.batchesOK
+}
+
+// connection returns the session that owns the connection.
+func (ss *ServerSession) root() *ServerSession {
+	if ss.parent != nil {
+		return ss.parent
+	}
+	return ss
+}
+
+// notify sends a notification to the client: on the request's own stream
+// for a modern request, on the connection otherwise.
+func (ss *ServerSession) notify(ctx context.Context, method string, params any) error {
+	if ss.request != nil && ss.request.notify != nil {
+		return ss.request.notify(ctx, method, params)
+	}
+	if conn := ss.root().conn; conn != nil {
+		return conn.Notify(ctx, method, params)
+	}
+	return ErrConnectionClosed
+}
+
+// call sends a request to the client and decodes its result. Server-to-client
+// requests exist only in the legacy era.
+func (ss *ServerSession) call(ctx context.Context, method string, params, result any) error {
+	root := ss.root()
+	if root.conn == nil || root.era.Load() != eraLegacy {
+		return fmt.Errorf("%w: %s needs a legacy session; in 2026-07-28 servers ask through input-required results", ErrNotSupported, method)
+	}
+	raw, err := root.conn.Call(ctx, method, params)
+	if err != nil {
+		return err
+	}
+	return decodeResult(raw, result)
+}
+
+// Ping checks that the client is alive.
+func (ss *ServerSession) Ping(ctx context.Context, params *PingParams) error {
+	if params == nil {
+		params = &PingParams{}
+	}
+	return ss.call(ctx, MethodPing, params, &struct{}{})
+}
+
+// NotifyProgress reports progress on the request whose progress token is
+// params.ProgressToken. It does nothing if the token is nil: the client did
+// not ask for progress.
+func (ss *ServerSession) NotifyProgress(ctx context.Context, params *ProgressNotificationParams) error {
+	if params == nil || params.ProgressToken == nil {
+		return nil
+	}
+	return ss.notify(ctx, NotificationProgress, params)
+}
+
+func (ss *ServerSession) sendCancelled(id jsonrpc2.ID) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = ss.conn.Notify(ctx, NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"})
+}
+
+func (ss *ServerSession) startKeepAlive(interval time.Duration) {
+	ss.keepAliveCh = make(chan struct{})
+	go keepAlive(ss.keepAliveCh, ss.conn.Done(), interval, ss.Ping, ss.conn.Close)
+}
+
+func (ss *ServerSession) stopKeepAlive() {
+	ss.closeOnce.Do(func() {
+		if ss.keepAliveCh != nil {
+			close(ss.keepAliveCh)
+		}
+	})
+}
+
+// keepAlive pings every interval and closes the session on the first
+// failure. It ends when stop or done is closed.
+func keepAlive(stop <-chan struct{}, done <-chan struct{}, interval time.Duration, ping func(context.Context, *PingParams) error, closeFn func() error) {
+	ticker := time.NewTicker(interval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-done:
+			return
+		case <-ticker.C:
+			ctx, cancel := context.WithTimeout(context.Background(), interval)
+			err := ping(ctx, nil)
+			cancel()
+			if err != nil && !errors.Is(err, ErrConnectionClosed) {
+				_ = closeFn()
+				return
+			}
+		}
+	}
+}

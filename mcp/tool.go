@@ -1,0 +1,128 @@
+package mcp
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// A ToolHandler runs a tool call. An error it returns is reported to the
+// client as a tool result with isError set and the error's text, not as a
+// protocol error, so the model can see what went wrong and try again.
+type ToolHandler func(ctx context.Context, ss *ServerSession, params *CallToolParams) (*CallToolResult, error)
+
+// A ServerTool is a tool bound to the handler that runs it.
+type ServerTool struct {
+	Tool    *Tool
+	Handler ToolHandler
+}
+
+// AddTools adds tools to the server, replacing any with the same names, and
+// tells connected clients the list changed. It panics if a tool is nil, has
+// no handler, or has a name the protocol does not allow: these are
+// programming errors.
+func (s *Server) AddTools(tools ...*ServerTool) {
+	for _, t := range tools {
+		if t == nil || t.Tool == nil || t.Handler == nil {
+			panic("mcp: AddTools: tool and handler must not be nil")
+		}
+		if err := checkToolName(t.Tool.Name); err != nil {
+			panic("mcp: AddTools: " + err.Error())
+		}
+	}
+	s.mu.Lock()
+	for _, t := range tools {
+		s.tools[t.Tool.Name] = t
+	}
+	s.mu.Unlock()
+	s.listChanged(NotificationToolListChanged)
+}
+
+// RemoveTools removes the named tools and tells connected clients if the
+// list changed. Names not present are ignored.
+func (s *Server) RemoveTools(names ...string) {
+	s.mu.Lock()
+	removed := false
+	for _, name := range names {
+		if _, ok := s.tools[name]; ok {
+			delete(s.tools, name)
+			removed = true
+		}
+	}
+	s.mu.Unlock()
+	if removed {
+		s.listChanged(NotificationToolListChanged)
+	}
+}
+
+// listChanged notifies every initialized legacy session of a list change.
+func (s *Server) listChanged(method string) {
+	for ss := range s.Sessions() {
+		if ss.era.Load() == eraLegacy && ss.initialized.Load() {
+			go ss.notify(context.Background(), method, &ToolListChangedParams{})
+		}
+	}
+}
+
+func (s *Server) toolsSorted() []*ServerTool {
+	s.mu.Lock()
+	tools := make([]*ServerTool, 0, len(s.tools))
+	for _, t := range s.tools {
+		tools = append(tools, t)
+	}
+	s.mu.Unlock()
+	slices.SortFunc(tools, func(a, b *ServerTool) int { return strings.Compare(a.Tool.Name, b.Tool.Name) })
+	return tools
+}
+
+func (ss *ServerSession) listTools(ctx context.Context, p *ListToolsParams) (*ListToolsResult, error) {
+	tools := ss.server.toolsSorted()
+	res := &ListToolsResult{Tools: make([]*Tool, len(tools))}
+	for i, t := range tools {
+		res.Tools[i] = t.Tool
+	}
+	if ss.request != nil {
+		setCacheHints(&res.TTLMs, &res.CacheScope)
+	}
+	return res, nil
+}
+
+func (ss *ServerSession) callTool(ctx context.Context, p *CallToolParams) (*CallToolResult, error) {
+	s := ss.server
+	s.mu.Lock()
+	tool := s.tools[p.Name]
+	s.mu.Unlock()
+	if tool == nil {
+		return nil, newErrorWithData(CodeInvalidParams, "Unknown tool: "+p.Name, map[string]string{"name": p.Name})
+	}
+	res, err := tool.Handler(ctx, ss, p)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return &CallToolResult{Content: []*Content{NewTextContent(err.Error())}, IsError: true}, nil
+	}
+	if res == nil {
+		res = &CallToolResult{}
+	}
+	if res.Content == nil {
+		res.Content = []*Content{}
+	}
+	return res, nil
+}
+
+// checkToolName enforces the tool naming rules of 2025-11-25: 1 to 128
+// characters, each an ASCII letter, digit, '_', '-' or '.'.
+func checkToolName(name string) error {
+	if len(name) == 0 || len(name) > 128 {
+		return errorf("tool name %q must be 1 to 128 characters", name)
+	}
+	for _, c := range []byte(name) {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '-', c == '.':
+		default:
+			return errorf("tool name %q has character %q; allowed are ASCII letters, digits, '_', '-' and '.'", name, c)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,38 @@
+package mcp
+
+// Protocol versions of the Model Context Protocol that this package speaks.
+//
+// A version string names the date of the specification revision. Versions
+// up to [Version20251125] use the initialize handshake and sessions;
+// [Version20260728] is stateless and carries the version in every request's
+// _meta.
+const (
+	// Version20241105 is the first published revision of the protocol.
+	Version20241105 = "2024-11-05"
+	// Version20250326 added audio content, tool annotations, completions
+	// capability, JSON-RPC batches and the streamable HTTP transport.
+	Version20250326 = "2025-03-26"
+	// Version20250618 added structured tool output, elicitation, resource
+	// links, titles and _meta on most types; it removed batches.
+	Version20250618 = "2025-06-18"
+	// Version20251125 added icons, URL-mode elicitation, sampling with tools
+	// and experimental tasks.
+	Version20251125 = "2025-11-25"
+	// Version20260728 removed the handshake and sessions and added
+	// server/discover, multi round-trip requests, subscriptions/listen and
+	// cache hints.
+	Version20260728 = "2026-07-28"
+
+	// LatestVersion is the newest protocol version this package supports.
+	LatestVersion = Version20260728
+)
+
+// SupportedVersions lists every protocol version this package supports,
+// newest first. Callers must not modify it.
+var SupportedVersions = []string{
+	Version20260728,
+	Version20251125,
+	Version20250618,
+	Version20250326,
+	Version20241105,
+}
