@@ -15,13 +15,23 @@ func init() {
 		MethodPing: requestMethod(func(*ClientSession, context.Context, *PingParams) (*EmptyResult, error) {
 			return &EmptyResult{}, nil
 		}),
-		NotificationCancelled:           notificationMethod((*ClientSession).cancelledNotification),
-		NotificationProgress:            notificationMethod((*ClientSession).progressNotification),
-		NotificationToolListChanged:     notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *ToolListChangedParams) { return o.ToolListChangedHandler })),
-		NotificationPromptListChanged:   notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *PromptListChangedParams) { return o.PromptListChangedHandler })),
-		NotificationResourceListChanged: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *ResourceListChangedParams) { return o.ResourceListChangedHandler })),
-		NotificationResourceUpdated:     notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *ResourceUpdatedParams) { return o.ResourceUpdatedHandler })),
-		NotificationLoggingMessage:      notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *LoggingMessageParams) { return o.LoggingMessageHandler })),
+		NotificationCancelled: notificationMethod((*ClientSession).cancelledNotification),
+		NotificationProgress:  notificationMethod((*ClientSession).progressNotification),
+		NotificationToolListChanged: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *ToolListChangedParams) {
+			return o.ToolListChangedHandler
+		})),
+		NotificationPromptListChanged: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *PromptListChangedParams) {
+			return o.PromptListChangedHandler
+		})),
+		NotificationResourceListChanged: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *ResourceListChangedParams) {
+			return o.ResourceListChangedHandler
+		})),
+		NotificationResourceUpdated: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *ResourceUpdatedParams) {
+			return o.ResourceUpdatedHandler
+		})),
+		NotificationLoggingMessage: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *LoggingMessageParams) {
+			return o.LoggingMessageHandler
+		})),
 	}
 }
 

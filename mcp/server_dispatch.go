@@ -164,7 +164,6 @@ func (ss *ServerSession) route(method string, m *methodInfo[ServerSession], meta
 		"io.modelcontextprotocol/protocolVersion")
 }
 
-
 // checkModernMeta validates the per-request metadata of a 2026-07-28
 // request.
 func (s *Server) checkModernMeta(meta *Meta) error {
