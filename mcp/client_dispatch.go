@@ -7,11 +7,12 @@ import (
 	"github.com/gomcp/sdk/internal/jsonrpc2"
 )
 
-// clientMethods lists every method a client handles.
-var clientMethods map[string]*methodInfo[ClientSession]
+// clientMethods lists every method a client handles. Each feature's file
+// registers its methods in an init function.
+var clientMethods = map[string]*methodInfo[ClientSession]{}
 
 func init() {
-	clientMethods = map[string]*methodInfo[ClientSession]{
+	methods := map[string]*methodInfo[ClientSession]{
 		MethodPing: requestMethod(func(*ClientSession, context.Context, *PingParams) (*EmptyResult, error) {
 			return &EmptyResult{}, nil
 		}),
@@ -32,6 +33,9 @@ func init() {
 		NotificationLoggingMessage: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *LoggingMessageParams) {
 			return o.LoggingMessageHandler
 		})),
+	}
+	for name, m := range methods {
+		clientMethods[name] = m
 	}
 }
 

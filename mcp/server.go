@@ -148,5 +148,12 @@ func (s *Server) capabilities() *ServerCapabilities {
 	if hasTools && caps.Tools == nil {
 		caps.Tools = &ToolCapabilities{ListChanged: true}
 	}
+	for _, contribute := range capabilityContributors {
+		contribute(s, caps)
+	}
 	return caps
 }
+
+// capabilityContributors add the capabilities a feature implies; each
+// feature's file appends one in an init function.
+var capabilityContributors []func(*Server, *ServerCapabilities)

@@ -51,15 +51,15 @@ func notificationMethod[S ClientSession | ServerSession, P any](h func(*S, conte
 	}
 }
 
-// serverMethods lists every method a server handles. It is filled in
-// init, as the handlers refer back to it through the server's dispatch.
-var serverMethods map[string]*methodInfo[ServerSession]
+// serverMethods lists every method a server handles. Each feature's file
+// registers its methods in an init function.
+var serverMethods = map[string]*methodInfo[ServerSession]{}
 
 func init() {
 	legacy := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.legacyOnly = true; return m }
 	modern := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.modernOnly = true; return m }
 	anyTime := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.anyTime = true; return m }
-	serverMethods = map[string]*methodInfo[ServerSession]{
+	methods := map[string]*methodInfo[ServerSession]{
 		MethodInitialize: legacy(requestMethod((*ServerSession).initialize)),
 		MethodPing:       anyTime(requestMethod((*ServerSession).ping)),
 		MethodDiscover:   modern(requestMethod((*ServerSession).discover)),
@@ -70,6 +70,9 @@ func init() {
 		NotificationCancelled:        notificationMethod((*ServerSession).cancelledNotification),
 		NotificationProgress:         notificationMethod((*ServerSession).progressNotification),
 		NotificationRootsListChanged: notificationMethod((*ServerSession).rootsListChangedNotification),
+	}
+	for name, m := range methods {
+		serverMethods[name] = m
 	}
 	for _, m := range []*methodInfo[ServerSession]{serverMethods[NotificationInitialized], serverMethods[NotificationRootsListChanged]} {
 		m.legacyOnly = true
@@ -317,4 +320,39 @@ func idFromRaw(v any) (jsonrpc2.ID, bool) {
 		}
 	}
 	return jsonrpc2.ID{}, false
+}
+
+// serveStateless serves one 2026-07-28 request outside any connection, as
+// the streamable HTTP handler does for modern clients. notify sends a
+// notification related to the request (progress, log messages) on the
+// request's own response stream; it may be nil when there is none. A
+// notification (req.ID null) is handled and gives nil, nil.
+func (s *Server) serveStateless(ctx context.Context, req *jsonrpc2.Request, notify func(ctx context.Context, method string, params any) error) (any, error) {
+	m := serverMethods[req.Method]
+	if m == nil || m.notification != req.IsNotification() {
+		if req.IsNotification() {
+			return nil, nil
+		}
+		return nil, newError(CodeMethodNotFound, "method not found: %s", req.Method)
+	}
+	params := m.newParams()
+	if err := decodeParams(req.Params, params); err != nil {
+		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
+	}
+	meta := metaOf(params)
+	if meta == nil || meta.ProtocolVersion == "" {
+		return nil, newError(CodeInvalidParams, "missing _meta[%q]: required in every %s request", "io.modelcontextprotocol/protocolVersion", Version20260728)
+	}
+	if err := s.checkModernMeta(meta); err != nil {
+		return nil, err
+	}
+	if m.legacyOnly {
+		return nil, newError(CodeMethodNotFound, "method %s is not part of protocol %s", req.Method, meta.ProtocolVersion)
+	}
+	ss := &ServerSession{server: s, request: &modernRequest{meta: meta, notify: notify}}
+	if req.IsNotification() {
+		_, _ = s.methodHandler()(ctx, ss, req.Method, params)
+		return nil, nil
+	}
+	return ss.serve(ctx, req.Method, params)
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -28,7 +29,7 @@ const (
 // Handler code is the same in both eras.
 type ServerSession struct {
 	server *Server
-	conn   *jsonrpc2.Conn // nil for a modern request served outside a connection
+	conn   sessionPeer // nil for a modern request served outside a connection
 
 	// parent is the connection's session, for a request-scoped session.
 	parent *ServerSession
@@ -45,6 +46,18 @@ type ServerSession struct {
 	batchesOK   bool
 	keepAliveCh chan struct{}
 	closeOnce   sync.Once
+}
+
+// A sessionPeer is what a session needs of its connection to the client.
+// *jsonrpc2.Conn is one; the streamable HTTP transport serves legacy
+// sessions with a lighter one that has no goroutine while idle.
+type sessionPeer interface {
+	Call(ctx context.Context, method string, params any) (json.RawMessage, error)
+	Notify(ctx context.Context, method string, params any) error
+	CancelIncoming(id jsonrpc2.ID)
+	Close() error
+	Wait() error
+	Done() <-chan struct{}
 }
 
 // modernRequest is the per-request state of a 2026-07-28 request.
@@ -68,6 +81,13 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 		OnCancel:    ss.sendCancelled,
 		AllowBatch:  ss.allowBatch,
 	})
+	s.addSession(ss)
+	return ss, nil
+}
+
+// addSession registers a connected session: it is listed by Sessions until
+// its connection ends, and pinged if KeepAlive is set.
+func (s *Server) addSession(ss *ServerSession) {
 	s.mu.Lock()
 	s.sessions = append(s.sessions, ss)
 	s.mu.Unlock()
@@ -78,7 +98,6 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 	if s.opts.KeepAlive > 0 {
 		ss.startKeepAlive(s.opts.KeepAlive)
 	}
-	return ss, nil
 }
 
 // Server returns the server the session belongs to.
