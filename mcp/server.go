@@ -26,6 +26,9 @@ type ServerOptions struct {
 	// ProtocolVersions restricts the protocol versions served, newest first.
 	// Nil means every version in SupportedVersions.
 	ProtocolVersions []string
+	// PageSize is the number of items in a page of tools/list and the other
+	// list methods (default DefaultPageSize).
+	PageSize int
 	// KeepAlive, if positive, pings each connected client at this interval
 	// and closes the session when a ping fails.
 	KeepAlive time.Duration
@@ -51,8 +54,12 @@ type Server struct {
 	impl Implementation
 	opts ServerOptions
 
+	tools     featureSet[*ServerTool]
+	prompts   featureSet[*ServerPrompt]
+	resources featureSet[*ServerResource]
+	templates featureSet[*ServerResourceTemplate]
+
 	mu         sync.Mutex
-	tools      map[string]*ServerTool
 	sessions   []*ServerSession
 	middleware []Middleware[ServerSession]
 	handler    MethodHandler[ServerSession] // base handler wrapped in middleware
@@ -61,8 +68,7 @@ type Server struct {
 // NewServer returns a server that identifies itself with name and version.
 func NewServer(name, version string, opts *ServerOptions) *Server {
 	s := &Server{
-		impl:  Implementation{Name: name, Version: version},
-		tools: make(map[string]*ServerTool),
+		impl: Implementation{Name: name, Version: version},
 	}
 	if opts != nil {
 		s.opts = *opts
@@ -142,10 +148,7 @@ func (s *Server) capabilities() *ServerCapabilities {
 	if s.opts.Capabilities != nil {
 		*caps = *s.opts.Capabilities
 	}
-	s.mu.Lock()
-	hasTools := len(s.tools) > 0
-	s.mu.Unlock()
-	if hasTools && caps.Tools == nil {
+	if s.tools.len() > 0 && caps.Tools == nil {
 		caps.Tools = &ToolCapabilities{ListChanged: true}
 	}
 	for _, contribute := range capabilityContributors {

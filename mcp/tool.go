@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"context"
-	"slices"
-	"strings"
 )
 
 // A ToolHandler runs a tool call. An error it returns is reported to the
@@ -30,54 +28,34 @@ func (s *Server) AddTools(tools ...*ServerTool) {
 			panic("mcp: AddTools: " + err.Error())
 		}
 	}
-	s.mu.Lock()
-	for _, t := range tools {
-		s.tools[t.Tool.Name] = t
-	}
-	s.mu.Unlock()
+	s.tools.add(func(t *ServerTool) string { return t.Tool.Name }, tools...)
 	s.listChanged(NotificationToolListChanged)
 }
 
 // RemoveTools removes the named tools and tells connected clients if the
 // list changed. Names not present are ignored.
 func (s *Server) RemoveTools(names ...string) {
-	s.mu.Lock()
-	removed := false
-	for _, name := range names {
-		if _, ok := s.tools[name]; ok {
-			delete(s.tools, name)
-			removed = true
-		}
-	}
-	s.mu.Unlock()
-	if removed {
+	if s.tools.remove(names...) {
 		s.listChanged(NotificationToolListChanged)
 	}
 }
 
 // listChanged notifies every initialized legacy session of a list change.
+// method is one of the list_changed notifications; their params are empty.
 func (s *Server) listChanged(method string) {
 	for ss := range s.Sessions() {
 		if ss.era.Load() == eraLegacy && ss.initialized.Load() {
-			go ss.notify(context.Background(), method, &ToolListChangedParams{})
+			go ss.notify(context.Background(), method, &struct{}{})
 		}
 	}
 }
 
-func (s *Server) toolsSorted() []*ServerTool {
-	s.mu.Lock()
-	tools := make([]*ServerTool, 0, len(s.tools))
-	for _, t := range s.tools {
-		tools = append(tools, t)
-	}
-	s.mu.Unlock()
-	slices.SortFunc(tools, func(a, b *ServerTool) int { return strings.Compare(a.Tool.Name, b.Tool.Name) })
-	return tools
-}
-
 func (ss *ServerSession) listTools(ctx context.Context, p *ListToolsParams) (*ListToolsResult, error) {
-	tools := ss.server.toolsSorted()
-	res := &ListToolsResult{Tools: make([]*Tool, len(tools))}
+	tools, next, err := ss.server.tools.page(p.Cursor, ss.server.opts.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	res := &ListToolsResult{Tools: make([]*Tool, len(tools)), NextCursor: next}
 	for i, t := range tools {
 		res.Tools[i] = t.Tool
 	}
@@ -89,10 +67,8 @@ func (ss *ServerSession) listTools(ctx context.Context, p *ListToolsParams) (*Li
 
 func (ss *ServerSession) callTool(ctx context.Context, p *CallToolParams) (*CallToolResult, error) {
 	s := ss.server
-	s.mu.Lock()
-	tool := s.tools[p.Name]
-	s.mu.Unlock()
-	if tool == nil {
+	tool, ok := s.tools.get(p.Name)
+	if !ok {
 		return nil, newErrorWithData(CodeInvalidParams, "Unknown tool: "+p.Name, map[string]string{"name": p.Name})
 	}
 	res, err := tool.Handler(ctx, ss, p)
