@@ -35,6 +35,17 @@ type ServerOptions struct {
 	// MaxInFlight bounds the requests of one session handled at once
 	// (default 256); requests over the bound are refused with an error.
 	MaxInFlight int
+	// SubscribeHandler and UnsubscribeHandler, if set, are called when a
+	// client subscribes to or unsubscribes from a resource's updates
+	// (legacy era). Setting them declares the resources.subscribe
+	// capability; set both or neither.
+	SubscribeHandler   func(context.Context, *ServerSession, *SubscribeParams) error
+	UnsubscribeHandler func(context.Context, *ServerSession, *UnsubscribeParams) error
+	// LoggerName is the default "logger" of log messages sent to clients.
+	LoggerName string
+	// LoggingInterval is the minimum time between two log messages sent to
+	// one client; messages in between are dropped. Zero means no limit.
+	LoggingInterval time.Duration
 	// InitializedHandler, if set, is called when a legacy client sends
 	// notifications/initialized.
 	InitializedHandler func(context.Context, *ServerSession, *InitializedParams)
