@@ -118,6 +118,12 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 					return cs.probe(ctx, v)
 				}
 			}
+			// A server that lists only handshake versions is used
+			// through initialize.
+			if !slices.ContainsFunc(data.Supported, isModernVersion) && slices.Contains(data.Supported, legacyLatest) {
+				cs.modern = false
+				return false, nil
+			}
 		}
 		return false, fmt.Errorf("%w: server supports %s", ErrUnsupportedVersion, werr.Data)
 	}

@@ -150,7 +150,7 @@ func (ss *ServerSession) route(method string, m *methodInfo[ServerSession], meta
 			return nil, newError(CodeInvalidRequest, "session not initialized: %s sent before initialize completed", method)
 		}
 		return ss, nil
-	case modern:
+	case modern && ss.server.servesModern():
 		if err := ss.server.checkModernMeta(meta); err != nil {
 			return nil, err
 		}
@@ -178,6 +178,12 @@ func (s *Server) checkModernMeta(meta *Meta) error {
 		return newError(CodeInvalidParams, "missing _meta[%q]: required in every %s request", "io.modelcontextprotocol/clientCapabilities", meta.ProtocolVersion)
 	}
 	return nil
+}
+
+// servesModern reports whether the server serves any 2026-07-28-era
+// version. A server that does not behaves as a legacy server would.
+func (s *Server) servesModern() bool {
+	return slices.ContainsFunc(s.versions(), isModernVersion)
 }
 
 // isModernVersion reports whether version uses per-request metadata rather
@@ -340,7 +346,7 @@ func (s *Server) serveStateless(ctx context.Context, req *jsonrpc2.Request, noti
 		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
 	}
 	meta := metaOf(params)
-	if meta == nil || meta.ProtocolVersion == "" {
+	if meta == nil || meta.ProtocolVersion == "" || !s.servesModern() {
 		return nil, newError(CodeInvalidParams, "missing _meta[%q]: required in every %s request", "io.modelcontextprotocol/protocolVersion", Version20260728)
 	}
 	if err := s.checkModernMeta(meta); err != nil {

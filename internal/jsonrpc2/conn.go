@@ -215,7 +215,7 @@ func (c *Conn) isDone() bool {
 func (c *Conn) readLoop() {
 	defer close(c.readDone)
 	for {
-		msg, err := c.stream.Read(c.baseCtx)
+		msg, err := c.stream.Read(context.Background())
 		if err != nil {
 			var derr *DecodeError
 			if errors.As(err, &derr) {
