@@ -31,6 +31,19 @@ type ClientOptions struct {
 	// MaxInFlight bounds the server-to-client requests handled at once.
 	MaxInFlight int
 
+	// CreateMessageHandler, if set, serves sampling requests; setting it
+	// declares the sampling capability (with tool use: SamplingTools).
+	CreateMessageHandler func(context.Context, *ClientSession, *CreateMessageParams) (*CreateMessageResult, error)
+	// SamplingTools declares that CreateMessageHandler supports tools and
+	// toolChoice (2025-11-25 and later).
+	SamplingTools bool
+	// ElicitationHandler, if set, serves elicitation requests in form and
+	// URL mode; setting it declares the elicitation capability.
+	ElicitationHandler func(context.Context, *ClientSession, *ElicitParams) (*ElicitResult, error)
+	// MaxInputRounds bounds how many input-required rounds (2026-07-28)
+	// one call may take before it fails (default 8).
+	MaxInputRounds int
+
 	// Notification handlers. Each runs on the goroutine that reads the
 	// connection, in order, and must not block.
 	ToolListChangedHandler      func(context.Context, *ClientSession, *ToolListChangedParams)
@@ -39,6 +52,10 @@ type ClientOptions struct {
 	ResourceUpdatedHandler      func(context.Context, *ClientSession, *ResourceUpdatedParams)
 	LoggingMessageHandler       func(context.Context, *ClientSession, *LoggingMessageParams)
 	ProgressNotificationHandler func(context.Context, *ClientSession, *ProgressNotificationParams)
+	ElicitationCompleteHandler  func(context.Context, *ClientSession, *ElicitationCompleteParams)
+	// SubscriptionsAcknowledgedHandler receives the filter a server agreed
+	// to honour on a Listen stream (2026-07-28).
+	SubscriptionsAcknowledgedHandler func(context.Context, *ClientSession, *SubscriptionsAcknowledgedParams)
 }
 
 // A Client is an MCP client: its identity, capabilities and handlers, used
@@ -48,6 +65,7 @@ type Client struct {
 	opts ClientOptions
 
 	mu         sync.Mutex
+	roots      []*Root
 	sessions   []*ClientSession
 	middleware []Middleware[ClientSession]
 	handler    MethodHandler[ClientSession]
@@ -104,6 +122,18 @@ func (c *Client) capabilities() *ClientCapabilities {
 	caps := &ClientCapabilities{}
 	if c.opts.Capabilities != nil {
 		*caps = *c.opts.Capabilities
+	}
+	if caps.Roots == nil {
+		caps.Roots = &RootsCapability{ListChanged: true}
+	}
+	if c.opts.CreateMessageHandler != nil && caps.Sampling == nil {
+		caps.Sampling = &SamplingCapability{}
+		if c.opts.SamplingTools {
+			caps.Sampling.Tools = &SamplingToolsCapability{}
+		}
+	}
+	if c.opts.ElicitationHandler != nil && caps.Elicitation == nil {
+		caps.Elicitation = &ElicitationCapability{Form: &FormElicitationCapability{}, URL: &URLElicitationCapability{}}
 	}
 	return caps
 }

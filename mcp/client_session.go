@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"sync"
@@ -11,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
+	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/jsonschema"
 )
 
 // A ClientSession is the client's side of a connection to one server.
@@ -18,18 +22,22 @@ type ClientSession struct {
 	client *Client
 	conn   *jsonrpc2.Conn
 	caps   *ClientCapabilities
+	impl   *Implementation // the client's, shared by every request's _meta
 
 	// Set by Connect, read-only afterwards.
 	modern       bool
+	retried      bool // the probe was retried after -32022
 	version      string
 	serverInfo   *Implementation
 	serverCaps   *ServerCapabilities
 	instructions string
 
-	mu        sync.Mutex
-	logLevel  LoggingLevel
-	progress  map[string]func(context.Context, *ProgressNotificationParams)
-	nextToken atomic.Int64
+	mu            sync.Mutex
+	outputSchemas map[string]*jsonschema.Resolved // by tool name, from tools/list
+	encodedMeta   *encodedMeta                    // the _meta of every modern request
+	logLevel      LoggingLevel
+	progress      map[string]func(context.Context, *ProgressNotificationParams)
+	nextToken     atomic.Int64
 
 	keepAliveStop chan struct{}
 	stopOnce      sync.Once
@@ -43,11 +51,13 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting client: %w", err)
 	}
-	cs := &ClientSession{client: c, caps: c.capabilities()}
+	impl := c.impl
+	cs := &ClientSession{client: c, caps: c.capabilities(), impl: &impl}
 	cs.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
 		Handler:     jsonrpc2.HandlerFunc(cs.handle),
 		MaxInFlight: c.opts.MaxInFlight,
 		OnCancel:    cs.sendCancelled,
+		OnDone:      func() { c.removeSession(cs) },
 	})
 	if err := cs.start(ctx); err != nil {
 		cs.conn.Close()
@@ -56,10 +66,11 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 	c.mu.Lock()
 	c.sessions = append(c.sessions, cs)
 	c.mu.Unlock()
-	go func() {
-		<-cs.conn.Done()
-		c.removeSession(cs)
-	}()
+	select {
+	case <-cs.conn.Done():
+		c.removeSession(cs) // ended before it was listed
+	default:
+	}
 	if c.opts.KeepAlive > 0 {
 		cs.keepAliveStop = make(chan struct{})
 		go keepAlive(cs.keepAliveStop, cs.conn.Done(), c.opts.KeepAlive, cs.Ping, cs.conn.Close)
@@ -104,6 +115,11 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 	cs.modern = true
 	res, err := clientCall[DiscoverParams, DiscoverResult](pctx, cs, MethodDiscover, nil)
 	if err == nil {
+		if len(res.SupportedVersions) == 0 {
+			// Not a DiscoverResult: whatever answered is no modern server.
+			cs.modern = false
+			return false, nil
+		}
 		return true, cs.adoptDiscover(res)
 	}
 	if ctx.Err() != nil {
@@ -114,7 +130,8 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 		var data UnsupportedProtocolVersionData
 		if decodeResult(werr.Data, &data) == nil {
 			for _, v := range data.Supported {
-				if isModernVersion(v) && slices.Contains(SupportedVersions, v) && v != version {
+				if isModernVersion(v) && slices.Contains(SupportedVersions, v) && (v != version || !cs.retried) {
+					cs.retried = true
 					return cs.probe(ctx, v)
 				}
 			}
@@ -231,11 +248,20 @@ func (cs *ClientSession) sendCancelled(id jsonrpc2.ID) {
 func (cs *ClientSession) fillMeta(meta *Meta) {
 	meta.ProtocolVersion = cs.version
 	meta.ClientCapabilities = cs.caps
-	impl := cs.client.impl
-	meta.ClientInfo = &impl
+	meta.ClientInfo = cs.impl
 	cs.mu.Lock()
 	if meta.LogLevel == "" {
 		meta.LogLevel = cs.logLevel
+	}
+	if cs.encodedMeta == nil {
+		e := &encodedMeta{version: cs.version, caps: cs.caps, info: cs.impl}
+		if b, err := strictjson.Marshal(&Meta{ProtocolVersion: cs.version, ClientCapabilities: cs.caps, ClientInfo: cs.impl}); err == nil {
+			e.json = b
+			cs.encodedMeta = e
+		}
+	}
+	if e := cs.encodedMeta; e != nil && e.version == cs.version {
+		meta.encoded = e
 	}
 	cs.mu.Unlock()
 }
@@ -243,29 +269,87 @@ func (cs *ClientSession) fillMeta(meta *Meta) {
 // clientCall sends a request and decodes its result. In the modern era it
 // adds the per-request metadata, on a copy of the caller's params.
 func clientCall[P, R any](ctx context.Context, cs *ClientSession, method string, p *P) (*R, error) {
-	p = cloneParams(p)
+	return clientCallOwned[P, R](ctx, cs, method, cloneParams(p))
+}
+
+// clientCallOwned is clientCall for params the SDK made itself, which it
+// may change without copying.
+func clientCallOwned[P, R any](ctx context.Context, cs *ClientSession, method string, p *P) (*R, error) {
 	if cs.modern {
 		cs.fillMeta(metaOf(p))
 	}
-	raw, err := cs.conn.Call(ctx, method, p)
-	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+	maxRounds := cs.client.opts.MaxInputRounds
+	if maxRounds <= 0 {
+		maxRounds = 8
+	}
+	for round := 0; ; round++ {
+		raw, err := cs.conn.Call(ctx, method, p)
+		if err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%s: %w", method, err)
+		}
+		res := new(R)
+		if err := decodeResult(raw, res); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	res := new(R)
-	if err := decodeResult(raw, res); err != nil {
-		return nil, err
-	}
-	if cs.modern {
+		if !cs.modern {
+			return res, nil
+		}
 		switch rt := resultTypeOf(res); rt {
 		case "", "complete":
+			return res, nil
+		case "input_required":
+			if round+1 >= maxRounds {
+				return nil, fmt.Errorf("%s: the server still needs input after %d rounds", method, maxRounds)
+			}
+			if err := cs.fulfil(ctx, method, raw, p); err != nil {
+				return nil, err
+			}
 		default:
 			return nil, fmt.Errorf("%s: unsupported resultType %q", method, rt)
 		}
 	}
-	return res, nil
+}
+
+// fulfil answers the input requests of an input-required result with the
+// client's handlers and puts the answers and the request state into p for
+// the retry.
+func (cs *ClientSession) fulfil(ctx context.Context, method string, raw []byte, p any) error {
+	var ir InputRequiredResult
+	if err := decodeResult(raw, &ir); err != nil {
+		return err
+	}
+	responses := make(map[string]json.RawMessage, len(ir.InputRequests))
+	for key, req := range ir.InputRequests {
+		m := clientMethods[req.Method]
+		if m == nil || m.notification {
+			return fmt.Errorf("%s: the server asked for unknown input %q", method, req.Method)
+		}
+		params := req.Params
+		if params == nil {
+			params = m.newParams()
+		}
+		res, err := cs.client.methodHandler()(ctx, cs, req.Method, params)
+		if err != nil {
+			return fmt.Errorf("%s: answering %s: %w", method, req.Method, err)
+		}
+		b, err := strictjson.Marshal(res)
+		if err != nil {
+			return err
+		}
+		responses[key] = b
+	}
+	f := structField(p, "InputResponses", inputResponsesType)
+	if !f.IsValid() {
+		return fmt.Errorf("%s: the server asked for input, but this request cannot carry answers", method)
+	}
+	f.Set(reflect.ValueOf(responses))
+	if f := structField(p, "RequestState", stringType); f.IsValid() {
+		f.SetString(ir.RequestState)
+	}
+	return nil
 }
 
 // requireServer returns ErrNotSupported unless the server declared the
@@ -277,8 +361,13 @@ func requireServer(declared bool, what string) error {
 	return nil
 }
 
-// Ping checks that the server is alive.
+// Ping checks that the server is alive. Protocol 2026-07-28 has no ping:
+// there a server/discover request serves as the check.
 func (cs *ClientSession) Ping(ctx context.Context, params *PingParams) error {
+	if cs.modern {
+		_, err := cs.Discover(ctx, nil)
+		return err
+	}
 	_, err := clientCall[PingParams, EmptyResult](ctx, cs, MethodPing, params)
 	return err
 }
@@ -294,7 +383,12 @@ func (cs *ClientSession) ListTools(ctx context.Context, params *ListToolsParams)
 	if err := requireServer(cs.serverCaps.Tools != nil, "tools"); err != nil {
 		return nil, err
 	}
-	return clientCall[ListToolsParams, ListToolsResult](ctx, cs, MethodListTools, params)
+	res, err := clientCall[ListToolsParams, ListToolsResult](ctx, cs, MethodListTools, params)
+	if err != nil {
+		return nil, err
+	}
+	cs.learnOutputSchemas(res.Tools)
+	return res, nil
 }
 
 // CallToolOptions are the optional parts of a tool call.
@@ -319,16 +413,30 @@ func (cs *ClientSession) CallTool(ctx context.Context, name string, args any, op
 			params.Meta.ProgressToken = token
 		}
 	}
-	return cs.CallToolWithParams(ctx, params)
+	return cs.callTool(ctx, params, true)
 }
 
 // CallToolWithParams is the spec method tools/call, for callers that build
 // the params themselves.
 func (cs *ClientSession) CallToolWithParams(ctx context.Context, params *CallToolParams) (*CallToolResult, error) {
+	return cs.callTool(ctx, params, false)
+}
+
+func (cs *ClientSession) callTool(ctx context.Context, params *CallToolParams, owned bool) (*CallToolResult, error) {
 	if err := requireServer(cs.serverCaps.Tools != nil, "tools"); err != nil {
 		return nil, err
 	}
-	return clientCall[CallToolParams, CallToolResult](ctx, cs, MethodCallTool, params)
+	if !owned {
+		params = cloneParams(params)
+	}
+	res, err := clientCallOwned[CallToolParams, CallToolResult](ctx, cs, MethodCallTool, params)
+	if err != nil {
+		return nil, err
+	}
+	if err := cs.checkStructuredContent(params.Name, res); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // NotifyProgress reports progress on a request the server sent this
@@ -355,4 +463,62 @@ func (cs *ClientSession) unregisterProgress(token string) {
 	cs.mu.Lock()
 	delete(cs.progress, token)
 	cs.mu.Unlock()
+}
+
+// learnOutputSchemas compiles and remembers the output schemas of listed
+// tools, so that results can be checked against them. A schema that does
+// not compile is forgotten: the client cannot check it.
+func (cs *ClientSession) learnOutputSchemas(tools []*Tool) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for _, t := range tools {
+		if t == nil {
+			continue
+		}
+		delete(cs.outputSchemas, t.Name)
+		if t.OutputSchema == nil {
+			continue
+		}
+		raw, err := strictjson.Marshal(t.OutputSchema)
+		if err != nil {
+			continue
+		}
+		var s jsonschema.Schema
+		if strictjson.Unmarshal(raw, &s) != nil {
+			continue
+		}
+		resolved, err := s.Resolve(nil)
+		if err != nil {
+			continue
+		}
+		if cs.outputSchemas == nil {
+			cs.outputSchemas = make(map[string]*jsonschema.Resolved)
+		}
+		cs.outputSchemas[t.Name] = resolved
+	}
+}
+
+// checkStructuredContent checks a successful result against the output
+// schema the tool declared in tools/list, when the client has seen it.
+func (cs *ClientSession) checkStructuredContent(tool string, res *CallToolResult) error {
+	cs.mu.Lock()
+	schema := cs.outputSchemas[tool]
+	cs.mu.Unlock()
+	if schema == nil || res.IsError {
+		return nil
+	}
+	if res.StructuredContent == nil {
+		return fmt.Errorf("tools/call %q: the tool declares an output schema but returned no structuredContent", tool)
+	}
+	raw, ok := res.StructuredContent.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = strictjson.Marshal(res.StructuredContent); err != nil {
+			return err
+		}
+	}
+	if err := schema.ValidateJSON(raw); err != nil {
+		return fmt.Errorf("tools/call %q: structuredContent does not match the tool's output schema: %w", tool, err)
+	}
+	return nil
 }

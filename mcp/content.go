@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/gomcp/sdk/internal/strictjson"
 )
 
@@ -190,6 +191,15 @@ func (c Content) MarshalJSON() ([]byte, error) {
 	var w any
 	switch c.Type {
 	case ContentTypeText:
+		if c.Annotations == nil && c.Meta.IsZero() {
+			// The common case, written directly: no wire struct to box.
+			b := append(make([]byte, 0, len(c.Text)+28), `{"type":"text","text":`...)
+			b, err := jsontext.AppendQuote(b, c.Text)
+			if err != nil {
+				return nil, fmt.Errorf("mcp: text content: %w", err)
+			}
+			return append(b, '}'), nil
+		}
 		w = textContentWire{c.Type, c.Text, c.Annotations, c.Meta}
 	case ContentTypeImage, ContentTypeAudio:
 		w = mediaContentWire{c.Type, base64.StdEncoding.EncodeToString(c.Data), c.MIMEType, c.Annotations, c.Meta}

@@ -57,8 +57,14 @@ func (c *loggingConn) Read(ctx context.Context) (JSONRPCMessage, error) {
 	return msg, err
 }
 
+// Write logs the message before sending it, so that the log keeps causal
+// order: a request is always logged before its response. A failure is
+// logged on a line of its own.
 func (c *loggingConn) Write(ctx context.Context, msg JSONRPCMessage) error {
+	c.log("write: ", msg, nil)
 	err := c.Connection.Write(ctx, msg)
-	c.log("write: ", msg, err)
+	if err != nil {
+		c.log("write: ", nil, err)
+	}
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/gomcp/sdk/internal/strictjson"
 )
@@ -72,8 +73,35 @@ type Meta struct {
 	// RelatedTask ("io.modelcontextprotocol/related-task") associates a
 	// message with a task (2025-11-25).
 	RelatedTask *RelatedTaskMetadata
-	// Data holds every other member, keyed by its name.
+	// Data holds every other member, keyed by its name. Values decode as
+	// with encoding/json into an any: objects as map[string]any, arrays as
+	// []any, numbers as float64.
 	Data map[string]any
+
+	// encoded, when it still describes the fields above, is their encoding,
+	// made once per client session and reused by MarshalJSON.
+	encoded *encodedMeta
+}
+
+// encodedMeta caches the encoding of the per-request metadata a client
+// session sends with every 2026-07-28 request.
+type encodedMeta struct {
+	version string
+	caps    *ClientCapabilities
+	info    *Implementation
+	json    []byte
+}
+
+// cached returns the cached encoding of m, if m holds exactly what it was
+// made from.
+func (m *Meta) cached() []byte {
+	e := m.encoded
+	if e == nil || m.ProtocolVersion != e.version || m.ClientCapabilities != e.caps || m.ClientInfo != e.info ||
+		m.ProgressToken != nil || m.LogLevel != "" || m.ServerInfo != nil || m.SubscriptionID != nil ||
+		m.RelatedTask != nil || len(m.Data) != 0 {
+		return nil
+	}
+	return e.json
 }
 
 // RelatedTaskMetadata associates a message with a task; it is the value of
@@ -110,6 +138,9 @@ func (m Meta) IsZero() bool {
 // field and a Data entry name the same key, or if ProgressToken or
 // SubscriptionID is neither a string nor an integer.
 func (m Meta) MarshalJSON() ([]byte, error) {
+	if b := m.cached(); b != nil {
+		return b, nil
+	}
 	w := metaWire{
 		ProtocolVersion:    m.ProtocolVersion,
 		ClientCapabilities: m.ClientCapabilities,
@@ -162,6 +193,15 @@ func (m Meta) checkDataKeys() error {
 // fields and must have the types the protocol gives them; all other members
 // go to Data.
 func (m *Meta) UnmarshalJSON(data []byte) error {
+	if cached, ok := decodedMetas.get(data); ok {
+		*m = cached
+		return nil
+	}
+	defer func() {
+		if m.ProgressToken == nil && m.SubscriptionID == nil && len(m.Data) == 0 && m.ClientCapabilities != nil {
+			decodedMetas.put(data, *m)
+		}
+	}()
 	var w metaWire
 	if err := strictjson.UnmarshalTrusted(data, &w); err != nil {
 		return err
@@ -250,4 +290,36 @@ func decodeID(name string, raw json.RawMessage) (any, error) {
 		return int64(f), nil
 	}
 	return nil, fmt.Errorf("mcp: %s must be a string or an integer in the int64 range, got %.40s", name, raw)
+}
+
+// decodedMetas remembers the decoding of recent request metadata. A
+// 2026-07-28 client sends the same _meta (version, capabilities, identity)
+// with every request, so a server decodes it once; the decoded
+// capabilities and implementation are shared and must be treated as
+// read-only. Only metadata without per-request values is cached, and the
+// cache is bounded.
+var decodedMetas metaCache
+
+type metaCache struct {
+	mu      sync.RWMutex
+	entries map[string]Meta
+}
+
+const metaCacheSize = 256
+
+func (c *metaCache) get(data []byte) (Meta, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	m, ok := c.entries[string(data)]
+	return m, ok
+}
+
+func (c *metaCache) put(data []byte, m Meta) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= metaCacheSize {
+		c.entries = make(map[string]Meta)
+	}
+	m.encoded = nil
+	c.entries[string(data)] = m
 }

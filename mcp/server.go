@@ -35,6 +35,13 @@ type ServerOptions struct {
 	// MaxInFlight bounds the requests of one session handled at once
 	// (default 256); requests over the bound are refused with an error.
 	MaxInFlight int
+	// RequestStateKey signs the requestState of input-required results
+	// (2026-07-28) with HMAC-SHA256. Servers behind a load balancer must
+	// share one key; nil means a random key per process.
+	RequestStateKey []byte
+	// RequestStateTTL is how long a requestState stays valid (default
+	// DefaultRequestStateTTL).
+	RequestStateTTL time.Duration
 	// SubscribeHandler and UnsubscribeHandler, if set, are called when a
 	// client subscribes to or unsubscribes from a resource's updates
 	// (legacy era). Setting them declares the resources.subscribe
@@ -70,6 +77,15 @@ type Server struct {
 	resources featureSet[*ServerResource]
 	templates featureSet[*ServerResourceTemplate]
 
+	listeners      listeners
+	pendingChanges map[string]uint64 // list_changed notifications scheduled, by method: the last change
+	changeSeq      uint64            // list changes so far
+	shutdown       chan struct{}     // closed by Close
+
+	closeOnce     sync.Once
+	stateKeyOnce  sync.Once
+	stateKeyBytes []byte
+
 	mu         sync.Mutex
 	sessions   []*ServerSession
 	middleware []Middleware[ServerSession]
@@ -79,7 +95,8 @@ type Server struct {
 // NewServer returns a server that identifies itself with name and version.
 func NewServer(name, version string, opts *ServerOptions) *Server {
 	s := &Server{
-		impl: Implementation{Name: name, Version: version},
+		impl:     Implementation{Name: name, Version: version},
+		shutdown: make(chan struct{}),
 	}
 	if opts != nil {
 		s.opts = *opts
@@ -106,6 +123,18 @@ func (s *Server) methodHandler() MethodHandler[ServerSession] {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.handler
+}
+
+// Close ends the server's 2026-07-28 subscriptions/listen streams
+// gracefully (each gets its completion result) and closes every connected
+// session. The server can still accept new connections afterwards, but its
+// listen streams end at once.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() { close(s.shutdown) })
+	for ss := range s.Sessions() {
+		ss.Close()
+	}
+	return nil
 }
 
 // Sessions iterates over the sessions connected now.

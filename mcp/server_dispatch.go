@@ -61,7 +61,7 @@ func init() {
 	anyTime := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.anyTime = true; return m }
 	methods := map[string]*methodInfo[ServerSession]{
 		MethodInitialize: legacy(requestMethod((*ServerSession).initialize)),
-		MethodPing:       anyTime(requestMethod((*ServerSession).ping)),
+		MethodPing:       legacy(anyTime(requestMethod((*ServerSession).ping))),
 		MethodDiscover:   modern(requestMethod((*ServerSession).discover)),
 		MethodListTools:  requestMethod((*ServerSession).listTools),
 		MethodCallTool:   requestMethod((*ServerSession).callTool),
@@ -118,13 +118,24 @@ func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 	if err != nil {
 		return nil, err
 	}
+	if target.request != nil {
+		target.request.id = req.ID
+	}
 	return target.serve(ctx, req.Method, params)
 }
 
 // serve runs a decoded request through the middleware chain and, in the
 // modern era, marks the result complete.
 func (ss *ServerSession) serve(ctx context.Context, method string, params any) (any, error) {
+	if ss.request != nil {
+		if err := ss.beginInput(method, params); err != nil {
+			return nil, err
+		}
+	}
 	res, err := ss.server.methodHandler()(ctx, ss, method, params)
+	if ss.request != nil && len(ss.request.input.pending) > 0 {
+		return ss.inputRequired(method, params)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -177,6 +188,9 @@ func (s *Server) checkModernMeta(meta *Meta) error {
 	if meta.ClientCapabilities == nil {
 		return newError(CodeInvalidParams, "missing _meta[%q]: required in every %s request", "io.modelcontextprotocol/clientCapabilities", meta.ProtocolVersion)
 	}
+	if err := checkMetaLogLevel(meta.LogLevel); err != nil { // logging.go
+		return err
+	}
 	return nil
 }
 
@@ -195,7 +209,21 @@ func isModernVersion(version string) bool {
 // requestScoped returns a session for one modern request on this
 // connection.
 func (ss *ServerSession) requestScoped(meta *Meta, notify func(context.Context, string, any) error) *ServerSession {
-	return &ServerSession{server: ss.server, parent: ss.root(), request: &modernRequest{meta: meta, notify: notify}}
+	sc := newScopedSession(ss.server, meta, notify)
+	sc.parent = ss.root()
+	return sc
+}
+
+// newScopedSession makes the session of one modern request, with its
+// request state, in one allocation.
+func newScopedSession(s *Server, meta *Meta, notify func(context.Context, string, any) error) *ServerSession {
+	sc := &struct {
+		ss  ServerSession
+		req modernRequest
+	}{}
+	sc.req.meta, sc.req.notify = meta, notify
+	sc.ss.server, sc.ss.request = s, &sc.req
+	return &sc.ss
 }
 
 func decodeParams(raw []byte, params any) error {
@@ -231,6 +259,7 @@ func (ss *ServerSession) initialize(ctx context.Context, p *InitializeParams) (*
 	ss.clientInfo = p.ClientInfo
 	ss.clientCaps = p.Capabilities
 	ss.batchesOK = version == Version20250326
+	ss.changeMark = s.changeMark()
 	ss.mu.Unlock()
 	ss.initialized.Store(true)
 	impl := s.impl
@@ -308,6 +337,7 @@ func (ss *ServerSession) progressNotification(ctx context.Context, p *ProgressNo
 }
 
 func (ss *ServerSession) rootsListChangedNotification(ctx context.Context, p *RootsListChangedParams) {
+	ss.rootsChanged()
 	if h := ss.server.opts.RootsListChangedHandler; h != nil {
 		h(ctx, ss, p)
 	}
@@ -355,7 +385,8 @@ func (s *Server) serveStateless(ctx context.Context, req *jsonrpc2.Request, noti
 	if m.legacyOnly {
 		return nil, newError(CodeMethodNotFound, "method %s is not part of protocol %s", req.Method, meta.ProtocolVersion)
 	}
-	ss := &ServerSession{server: s, request: &modernRequest{meta: meta, notify: notify}}
+	ss := newScopedSession(s, meta, notify)
+	ss.request.id = req.ID
 	if req.IsNotification() {
 		_, _ = s.methodHandler()(ctx, ss, req.Method, params)
 		return nil, nil

@@ -38,14 +38,20 @@ type ServerSession struct {
 
 	era         atomic.Int32
 	initialized atomic.Bool // legacy: initialize was answered
+	changeMark  uint64      // the server's list-change count at initialize
 
 	mu          sync.Mutex
 	version     string
 	clientInfo  *Implementation
 	clientCaps  *ClientCapabilities
 	batchesOK   bool
+	rootsCache  []*Root
 	keepAliveCh chan struct{}
 	closeOnce   sync.Once
+
+	logging loggingState // logging.go: level and rate limit of log messages
+
+	subs subscriptionSet // subscribe.go: resources subscribed to (legacy)
 }
 
 // A sessionPeer is what a session needs of its connection to the client.
@@ -62,6 +68,8 @@ type sessionPeer interface {
 
 // modernRequest is the per-request state of a 2026-07-28 request.
 type modernRequest struct {
+	id     jsonrpc2.ID // the JSON-RPC id of the request
+	input  inputState  // multi round-trip state
 	meta   *Meta
 	notify func(ctx context.Context, method string, params any) error
 }
@@ -80,21 +88,25 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 		MaxInFlight: s.opts.MaxInFlight,
 		OnCancel:    ss.sendCancelled,
 		AllowBatch:  ss.allowBatch,
+		OnDone:      func() { s.removeSession(ss) },
 	})
 	s.addSession(ss)
 	return ss, nil
 }
 
 // addSession registers a connected session: it is listed by Sessions until
-// its connection ends, and pinged if KeepAlive is set.
+// its connection ends, and pinged if KeepAlive is set. The session's peer
+// must call s.removeSession(ss) when it ends (jsonrpc2.Conn does, through
+// its OnDone option).
 func (s *Server) addSession(ss *ServerSession) {
 	s.mu.Lock()
 	s.sessions = append(s.sessions, ss)
 	s.mu.Unlock()
-	go func() {
-		<-ss.conn.Done()
-		s.removeSession(ss)
-	}()
+	select {
+	case <-ss.conn.Done():
+		s.removeSession(ss) // ended before it was listed
+	default:
+	}
 	if s.opts.KeepAlive > 0 {
 		ss.startKeepAlive(s.opts.KeepAlive)
 	}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 )
 
 // A ToolHandler runs a tool call. An error it returns is reported to the
@@ -40,16 +41,6 @@ func (s *Server) RemoveTools(names ...string) {
 	}
 }
 
-// listChanged notifies every initialized legacy session of a list change.
-// method is one of the list_changed notifications; their params are empty.
-func (s *Server) listChanged(method string) {
-	for ss := range s.Sessions() {
-		if ss.era.Load() == eraLegacy && ss.initialized.Load() {
-			go ss.notify(context.Background(), method, &struct{}{})
-		}
-	}
-}
-
 func (ss *ServerSession) listTools(ctx context.Context, p *ListToolsParams) (*ListToolsResult, error) {
 	tools, next, err := ss.server.tools.page(p.Cursor, ss.server.opts.PageSize)
 	if err != nil {
@@ -73,8 +64,12 @@ func (ss *ServerSession) callTool(ctx context.Context, p *CallToolParams) (*Call
 	}
 	res, err := tool.Handler(ctx, ss, p)
 	if err != nil {
-		if ctx.Err() != nil {
+		var werr *JSONRPCError
+		switch {
+		case ctx.Err() != nil:
 			return nil, ctx.Err()
+		case errors.Is(err, errInputRequired), errors.As(err, &werr):
+			return nil, err // the SDK's or a deliberate protocol error
 		}
 		return &CallToolResult{Content: []*Content{NewTextContent(err.Error())}, IsError: true}, nil
 	}

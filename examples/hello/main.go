@@ -1,8 +1,10 @@
 // Command hello is the greeter MCP server: one tool, "greet", that answers
 // "Hi <name>". It serves MCP over stdin and stdout, and exits 0 when its
-// input closes.
+// input closes; with -http it serves streamable HTTP at /mcp instead, until
+// interrupted.
 //
 //	go run ./examples/hello
+//	go run ./examples/hello -http localhost:8080
 package main
 
 import (
@@ -12,9 +14,11 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/gomcp/sdk/mcp"
 )
@@ -22,14 +26,38 @@ import (
 func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP at this address (path /mcp) instead of stdio")
 	flag.Parse()
-	if *httpAddr != "" {
-		log.Fatal("hello: -http is not available yet")
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *httpAddr != "" {
+		if err := serveHTTP(ctx, *httpAddr, newServer()); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if err := newServer().Run(ctx, mcp.NewStdIOTransport()); err != nil && !errors.Is(err, context.Canceled) {
 		log.Fatal(err)
 	}
+}
+
+// serveHTTP serves server over streamable HTTP at http://addr/mcp until ctx
+// is done. The handler accepts only localhost Host headers by default.
+func serveHTTP(ctx context.Context, addr string, server *mcp.Server) error {
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", handler)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = handler.Close() // ends open streams, so Shutdown need not wait for them
+		_ = srv.Shutdown(shutdown)
+	}()
+	log.Printf("hello: serving MCP at http://%s/mcp", addr)
+	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 func newServer() *mcp.Server {

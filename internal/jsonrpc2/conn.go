@@ -55,6 +55,9 @@ type ConnOptions struct {
 	// CloseTimeout is how long shutdown lets running handlers finish before
 	// cancelling their contexts (default DefaultCloseTimeout).
 	CloseTimeout time.Duration
+	// OnDone, if set, is called once when the connection has ended, from
+	// the goroutine that ended it.
+	OnDone func()
 }
 
 // A Conn runs JSON-RPC 2.0 over a Stream: it matches responses to outgoing
@@ -66,8 +69,8 @@ type Conn struct {
 	nextID atomic.Int64
 
 	mu       sync.Mutex
-	pending  map[ID]chan *Response     // outgoing calls awaiting a response
-	incoming map[ID]context.CancelFunc // requests being handled
+	pending  map[ID]chan *Response // outgoing calls awaiting a response
+	incoming map[ID]*incomingCall  // requests being handled
 	closing  bool
 
 	handlers  sync.WaitGroup
@@ -86,7 +89,7 @@ func NewConn(stream Stream, opts *ConnOptions) *Conn {
 	c := &Conn{
 		stream:   stream,
 		pending:  make(map[ID]chan *Response),
-		incoming: make(map[ID]context.CancelFunc),
+		incoming: make(map[ID]*incomingCall),
 		readDone: make(chan struct{}),
 		done:     make(chan struct{}),
 	}
@@ -171,14 +174,24 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	return c.writeErr(c.stream.Write(ctx, req))
 }
 
+// An incomingCall is a request being handled.
+type incomingCall struct {
+	cancel    context.CancelFunc
+	cancelled bool // by the peer: no response is sent
+}
+
 // CancelIncoming cancels the context of the incoming request id, if it is
-// still being handled.
+// still being handled, because the peer cancelled it: no response will be
+// sent for it, as the peer no longer waits for one.
 func (c *Conn) CancelIncoming(id ID) {
 	c.mu.Lock()
-	cancel := c.incoming[id]
+	call := c.incoming[id]
+	if call != nil {
+		call.cancelled = true
+	}
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if call != nil {
+		call.cancel()
 	}
 }
 
@@ -264,7 +277,9 @@ func (c *Conn) dispatch(msg Message) {
 		}
 		go func() {
 			defer c.handlers.Done()
-			c.reply(c.serve(ctx, m))
+			if resp := c.serve(ctx, m); resp != nil {
+				c.reply(resp)
+			}
 		}()
 	case Batch:
 		c.dispatchBatch(m)
@@ -295,27 +310,32 @@ func (c *Conn) admit(req *Request) (context.Context, *Response) {
 		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInvalidRequest, Message: "request id " + req.ID.String() + " is already in use"}}
 	}
 	ctx, cancel := context.WithCancel(c.baseCtx)
-	c.incoming[req.ID] = cancel
+	c.incoming[req.ID] = &incomingCall{cancel: cancel}
 	c.handlers.Add(1)
 	return ctx, nil
 }
 
-// serve runs the handler for an admitted request and builds its response.
+// serve runs the handler for an admitted request and builds its response,
+// or returns nil when the peer cancelled the request.
 func (c *Conn) serve(ctx context.Context, req *Request) *Response {
-	defer func() {
-		c.mu.Lock()
-		cancel := c.incoming[req.ID]
-		delete(c.incoming, req.ID)
-		c.mu.Unlock()
-		if cancel != nil {
-			cancel()
-		}
-	}()
+	var resp *Response
 	if c.opts.Handler == nil {
-		return &Response{ID: req.ID, Error: &Error{Code: CodeMethodNotFound, Message: "method not found: " + req.Method}}
+		resp = &Response{ID: req.ID, Error: &Error{Code: CodeMethodNotFound, Message: "method not found: " + req.Method}}
+	} else {
+		result, err := c.opts.Handler.Handle(ctx, req)
+		resp = NewResponse(req.ID, result, err)
 	}
-	result, err := c.opts.Handler.Handle(ctx, req)
-	return NewResponse(req.ID, result, err)
+	c.mu.Lock()
+	call := c.incoming[req.ID]
+	delete(c.incoming, req.ID)
+	c.mu.Unlock()
+	if call != nil {
+		call.cancel()
+		if call.cancelled {
+			return nil
+		}
+	}
+	return resp
 }
 
 // reply writes a response. Failures are not reported: the peer is gone or
@@ -386,11 +406,15 @@ func (c *Conn) dispatchBatch(batch Batch) {
 			}()
 		}
 		wg.Wait()
-		out := make(Batch, len(slots))
-		for i, s := range slots {
-			out[i] = s.resp
+		var out Batch
+		for _, s := range slots {
+			if s.resp != nil {
+				out = append(out, s.resp)
+			}
 		}
-		_ = c.stream.Write(context.Background(), out)
+		if len(out) > 0 {
+			_ = c.stream.Write(context.Background(), out)
+		}
 	}()
 }
 
@@ -433,5 +457,8 @@ func (c *Conn) shutdown(cause error) {
 		c.cancelAll()
 		_ = c.stream.Close()
 		c.failPending()
+		if c.opts.OnDone != nil {
+			c.opts.OnDone()
+		}
 	})
 }

@@ -103,13 +103,17 @@ func TestCancellationBothWays(t *testing.T) {
 	if got := <-cancelled; got != id {
 		t.Fatalf("OnCancel(%v), want %v", got, id)
 	}
-	// The receiving side cancels the handler's context by id.
+	// The receiving side cancels the handler's context by id, and sends
+	// no response for it: a call reusing the connection sees only its own.
 	server.CancelIncoming(id)
 	waitFor(t, func() bool {
 		server.mu.Lock()
 		defer server.mu.Unlock()
 		return len(server.incoming) == 0
 	})
+	if res, err := client.Call(context.Background(), "echo", json.RawMessage(`[7]`)); err != nil || string(res) != "[7]" {
+		t.Fatalf("call after a cancellation = %s, %v", res, err)
+	}
 }
 
 func TestCloseFailsPendingCalls(t *testing.T) {
@@ -282,5 +286,20 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatalf("condition not met in time; goroutines:\n%s", buf[:n])
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestCancelledRequestGetsNoResponse(t *testing.T) {
+	started := make(chan ID, 1)
+	p, conn := newRawPeer(t, &ConnOptions{Handler: testHandler(nil, started)})
+	if _, err := io.WriteString(p.w, `{"jsonrpc":"2.0","id":"slow","method":"block"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	id := <-started
+	conn.CancelIncoming(id)
+	// The next line the peer reads must answer its next request, not the
+	// cancelled one.
+	if got := p.roundTrip(t, `{"jsonrpc":"2.0","id":2,"method":"echo","params":{}}`); got != `{"jsonrpc":"2.0","id":2,"result":{}}` {
+		t.Fatalf("after cancelling, peer read %s", got)
 	}
 }

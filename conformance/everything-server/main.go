@@ -1,0 +1,84 @@
+// Command everything-server is the MCP server that the official conformance
+// suite (@modelcontextprotocol/conformance) tests: it serves every tool,
+// resource, template and prompt the suite's server scenarios expect, in
+// every protocol version the SDK supports.
+//
+//	everything-server -http 127.0.0.1:3001            # streamable HTTP at any path, e.g. /mcp
+//	everything-server -http 127.0.0.1:3001 -stateless # legacy era without sessions
+//	everything-server                                 # stdio
+//
+// With -http it prints "everything-server: listening on http://ADDR" to
+// stderr once it accepts connections; ADDR has the real port when the flag
+// asked for port 0. conformance/run.sh relies on that line.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/gomcp/sdk/mcp"
+)
+
+func main() {
+	httpAddr := flag.String("http", "", "serve streamable HTTP at this address (any path); stdio when empty")
+	stateless := flag.Bool("stateless", false, "serve the legacy era without sessions (2026-07-28 is always stateless)")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	srv := newServer()
+	go notifyWatchedResource(ctx, srv, 3*time.Second)
+
+	if *httpAddr == "" {
+		if err := srv.Run(ctx, mcp.NewStdIOTransport()); err != nil && !errors.Is(err, context.Canceled) {
+			log.Fatalf("everything-server: %v", err)
+		}
+		return
+	}
+	if err := serveHTTP(ctx, srv, *httpAddr, *stateless); err != nil {
+		log.Fatalf("everything-server: %v", err)
+	}
+}
+
+// serveHTTP serves srv over streamable HTTP on addr until ctx is done.
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stateless bool) error {
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Stateless: stateless,
+		// Resumable streams: the SSE polling scenarios close a stream mid-call
+		// and expect the client to resume it with Last-Event-ID.
+		EventStore:    mcp.NewMemoryEventStore(nil),
+		RetryInterval: 500 * time.Millisecond,
+	})
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		handler.Close()
+		return err
+	}
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(os.Stderr, "everything-server: listening on http://%s\n", ln.Addr())
+
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		handler.Close()
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	// Close the MCP handler first: it ends open SSE streams, which
+	// Shutdown would otherwise wait for.
+	handler.Close()
+	return hs.Shutdown(shutdownCtx)
+}

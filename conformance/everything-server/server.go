@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"log"
+	"time"
+
+	"github.com/gomcp/sdk/mcp"
+)
+
+// newServer builds the server with every fixture the suite expects.
+func newServer() *mcp.Server {
+	srv := mcp.NewServer("everything-server", "1.0.0", &mcp.ServerOptions{
+		Title:        "gomcp everything server",
+		Description:  "Serves every fixture of the MCP conformance suite.",
+		Instructions: "A test server for the MCP conformance suite.",
+		Capabilities: &mcp.ServerCapabilities{
+			Logging:     &mcp.LoggingCapability{},
+			Completions: &mcp.CompletionCapabilities{},
+			Tools:       &mcp.ToolCapabilities{ListChanged: true},
+			Prompts:     &mcp.PromptCapabilities{ListChanged: true},
+			Resources:   &mcp.ResourceCapabilities{Subscribe: true, ListChanged: true},
+		},
+		// Subscriptions are kept by the SDK; the handlers only accept them.
+		SubscribeHandler:   func(context.Context, *mcp.ServerSession, *mcp.SubscribeParams) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.ServerSession, *mcp.UnsubscribeParams) error { return nil },
+	})
+	srv.AddTools(contentTools()...)
+	srv.AddTools(legacyAskTools()...)
+	srv.AddTools(modernTools()...)
+	srv.AddTools(inputRequiredTools()...)
+	srv.AddTools(jsonSchemaTool(), reconnectionTool())
+	srv.AddResources(resources()...)
+	srv.AddResourceTemplates(resourceTemplates()...)
+	srv.AddPrompts(prompts()...)
+	return srv
+}
+
+// notifyWatchedResource tells subscribers of test://watched-resource, every
+// interval until ctx is done, that it changed.
+func notifyWatchedResource(ctx context.Context, srv *mcp.Server, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedParams{URI: watchedResourceURI}); err != nil && ctx.Err() == nil {
+				log.Printf("everything-server: resource update: %v", err)
+			}
+		}
+	}
+}

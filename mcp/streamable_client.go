@@ -1,0 +1,482 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
+	"github.com/gomcp/sdk/internal/strictjson"
+)
+
+// ErrSessionExpired reports that the server no longer knows the client's
+// legacy session (HTTP 404): it expired, was deleted, or the server
+// restarted. The session is over; connect again to start a new one.
+var ErrSessionExpired = errors.New("mcp: session expired or unknown to the server")
+
+// Defaults of StreamableClientTransportOptions.
+const (
+	DefaultMaxRetries = 5
+	// reconnectBase is the first delay before reconnecting a stream when
+	// the server did not send a retry field; it doubles up to reconnectMax.
+	reconnectBase = time.Second
+	reconnectMax  = 16 * time.Second
+	// maxErrorBody bounds the error body of an HTTP response read for its
+	// JSON-RPC error.
+	maxErrorBody = 64 << 10
+)
+
+// StreamableClientTransportOptions configure a StreamableClientTransport.
+// A nil *StreamableClientTransportOptions means defaults.
+type StreamableClientTransportOptions struct {
+	// HTTPClient sends the requests (default http.DefaultClient). Its
+	// Timeout, if any, also bounds streams: prefer none.
+	HTTPClient *http.Client
+	// Header is added to every request, for example Authorization.
+	Header http.Header
+	// MaxRetries is how many times in a row a broken SSE stream is
+	// reconnected before giving up (default DefaultMaxRetries; negative
+	// never reconnects).
+	MaxRetries int
+	// MaxEventSize bounds one SSE event or JSON response read (default
+	// DefaultMaxSSEEventSize).
+	MaxEventSize int
+	// DisableStandaloneSSE keeps a legacy session from opening the GET
+	// stream on which servers send messages unrelated to any request
+	// (list changes, requests for roots).
+	DisableStandaloneSSE bool
+}
+
+// A StreamableClientTransport is the client side of the streamable HTTP
+// transport. The connection it makes speaks both eras: requests carrying
+// the 2026-07-28 per-request _meta are sent with the MCP-Protocol-Version,
+// Mcp-Method, Mcp-Name and Mcp-Param-* headers and no session; once the
+// client falls back to initialize, requests carry the session ID and the
+// negotiated version, and a GET stream receives the server's own messages.
+// Broken streams are resumed with Last-Event-ID, honouring the server's
+// retry field, with exponential backoff otherwise.
+type StreamableClientTransport struct {
+	url  string
+	opts StreamableClientTransportOptions
+}
+
+// NewStreamableClientTransport returns a transport to the MCP endpoint at
+// url. Connect makes no request: the first one is the client's own.
+func NewStreamableClientTransport(url string, opts *StreamableClientTransportOptions) *StreamableClientTransport {
+	t := &StreamableClientTransport{url: url}
+	if opts != nil {
+		t.opts = *opts
+	}
+	if t.opts.HTTPClient == nil {
+		t.opts.HTTPClient = http.DefaultClient
+	}
+	if t.opts.MaxRetries == 0 {
+		t.opts.MaxRetries = DefaultMaxRetries
+	}
+	if t.opts.MaxEventSize <= 0 {
+		t.opts.MaxEventSize = DefaultMaxSSEEventSize
+	}
+	return t
+}
+
+// Connect returns a new connection to the endpoint. It sends nothing.
+func (t *StreamableClientTransport) Connect(ctx context.Context) (Connection, error) {
+	c := &streamableClientConn{t: t, incoming: make(chan jsonrpc2.Message, 16)}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	return c, nil
+}
+
+// streamableClientConn is one client connection over streamable HTTP.
+type streamableClientConn struct {
+	t        *StreamableClientTransport
+	incoming chan jsonrpc2.Message
+	ctx      context.Context // ends when the connection does
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup // background stream readers
+	closed   sync.Once
+
+	mu        sync.Mutex
+	closing   bool // Close started: no new background goroutines
+	sessionID string
+	version   string // legacy version negotiated by initialize
+	failure   error
+	tools     map[string][]headerBinding // 2026-07-28 x-mcp-header bindings
+}
+
+// Read returns the next message from the server.
+func (c *streamableClientConn) Read(ctx context.Context) (jsonrpc2.Message, error) {
+	select {
+	case m := <-c.incoming:
+		return m, nil
+	case <-c.ctx.Done():
+		select {
+		case m := <-c.incoming:
+			return m, nil
+		default:
+		}
+		return nil, c.err()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// err returns why the connection ended.
+func (c *streamableClientConn) err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.failure != nil {
+		return c.failure
+	}
+	return jsonrpc2.ErrClosed
+}
+
+// fail ends the connection with err.
+func (c *streamableClientConn) fail(err error) {
+	c.mu.Lock()
+	if c.failure == nil {
+		c.failure = err
+	}
+	c.mu.Unlock()
+	c.cancel()
+}
+
+// deliver queues a message for Read, unless the connection ended.
+func (c *streamableClientConn) deliver(msg jsonrpc2.Message) {
+	select {
+	case c.incoming <- msg:
+	case <-c.ctx.Done():
+	}
+}
+
+// Write sends a message to the server, each in its own POST.
+func (c *streamableClientConn) Write(ctx context.Context, msg jsonrpc2.Message) error {
+	if c.ctx.Err() != nil {
+		return c.err()
+	}
+	switch m := msg.(type) {
+	case *jsonrpc2.Request:
+		if m.IsNotification() {
+			return c.postNoReply(ctx, m)
+		}
+		return c.postRequest(ctx, m)
+	case *jsonrpc2.Response:
+		return c.postNoReply(ctx, m)
+	}
+	return fmt.Errorf("mcp: streamable HTTP client cannot send %T", msg)
+}
+
+// Close ends the connection: streams stop, and a legacy session is deleted
+// on the server.
+func (c *streamableClientConn) Close() error {
+	c.closed.Do(func() {
+		c.cancel()
+		c.mu.Lock()
+		c.closing = true
+		sid, version := c.sessionID, c.version
+		c.mu.Unlock()
+		if sid != "" {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.t.url, nil)
+			if err == nil {
+				c.setCommonHeaders(req.Header, sid, version)
+				if resp, err := c.t.opts.HTTPClient.Do(req); err == nil {
+					drainClose(resp.Body)
+				}
+			}
+			cancel()
+		}
+		c.wg.Wait()
+	})
+	return nil
+}
+
+// background runs f on a goroutine that Close waits for, unless the
+// connection is closing; it reports whether f runs.
+func (c *streamableClientConn) background(f func()) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return false
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		f()
+	}()
+	return true
+}
+
+// linked returns a context that ends with ctx or with the connection.
+func (c *streamableClientConn) linked(ctx context.Context) (context.Context, context.CancelFunc) {
+	lctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(c.ctx, cancel)
+	return lctx, func() { stop(); cancel() }
+}
+
+// setCommonHeaders adds the user's headers and the legacy session's.
+func (c *streamableClientConn) setCommonHeaders(h http.Header, sid, version string) {
+	for k, vs := range c.t.opts.Header {
+		h[k] = append([]string(nil), vs...)
+	}
+	if sid != "" {
+		h[headerSessionID] = []string{sid}
+	}
+	if version != "" {
+		h[headerProtocolVersion] = []string{version}
+	}
+}
+
+// newPOST builds the POST of msg. It reports whether msg is a 2026-07-28
+// request (per-request _meta), whose headers mirror its body.
+func (c *streamableClientConn) newPOST(ctx context.Context, msg jsonrpc2.Message) (*http.Request, bool, error) {
+	body, err := jsonrpc2.Encode(msg)
+	if err != nil {
+		return nil, false, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.t.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, false, err
+	}
+	h := req.Header
+	var p modernProbe
+	if r, ok := msg.(*jsonrpc2.Request); ok && decodeProbe(r.Params, &p) == nil && p.version != "" {
+		c.setCommonHeaders(h, "", p.version)
+		c.setModernHeaders(h, r, &p)
+	} else {
+		c.mu.Lock()
+		sid, version := c.sessionID, c.version
+		c.mu.Unlock()
+		c.setCommonHeaders(h, sid, version)
+	}
+	h["Content-Type"] = hdrJSON
+	h["Accept"] = []string{"application/json, text/event-stream"}
+	return req, p.version != "", nil
+}
+
+// setModernHeaders mirrors the method, name and x-mcp-header arguments of
+// a 2026-07-28 request.
+func (c *streamableClientConn) setModernHeaders(h http.Header, r *jsonrpc2.Request, p *modernProbe) {
+	h[headerMethod] = []string{r.Method}
+	name, present, ok := p.nameSource(r.Method)
+	if !ok || !present {
+		return
+	}
+	h[headerName] = []string{encodeHeaderValue(name)}
+	if r.Method != MethodCallTool {
+		return
+	}
+	c.mu.Lock()
+	bindings := c.tools[name]
+	c.mu.Unlock()
+	for _, b := range bindings {
+		if val, ok := valueAt(p.arguments, b.path); ok {
+			if hv, ok := headerValueOf(val); ok {
+				h[http.CanonicalHeaderKey(headerParamPrefix+b.header)] = []string{hv}
+			}
+		}
+	}
+}
+
+// postNoReply sends a notification or a response, which the server
+// acknowledges with 202.
+func (c *streamableClientConn) postNoReply(ctx context.Context, msg jsonrpc2.Message) error {
+	ctx, stop := c.linked(ctx)
+	defer stop()
+	req, _, err := c.newPOST(ctx, msg)
+	if err != nil {
+		return err
+	}
+	resp, err := c.t.opts.HTTPClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("mcp: POST %s: %w", c.t.url, err)
+	}
+	defer drainClose(resp.Body)
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return nil
+	}
+	return c.statusError(req, resp)
+}
+
+// statusError turns a failed HTTP response into an error; 404 for a
+// session ends the connection with ErrSessionExpired.
+func (c *streamableClientConn) statusError(req *http.Request, resp *http.Response) error {
+	if resp.StatusCode == http.StatusNotFound && req.Header.Get(headerSessionID) != "" {
+		c.fail(ErrSessionExpired)
+		return ErrSessionExpired
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	return fmt.Errorf("mcp: %s %s: %s: %s", req.Method, c.t.url, resp.Status, bytes.TrimSpace(body))
+}
+
+// postRequest sends a request. Its response arrives through Read: from a
+// JSON body, an SSE stream read in the background, or, for an HTTP error
+// whose body is a JSON-RPC error, that error.
+func (c *streamableClientConn) postRequest(ctx context.Context, r *jsonrpc2.Request) error {
+	lctx, stop := c.linked(ctx)
+	req, modern, err := c.newPOST(lctx, r)
+	if err != nil {
+		stop()
+		return err
+	}
+	resp, err := c.t.opts.HTTPClient.Do(req)
+	if err != nil {
+		stop()
+		if ctx.Err() != nil && !modern {
+			c.cancelLegacy(r.ID)
+		}
+		return fmt.Errorf("mcp: POST %s: %w", c.t.url, err)
+	}
+	if r.Method == MethodInitialize {
+		c.adoptSession(resp)
+	}
+	if resp.StatusCode == http.StatusOK || (resp.StatusCode > 200 && resp.StatusCode < 300 && resp.StatusCode != http.StatusAccepted) {
+		if isMediaType(resp.Header.Get("Content-Type"), mediaSSE) {
+			if !c.background(func() {
+				defer stop()
+				c.readResponseStream(lctx, resp, r, modern)
+			}) {
+				stop()
+				drainClose(resp.Body)
+				return jsonrpc2.ErrClosed
+			}
+			return nil
+		}
+		defer stop()
+		defer drainClose(resp.Body)
+		return c.readJSONResponse(resp, r, modern)
+	}
+	defer stop()
+	defer drainClose(resp.Body)
+	return c.failedRequest(req, resp, r, modern)
+}
+
+// readJSONResponse reads a response sent as one JSON object.
+func (c *streamableClientConn) readJSONResponse(resp *http.Response, r *jsonrpc2.Request, modern bool) error {
+	if !isMediaType(resp.Header.Get("Content-Type"), mediaJSON) {
+		return fmt.Errorf("mcp: POST %s: unexpected Content-Type %q", c.t.url, resp.Header.Get("Content-Type"))
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.t.opts.MaxEventSize)+1))
+	if err != nil {
+		return fmt.Errorf("mcp: POST %s: reading response: %w", c.t.url, err)
+	}
+	if len(body) > c.t.opts.MaxEventSize {
+		return fmt.Errorf("mcp: POST %s: response larger than %d bytes", c.t.url, c.t.opts.MaxEventSize)
+	}
+	msg, err := jsonrpc2.Decode(body)
+	if err != nil {
+		return fmt.Errorf("mcp: POST %s: bad response: %w", c.t.url, err)
+	}
+	if !c.handle(msg, r, modern) {
+		return fmt.Errorf("mcp: POST %s: the response does not answer request %s", c.t.url, r.ID)
+	}
+	return nil
+}
+
+// failedRequest handles an HTTP error status for a request. A JSON-RPC
+// error in the body becomes the request's response. A 2026-07-28 request
+// refused without one (a legacy server) gets a JSON-RPC error made up
+// from the status, so that the client's version probe falls back to
+// initialize (basic/versioning).
+func (c *streamableClientConn) failedRequest(req *http.Request, resp *http.Response, r *jsonrpc2.Request, modern bool) error {
+	if resp.StatusCode == http.StatusNotFound && req.Header.Get(headerSessionID) != "" {
+		c.fail(ErrSessionExpired)
+		return ErrSessionExpired
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	if msg, err := jsonrpc2.Decode(body); err == nil {
+		if e, ok := msg.(*jsonrpc2.Response); ok && e.Error != nil {
+			c.deliver(&jsonrpc2.Response{ID: r.ID, Error: e.Error})
+			return nil
+		}
+	}
+	if modern {
+		c.deliver(&jsonrpc2.Response{ID: r.ID, Error: &jsonrpc2.Error{
+			Code:    CodeInternalError,
+			Message: fmt.Sprintf("HTTP %s: %s", resp.Status, bytes.TrimSpace(body[:min(len(body), 512)])),
+		}})
+		return nil
+	}
+	return fmt.Errorf("mcp: POST %s: %s: %s", c.t.url, resp.Status, bytes.TrimSpace(body[:min(len(body), 512)]))
+}
+
+// handle passes on a message received for request r (nil for the GET
+// stream) and reports whether it is r's response.
+func (c *streamableClientConn) handle(msg jsonrpc2.Message, r *jsonrpc2.Request, modern bool) bool {
+	resp, ok := msg.(*jsonrpc2.Response)
+	if !ok || r == nil || resp.ID != r.ID {
+		c.deliver(msg)
+		return false
+	}
+	if resp.Error == nil {
+		switch {
+		case r.Method == MethodInitialize:
+			c.adoptVersion(resp.Result)
+		case r.Method == MethodListTools && modern:
+			resp.Result = c.filterTools(resp.Result)
+		}
+	}
+	c.deliver(resp)
+	return true
+}
+
+// adoptSession records the session ID the server assigned at initialize.
+func (c *streamableClientConn) adoptSession(resp *http.Response) {
+	if sid := resp.Header.Get(headerSessionID); sid != "" {
+		c.mu.Lock()
+		c.sessionID = sid
+		c.mu.Unlock()
+	}
+}
+
+// adoptVersion records the version initialize negotiated and opens the GET
+// stream of the session.
+func (c *streamableClientConn) adoptVersion(result []byte) {
+	var res struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if strictjson.Unmarshal(result, &res) != nil || res.ProtocolVersion == "" {
+		return
+	}
+	c.mu.Lock()
+	c.version = res.ProtocolVersion
+	sid := c.sessionID
+	c.mu.Unlock()
+	if sid != "" && !c.t.opts.DisableStandaloneSSE {
+		c.background(c.standaloneLoop)
+	}
+}
+
+// cancelLegacy tells a legacy server that the client gave up on request
+// id: in the legacy era a closed connection is not a cancellation.
+func (c *streamableClientConn) cancelLegacy(id jsonrpc2.ID) {
+	n, err := jsonrpc2.NewNotification(NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"})
+	if err != nil || c.ctx.Err() != nil {
+		return
+	}
+	c.background(func() {
+		ctx, cancel := context.WithTimeout(c.ctx, 5*time.Second)
+		defer cancel()
+		_ = c.postNoReply(ctx, n)
+	})
+}
+
+// isMediaType reports whether a Content-Type header names media type mt.
+func isMediaType(ct, mt string) bool {
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	return strings.EqualFold(strings.TrimSpace(ct), mt)
+}
+
+// drainClose reads a little of body, so the connection can be reused, and
+// closes it.
+func drainClose(body io.ReadCloser) {
+	_, _ = io.CopyN(io.Discard, body, 4<<10)
+	_ = body.Close()
+}

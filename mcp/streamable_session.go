@@ -1,0 +1,357 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
+)
+
+// errNoClientStream reports a server-to-client request that no stream can
+// carry: it is unrelated to any request in progress (or that request's
+// response is a single JSON object) and the client has no GET stream open.
+var errNoClientStream = errors.New("mcp: the client has no open stream to receive the request (it must open the GET stream)")
+
+// An httpSession is a legacy session (protocol 2025-03-26 to 2025-11-25)
+// of the streamable HTTP handler, and the connection (sessionPeer) of its
+// ServerSession.
+//
+// It has no goroutine: each POST is served on its own HTTP request's
+// goroutine, messages to the client are written to the stream of the
+// request they relate to or to the GET stream, and the responses to the
+// server's requests arrive in later POSTs, matched through a table of
+// pending calls. An idle session is this struct, its ServerSession and an
+// expiry timer.
+type httpSession struct {
+	id       string
+	h        *StreamableHTTPHandler
+	ss       *ServerSession
+	lastUsed atomic.Int64 // unix nanoseconds
+	timer    *time.Timer
+
+	mu         sync.Mutex
+	closed     bool
+	done       chan struct{}
+	active     int // HTTP requests being served, streams included
+	incoming   map[jsonrpc2.ID]context.CancelFunc
+	pending    map[jsonrpc2.ID]chan *jsonrpc2.Response
+	nextCall   int64
+	streams    map[string]*responseStream // resumable streams in progress
+	nextStream int
+	standalone *responseStream // the GET stream, once opened
+}
+
+// newSessionID returns a cryptographically random session ID of visible
+// ASCII characters.
+func newSessionID() string { return rand.Text() }
+
+func (h *StreamableHTTPHandler) newHTTPSession(s *Server) *httpSession {
+	sess := &httpSession{id: newSessionID(), h: h, done: make(chan struct{})}
+	sess.ss = &ServerSession{server: s, conn: sess}
+	sess.lastUsed.Store(time.Now().UnixNano())
+	return sess
+}
+
+// enter and leave bracket every HTTP request served for the session; a
+// session with requests in progress does not expire.
+func (sess *httpSession) enter() bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.closed {
+		return false
+	}
+	sess.active++
+	return true
+}
+
+func (sess *httpSession) leave() {
+	sess.lastUsed.Store(time.Now().UnixNano())
+	sess.mu.Lock()
+	sess.active--
+	sess.mu.Unlock()
+}
+
+// startExpiry arms the idle timer.
+func (sess *httpSession) startExpiry(timeout time.Duration) {
+	if timeout > 0 {
+		sess.timer = time.AfterFunc(timeout, func() { sess.checkIdle(timeout) })
+	}
+}
+
+// checkIdle closes the session if it has been idle for timeout, and
+// re-arms the timer otherwise.
+func (sess *httpSession) checkIdle(timeout time.Duration) {
+	idle := time.Since(time.Unix(0, sess.lastUsed.Load()))
+	sess.mu.Lock()
+	if sess.closed {
+		sess.mu.Unlock()
+		return
+	}
+	if sess.active > 0 || idle < timeout {
+		next := timeout - idle
+		if sess.active > 0 || next <= 0 {
+			next = timeout
+		}
+		sess.timer.Reset(next)
+		sess.mu.Unlock()
+		return
+	}
+	sess.mu.Unlock()
+	sess.Close()
+}
+
+// admit registers an incoming request and returns its context, or the
+// error that refuses it.
+func (sess *httpSession) admit(ctx context.Context, id jsonrpc2.ID) (context.Context, *jsonrpc2.Error) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	switch {
+	case sess.closed:
+		return nil, &jsonrpc2.Error{Code: CodeInternalError, Message: "session closed"}
+	case len(sess.incoming) >= sess.h.maxInFlight(sess.ss.server):
+		return nil, &jsonrpc2.Error{Code: CodeInternalError, Message: jsonrpc2.ErrBusy.Error()}
+	case sess.incoming[id] != nil:
+		return nil, &jsonrpc2.Error{Code: CodeInvalidRequest, Message: "request id " + id.String() + " is already in use"}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	if sess.incoming == nil {
+		sess.incoming = make(map[jsonrpc2.ID]context.CancelFunc)
+	}
+	sess.incoming[id] = cancel
+	return ctx, nil
+}
+
+// release forgets an incoming request and cancels its context.
+func (sess *httpSession) release(id jsonrpc2.ID) {
+	sess.mu.Lock()
+	cancel := sess.incoming[id]
+	delete(sess.incoming, id)
+	sess.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// newStream creates the stream of a POST request; resumable ones get an ID
+// and are registered so a GET with Last-Event-ID can find them.
+func (sess *httpSession) newStream(st *responseStream, resumable bool) {
+	st.sess = sess
+	if !resumable {
+		return
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	sess.nextStream++
+	st.id = fmt.Sprint(sess.nextStream)
+	if sess.streams == nil {
+		sess.streams = make(map[string]*responseStream)
+	}
+	sess.streams[st.id] = st
+}
+
+// stream returns the resumable stream id, or nil if it ended or never was.
+func (sess *httpSession) stream(id string) *responseStream {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if id == standaloneStreamID {
+		return sess.standalone
+	}
+	return sess.streams[id]
+}
+
+func (sess *httpSession) dropStream(id string) {
+	sess.mu.Lock()
+	delete(sess.streams, id)
+	sess.mu.Unlock()
+}
+
+// standaloneStreamID is the stream ID of a session's GET stream.
+const standaloneStreamID = "0"
+
+// getStandalone returns the session's GET stream, creating it if needed.
+func (sess *httpSession) getStandalone() *responseStream {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.standalone == nil {
+		st := &responseStream{h: sess.h, sess: sess, canSSE: true}
+		if sess.h.opts.EventStore != nil {
+			st.id = standaloneStreamID
+		}
+		sess.standalone = st
+	}
+	return sess.standalone
+}
+
+// route picks the stream for a message to the client: the stream of the
+// request it relates to, else the GET stream. send is tried on each in
+// turn.
+func (sess *httpSession) route(ctx context.Context, msg jsonrpc2.Message) error {
+	if st := streamFromContext(ctx); st != nil && st.sess == sess {
+		err := st.send(msg)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, errNoSSE) && !errors.Is(err, errStreamDone) && !errors.Is(err, errDetached) {
+			return err
+		}
+	}
+	sess.mu.Lock()
+	st, closed := sess.standalone, sess.closed
+	sess.mu.Unlock()
+	if closed {
+		return ErrConnectionClosed
+	}
+	if st == nil {
+		return errNoClientStream
+	}
+	if err := st.send(msg); err != nil {
+		return fmt.Errorf("%w: %w", errNoClientStream, err)
+	}
+	return nil
+}
+
+// Call sends a request to the client and waits for the response, which
+// arrives in a later POST.
+func (sess *httpSession) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	sess.mu.Lock()
+	if sess.closed {
+		sess.mu.Unlock()
+		return nil, ErrConnectionClosed
+	}
+	sess.nextCall++
+	id := jsonrpc2.Int64ID(sess.nextCall)
+	ch := make(chan *jsonrpc2.Response, 1)
+	if sess.pending == nil {
+		sess.pending = make(map[jsonrpc2.ID]chan *jsonrpc2.Response)
+	}
+	sess.pending[id] = ch
+	sess.mu.Unlock()
+
+	req, err := jsonrpc2.NewCall(id, method, params)
+	if err == nil {
+		err = sess.route(ctx, req)
+	}
+	if err != nil {
+		sess.forget(id)
+		return nil, err
+	}
+	select {
+	case resp := <-ch:
+		if resp == nil {
+			return nil, ErrConnectionClosed
+		}
+		if resp.Error != nil {
+			return nil, resp.Error
+		}
+		return resp.Result, nil
+	case <-ctx.Done():
+		if sess.forget(id) {
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+			_ = sess.Notify(cctx, NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"})
+			cancel()
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// forget drops a pending call, reporting whether it was still pending.
+func (sess *httpSession) forget(id jsonrpc2.ID) bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	_, ok := sess.pending[id]
+	delete(sess.pending, id)
+	return ok
+}
+
+// deliver hands a response from the client to the call awaiting it.
+func (sess *httpSession) deliver(resp *jsonrpc2.Response) {
+	sess.mu.Lock()
+	ch := sess.pending[resp.ID]
+	delete(sess.pending, resp.ID)
+	sess.mu.Unlock()
+	if ch != nil {
+		ch <- resp
+	}
+}
+
+// Notify sends a notification to the client. One that no stream can carry
+// is dropped: notifications are hints the client can do without.
+func (sess *httpSession) Notify(ctx context.Context, method string, params any) error {
+	n, err := jsonrpc2.NewNotification(method, params)
+	if err != nil {
+		return err
+	}
+	err = sess.route(ctx, n)
+	if errors.Is(err, errNoClientStream) {
+		return nil
+	}
+	return err
+}
+
+// CancelIncoming cancels the context of the client's request id.
+func (sess *httpSession) CancelIncoming(id jsonrpc2.ID) {
+	sess.mu.Lock()
+	cancel := sess.incoming[id]
+	sess.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Close ends the session: requests in progress are cancelled, calls to the
+// client fail, streams end, and later requests with its ID get 404.
+func (sess *httpSession) Close() error {
+	sess.mu.Lock()
+	if sess.closed {
+		sess.mu.Unlock()
+		return nil
+	}
+	sess.closed = true
+	incoming, pending, streams := sess.incoming, sess.pending, sess.streams
+	standalone := sess.standalone
+	sess.incoming, sess.pending, sess.streams = nil, nil, nil
+	close(sess.done)
+	sess.mu.Unlock()
+
+	if sess.timer != nil {
+		sess.timer.Stop()
+	}
+	sess.h.removeSession(sess)
+	sess.ss.server.removeSession(sess.ss)
+	for _, cancel := range incoming {
+		cancel()
+	}
+	for _, ch := range pending {
+		ch <- nil
+	}
+	for _, st := range streams {
+		st.mu.Lock()
+		st.detachLocked()
+		st.mu.Unlock()
+	}
+	if standalone != nil {
+		standalone.mu.Lock()
+		standalone.done = true
+		standalone.detachLocked()
+		standalone.mu.Unlock()
+	}
+	if store := sess.h.opts.EventStore; store != nil {
+		_ = store.SessionClosed(context.Background(), sess.id)
+	}
+	return nil
+}
+
+// Wait blocks until the session ends.
+func (sess *httpSession) Wait() error {
+	<-sess.done
+	return nil
+}
+
+// Done is closed when the session ends.
+func (sess *httpSession) Done() <-chan struct{} { return sess.done }

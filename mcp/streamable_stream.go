@@ -1,0 +1,306 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
+)
+
+// Errors of a response stream.
+var (
+	// errStreamDone reports a message for a request whose response was sent.
+	errStreamDone = errors.New("mcp: the request's response was already sent")
+	// errNoSSE reports a message that cannot be streamed: the response is a
+	// single JSON object.
+	errNoSSE = errors.New("mcp: the response is not an SSE stream")
+	// errDetached reports a message for a stream no client reads any more.
+	errDetached = errors.New("mcp: the client is not connected to the stream")
+)
+
+// A responseStream is where the streamable HTTP handler sends the messages
+// of one request (its response, and the notifications and requests related
+// to it) or, for a legacy session's GET stream, messages related to no
+// request.
+//
+// The stream starts as a plain HTTP response and becomes an SSE stream
+// when the first message before the response is sent, if the client
+// accepts one; the response alone is written as one JSON object.
+//
+// A resumable stream (legacy session with an EventStore) numbers its events
+// and stores them; its HTTP response can be detached (the client went away,
+// or the server closed it for polling) and a later GET with Last-Event-ID
+// attaches a new one, replaying what was missed.
+type responseStream struct {
+	h   *StreamableHTTPHandler
+	req *http.Request // the HTTP request that carried the message handled
+	// Set for legacy sessions only.
+	sess *httpSession
+	id   string // stream ID within the session; "" when not resumable
+
+	canSSE  bool                      // the client accepts text/event-stream
+	cancel  context.CancelFunc        // cancels a modern request's context
+	header  func(h http.Header)       // sets extra response headers, once
+	status  func(*jsonrpc2.Error) int // HTTP status of an error response
+	tracked bool                      // registered with h as long-lived
+
+	mu      sync.Mutex
+	w       http.ResponseWriter // nil when detached
+	rc      *http.ResponseController
+	started bool          // SSE headers written to w
+	done    bool          // the final message was sent
+	release chan struct{} // closed to let the goroutine serving w return
+	index   int           // events numbered so far
+	buf     []byte        // encoded message
+	evbuf   []byte        // encoded event
+}
+
+type streamKey struct{}
+
+// withStream returns ctx carrying st, for the handlers of its request.
+func withStream(ctx context.Context, st *responseStream) context.Context {
+	return context.WithValue(ctx, streamKey{}, st)
+}
+
+func streamFromContext(ctx context.Context) *responseStream {
+	st, _ := ctx.Value(streamKey{}).(*responseStream)
+	return st
+}
+
+// HTTPRequestFromContext returns the HTTP request that carried the MCP
+// message being handled, when it came through a StreamableHTTPHandler, or
+// nil. Use it in tool, prompt and resource handlers to
+// read request headers (for example, to authorize per user); values that
+// HTTP middleware stored in the request's context are also in the
+// handler's context directly. The request's body has already been read.
+func HTTPRequestFromContext(ctx context.Context) *http.Request {
+	if st := streamFromContext(ctx); st != nil {
+		return st.req
+	}
+	if r, ok := ctx.Value(httpRequestKey{}).(*http.Request); ok {
+		return r
+	}
+	return nil
+}
+
+type httpRequestKey struct{}
+
+// attach makes w the stream's HTTP response, and returns the channel that
+// is closed when the goroutine serving w may return.
+func (st *responseStream) attachLocked(w http.ResponseWriter) chan struct{} {
+	st.w = w
+	st.rc = nil // made when the stream starts
+	st.release = make(chan struct{})
+	return st.release
+}
+
+// detach stops writing to w, if it is still the stream's response, and
+// lets its goroutine return.
+func (st *responseStream) detach(w http.ResponseWriter) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.w == w {
+		st.detachLocked()
+	}
+}
+
+func (st *responseStream) detachLocked() {
+	if st.w == nil {
+		return
+	}
+	st.w, st.rc, st.started = nil, nil, false
+	close(st.release)
+}
+
+// eventID returns the id of event index of the stream.
+func (st *responseStream) eventID(index int) string {
+	return st.id + "_" + strconv.Itoa(index)
+}
+
+// startSSELocked writes the SSE response headers and, for a resumable
+// stream when prime is set, the priming event that gives the client an id
+// to resume from.
+func (st *responseStream) startSSELocked(prime bool) error {
+	h := st.w.Header()
+	if st.header != nil {
+		st.header(h)
+		st.header = nil
+	}
+	h["Content-Type"] = hdrSSE
+	h["Cache-Control"] = hdrNoCache
+	h["X-Accel-Buffering"] = hdrNoBuffer
+	st.w.WriteHeader(http.StatusOK)
+	st.started = true
+	st.rc = http.NewResponseController(st.w)
+	if st.cancel != nil && !st.tracked {
+		st.tracked = st.h.track(st)
+	}
+	if prime && st.id != "" {
+		st.evbuf = appendSSEEvent(st.evbuf[:0], "", st.eventID(st.index), nil)
+		return st.writeLocked(st.evbuf)
+	}
+	return st.flushLocked()
+}
+
+// writeLocked writes b to the SSE response and flushes it, within the
+// handler's write timeout. A failed write detaches the response.
+func (st *responseStream) writeLocked(b []byte) error {
+	if d := st.h.opts.WriteTimeout; d > 0 {
+		_ = st.rc.SetWriteDeadline(time.Now().Add(d))
+	}
+	if _, err := st.w.Write(b); err != nil {
+		st.detachLocked()
+		return err
+	}
+	return st.flushLocked()
+}
+
+func (st *responseStream) flushLocked() error {
+	if err := st.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		st.detachLocked()
+		return err
+	}
+	return nil
+}
+
+// send streams a message that precedes the request's response: a
+// notification or a server-to-client request. It fails when the stream
+// cannot carry it (JSON response, response already sent, client gone).
+func (st *responseStream) send(msg jsonrpc2.Message) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.done {
+		return errStreamDone
+	}
+	if !st.canSSE {
+		return errNoSSE
+	}
+	data, err := jsonrpc2.AppendMessage(st.buf[:0], msg)
+	if err != nil {
+		return err
+	}
+	st.buf = data
+	return st.emitLocked(data)
+}
+
+// emitLocked stores (when resumable) and writes one event, starting the
+// SSE stream if needed.
+func (st *responseStream) emitLocked(data []byte) error {
+	if st.w != nil && !st.started {
+		_ = st.startSSELocked(true) // on failure the response is detached
+	}
+	id := ""
+	if st.id != "" {
+		st.index++
+		id = st.eventID(st.index)
+		if err := st.h.opts.EventStore.Append(context.Background(), st.sess.id, st.id, data); err != nil {
+			return err
+		}
+	}
+	if st.w == nil {
+		if st.id != "" {
+			return nil // stored; replayed when the client resumes
+		}
+		return errDetached
+	}
+	st.evbuf = appendSSEEvent(st.evbuf[:0], "message", id, data)
+	if err := st.writeLocked(st.evbuf); err != nil {
+		return st.lostLocked(err)
+	}
+	return nil
+}
+
+// lostLocked reports a failed write: not an error for a resumable stream,
+// whose event is stored.
+func (st *responseStream) lostLocked(err error) error {
+	if st.id != "" {
+		return nil
+	}
+	return err
+}
+
+// finish sends the request's response, the stream's last message, and
+// lets the goroutine serving the stream return.
+func (st *responseStream) finish(resp *jsonrpc2.Response) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.done {
+		return
+	}
+	st.done = true
+	if st.tracked {
+		st.h.untrack(st)
+	}
+	if st.w != nil && !st.started && st.id == "" {
+		st.writeJSONLocked(resp)
+		st.detachLocked()
+		return
+	}
+	data, err := jsonrpc2.AppendMessage(st.buf[:0], resp)
+	if err != nil {
+		data = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"encoding response"}}`)
+	}
+	st.buf = data
+	_ = st.emitLocked(data)
+	st.detachLocked()
+	if st.sess != nil && st.id != "" {
+		st.sess.dropStream(st.id)
+	}
+}
+
+// writeJSONLocked answers with resp as one JSON object.
+func (st *responseStream) writeJSONLocked(resp *jsonrpc2.Response) {
+	status := http.StatusOK
+	if resp.Error != nil && st.status != nil {
+		status = st.status(resp.Error)
+	}
+	if st.header != nil {
+		st.header(st.w.Header())
+		st.header = nil
+	}
+	writeJSONResponse(st.w, status, resp)
+}
+
+// closeConnection ends the HTTP response of a resumable stream without
+// ending the stream, after telling the client to reconnect in retry.
+func (st *responseStream) closeConnection(retry time.Duration) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.id == "" || !st.canSSE {
+		return errors.New("mcp: the stream is not resumable: set StreamableHTTPOptions.EventStore and let the client accept text/event-stream")
+	}
+	if st.done || st.w == nil {
+		return nil
+	}
+	if !st.started {
+		if err := st.startSSELocked(true); err != nil {
+			return nil
+		}
+	}
+	st.buf = appendSSERetry(st.buf[:0], retry)
+	_ = st.writeLocked(st.buf)
+	st.detachLocked()
+	return nil
+}
+
+// CloseSSEStream closes the HTTP connection carrying the SSE stream of the
+// legacy request being handled, without ending the stream: the client
+// waits retry, then resumes it with GET and Last-Event-ID, and receives
+// the messages sent in between, including the response. Servers use it to
+// avoid holding long-lived connections (SSE polling). ctx is the handler's
+// context. It needs a session whose handler has an EventStore and a client
+// that accepts SSE; otherwise it returns an error and changes nothing.
+func CloseSSEStream(ctx context.Context, retry time.Duration) error {
+	st := streamFromContext(ctx)
+	if st == nil {
+		return errors.New("mcp: CloseSSEStream: no HTTP stream in context")
+	}
+	if retry <= 0 {
+		retry = st.h.opts.RetryInterval
+	}
+	return st.closeConnection(retry)
+}

@@ -1,0 +1,262 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/jsonschema"
+)
+
+// A ToolOption configures a tool made by NewTool or NewStructuredTool.
+type ToolOption interface {
+	applyTool(*toolConfig)
+}
+
+// A SchemaOption changes a JSON Schema: a tool's input schema, or one of
+// its properties.
+type SchemaOption interface {
+	applySchema(*jsonschema.Schema)
+}
+
+type toolConfig struct {
+	tool       *Tool
+	input      []SchemaOption
+	output     []SchemaOption
+	noValidate bool
+}
+
+type toolOptionFunc func(*toolConfig)
+
+func (f toolOptionFunc) applyTool(c *toolConfig) { f(c) }
+
+type schemaOptionFunc func(*jsonschema.Schema)
+
+func (f schemaOptionFunc) applySchema(s *jsonschema.Schema) { f(s) }
+
+// Input changes the tool's input schema, inferred from its input type.
+func Input(opts ...SchemaOption) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.input = append(c.input, opts...) })
+}
+
+// Output changes the tool's output schema, inferred from its output type.
+func Output(opts ...SchemaOption) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.output = append(c.output, opts...) })
+}
+
+// Property applies opts to the named property of an object schema. It
+// panics at registration if the schema has no such property.
+func Property(name string, opts ...SchemaOption) SchemaOption {
+	return schemaOptionFunc(func(s *jsonschema.Schema) {
+		prop := s.Properties[name]
+		if prop == nil {
+			panic(fmt.Sprintf("mcp: Property(%q): the schema has no such property", name))
+		}
+		for _, o := range opts {
+			o.applySchema(prop)
+		}
+	})
+}
+
+// Description sets a schema's description: a tool's input property, or a
+// prompt argument (Argument("code", Description("the code to review"))).
+func Description(desc string) SchemaOption {
+	return schemaOptionFunc(func(s *jsonschema.Schema) { s.Description = desc })
+}
+
+// Title sets the tool's human-readable title.
+func Title(title string) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.tool.Title = title })
+}
+
+// WithAnnotations sets the tool's behaviour hints.
+func WithAnnotations(a *ToolAnnotations) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.tool.Annotations = a })
+}
+
+// ReadOnly marks the tool as not modifying its environment (and so
+// idempotent).
+func ReadOnly() ToolOption {
+	return toolOptionFunc(func(c *toolConfig) {
+		a := c.annotations()
+		a.ReadOnlyHint = true
+		a.IdempotentHint = true
+	})
+}
+
+// Idempotent marks the tool as having no additional effect when called
+// again with the same arguments.
+func Idempotent() ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.annotations().IdempotentHint = true })
+}
+
+// OpenWorld sets whether the tool interacts with an open world of external
+// entities (the web, for example) or a closed one.
+func OpenWorld(open bool) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.annotations().OpenWorldHint = &open })
+}
+
+// Destructive sets whether the tool may perform destructive updates.
+func Destructive(destructive bool) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.annotations().DestructiveHint = &destructive })
+}
+
+// WithIcons sets the tool's icons.
+func WithIcons(icons ...Icon) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.tool.Icons = icons })
+}
+
+// SkipValidation turns off the validation of arguments against the input
+// schema, for handlers that validate themselves.
+func SkipValidation() ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.noValidate = true })
+}
+
+func (c *toolConfig) annotations() *ToolAnnotations {
+	if c.tool.Annotations == nil {
+		c.tool.Annotations = &ToolAnnotations{}
+	}
+	return c.tool.Annotations
+}
+
+// NewTool makes a tool whose input schema is inferred from In (each field
+// that encoding/json would marshal is a property, required unless its json
+// tag says omitempty or omitzero) and adjusted by Input options. Arguments
+// are validated against the schema before the handler runs; a violation,
+// like a handler error, is reported as a tool result with isError, naming
+// the argument at fault.
+//
+// NewTool panics if the schema cannot be inferred or compiled: that is a
+// programming error.
+func NewTool[In any](name, description string, handler func(context.Context, *ServerSession, In) ([]*Content, error), opts ...ToolOption) *ServerTool {
+	return newTypedTool[In, struct{}](name, description, false, func(ctx context.Context, ss *ServerSession, in In) (*CallToolResult, struct{}, error) {
+		content, err := handler(ctx, ss, in)
+		if err != nil {
+			return nil, struct{}{}, err
+		}
+		return &CallToolResult{Content: content}, struct{}{}, nil
+	}, opts)
+}
+
+// NewStructuredTool makes a tool with structured output (2025-06-18 and
+// later): like NewTool, plus an output schema inferred from Out. The
+// handler's Out value is sent as structuredContent, with its JSON as a text
+// content block for clients that read only text.
+func NewStructuredTool[In, Out any](name, description string, handler func(context.Context, *ServerSession, In) (Out, error), opts ...ToolOption) *ServerTool {
+	return newTypedTool[In, Out](name, description, true, func(ctx context.Context, ss *ServerSession, in In) (*CallToolResult, Out, error) {
+		out, err := handler(ctx, ss, in)
+		return nil, out, err
+	}, opts)
+}
+
+func newTypedTool[In, Out any](name, description string, structured bool, run func(context.Context, *ServerSession, In) (*CallToolResult, Out, error), opts []ToolOption) *ServerTool {
+	cfg := &toolConfig{tool: &Tool{Name: name, Description: description}}
+	for _, o := range opts {
+		o.applyTool(cfg)
+	}
+	inSchema := inferSchema[In]("input", cfg.input)
+	if inSchema.Type != "object" {
+		panic(fmt.Sprintf("mcp: tool %q: input type %T must be a struct or map (its schema must be an object)", name, *new(In)))
+	}
+	cfg.tool.InputSchema = inSchema
+	inResolved := mustResolve(name, "input", inSchema)
+	var outResolved *jsonschema.Resolved
+	if structured {
+		outSchema := inferSchema[Out]("output", cfg.output)
+		cfg.tool.OutputSchema = outSchema
+		outResolved = mustResolve(name, "output", outSchema)
+	}
+	validate := !cfg.noValidate
+	handler := func(ctx context.Context, ss *ServerSession, p *CallToolParams) (*CallToolResult, error) {
+		raw := argumentBytes(p.Arguments)
+		if validate {
+			if err := inResolved.ValidateJSON(raw); err != nil {
+				return nil, fmt.Errorf("invalid arguments for tool %q: %w", name, err)
+			}
+		}
+		var in In
+		if err := strictjson.Unmarshal(raw, &in); err != nil {
+			return nil, fmt.Errorf("invalid arguments for tool %q: %w", name, err)
+		}
+		res, out, err := run(ctx, ss, in)
+		if err != nil {
+			return nil, err
+		}
+		if !structured {
+			return res, nil
+		}
+		return structuredResult(name, out, outResolved)
+	}
+	return &ServerTool{Tool: cfg.tool, Handler: handler}
+}
+
+// argumentBytes returns the raw JSON of a tool call's arguments, "{}" when
+// absent.
+func argumentBytes(args any) []byte {
+	switch a := args.(type) {
+	case nil:
+		return []byte("{}")
+	case json.RawMessage:
+		if len(a) == 0 || string(a) == "null" {
+			return []byte("{}")
+		}
+		return a
+	}
+	b, err := strictjson.Marshal(args)
+	if err != nil {
+		return []byte("{}")
+	}
+	return b
+}
+
+func structuredResult(name string, out any, resolved *jsonschema.Resolved) (*CallToolResult, error) {
+	raw, err := strictjson.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: encoding output: %w", name, err)
+	}
+	if err := resolved.ValidateJSON(raw); err != nil {
+		return nil, fmt.Errorf("tool %q produced output that does not match its output schema: %w", name, err)
+	}
+	return &CallToolResult{
+		Content:           []*Content{NewTextContent(string(raw))},
+		StructuredContent: json.RawMessage(raw),
+	}, nil
+}
+
+// inferSchema infers the schema of T and applies opts.
+func inferSchema[T any](which string, opts []SchemaOption) *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: inferring the %s schema of %v: %v", which, reflect.TypeFor[T](), err))
+	}
+	for _, o := range opts {
+		o.applySchema(s)
+	}
+	return s
+}
+
+func mustResolve(tool, which string, s *jsonschema.Schema) *jsonschema.Resolved {
+	r, err := s.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: tool %q: %s schema: %v", tool, which, err))
+	}
+	return r
+}
+
+// toolErrorText shortens a validation error for a tool result.
+func toolErrorText(err error) string {
+	var verr *jsonschema.ValidationError
+	if errors.As(err, &verr) {
+		return strings.TrimSpace(err.Error())
+	}
+	return err.Error()
+}
+
+// Enum restricts a schema to the given values.
+func Enum(values ...any) SchemaOption {
+	return schemaOptionFunc(func(s *jsonschema.Schema) { s.Enum = values })
+}
