@@ -207,7 +207,7 @@ func intOr(p *int, def int) int {
 // compileArray compiles the keywords for arrays.
 func (r *resolver) compileArray(n *node, s *Schema) error {
 	d := n.dialect
-	a := &arrayKw{minItems: -1, maxItems: -1, minContains: 1, maxContains: -1}
+	a := arrayKw{minItems: -1, maxItems: -1, minContains: 1, maxContains: -1}
 	if d.vocab&vocabValidation != 0 {
 		a.minItems = intOr(s.MinItems, -1)
 		a.maxItems = intOr(s.MaxItems, -1)
@@ -256,7 +256,8 @@ func (r *resolver) compileArray(n *node, s *Schema) error {
 	}
 	if a.minItems >= 0 || a.maxItems >= 0 || a.uniqueItems || a.prefix != nil || a.items != nil ||
 		a.contains != nil || a.unevalItems != nil {
-		n.arrayKw = a
+		n.arrayKw = new(arrayKw)
+		*n.arrayKw = a
 	}
 	return nil
 }
@@ -264,7 +265,7 @@ func (r *resolver) compileArray(n *node, s *Schema) error {
 // compileObject compiles the keywords for objects.
 func (r *resolver) compileObject(n *node, s *Schema) error {
 	d := n.dialect
-	o := &objectKw{minProps: -1, maxProps: -1}
+	o := objectKw{minProps: -1, maxProps: -1}
 	if d.vocab&vocabValidation != 0 {
 		o.minProps = intOr(s.MinProperties, -1)
 		o.maxProps = intOr(s.MaxProperties, -1)
@@ -281,7 +282,7 @@ func (r *resolver) compileObject(n *node, s *Schema) error {
 		}
 	}
 	if d.vocab&vocabApplicator != 0 {
-		if err := r.compileMembers(o, n.dialect, s); err != nil {
+		if err := r.compileMembers(&o, n.dialect, s); err != nil {
 			return err
 		}
 	}
@@ -299,7 +300,8 @@ func (r *resolver) compileObject(n *node, s *Schema) error {
 				o.reqProp[k] = int32(o.findProp([]byte(name)))
 			}
 		}
-		n.objectKw = o
+		n.objectKw = new(objectKw)
+		*n.objectKw = o
 	}
 	return nil
 }
@@ -315,6 +317,9 @@ func (r *resolver) compileMembers(o *objectKw, d *dialect, s *Schema) error {
 			c, err := r.compileSub(s.Properties[name])
 			if err != nil {
 				return err
+			}
+			if c == nil {
+				c = trueNode
 			}
 			o.props = append(o.props, propNode{name, c})
 		}
@@ -339,6 +344,9 @@ func (r *resolver) compileMembers(o *objectKw, d *dialect, s *Schema) error {
 		if err != nil {
 			return err
 		}
+		if c == nil {
+			c = trueNode
+		}
 		o.patProps = append(o.patProps, patNode{src, re, c})
 	}
 	var err error
@@ -354,6 +362,9 @@ func (r *resolver) compileMembers(o *objectKw, d *dialect, s *Schema) error {
 			if err != nil {
 				return err
 			}
+			if c == nil {
+				c = trueNode
+			}
 			o.depSchemas = append(o.depSchemas, depSchema{name, "dependentSchemas", c})
 		}
 	}
@@ -361,6 +372,9 @@ func (r *resolver) compileMembers(o *objectKw, d *dialect, s *Schema) error {
 		c, err := r.compileSub(s.DependencySchemas[name])
 		if err != nil {
 			return err
+		}
+		if c == nil {
+			c = trueNode
 		}
 		o.depSchemas = append(o.depSchemas, depSchema{name, "dependencies", c})
 	}
@@ -438,6 +452,10 @@ func (r *resolver) compileFormat(n *node, s *Schema) error {
 	return nil
 }
 
+// trueNode stands for nil entries in maps and lists of schemas, which mean
+// the schema true.
+var trueNode = &node{always: 1, idx: -1}
+
 // compileSub compiles a subschema that walk indexed.
 func (r *resolver) compileSub(s *Schema) (*node, error) {
 	if s == nil {
@@ -460,10 +478,8 @@ func (r *resolver) compileList(list []*Schema) ([]*node, error) {
 	out := make([]*node, len(list))
 	for i, s := range list {
 		if s == nil {
-			s = &Schema{}
-			if err := r.walk(s, walkPos{idx: -1, res: &resource{}, d: dialect2020}, 0); err != nil {
-				return nil, err
-			}
+			out[i] = trueNode
+			continue
 		}
 		c, err := r.compileSub(s)
 		if err != nil {

@@ -7,8 +7,8 @@ import "fmt"
 // if): evaluating such a schema would never end. Cycles that pass through a
 // property, an item or a conditional branch consume the instance or may
 // stop, and are left to the evaluation depth limit.
-func (r *resolver) checkRefCycles() error {
-	if len(r.refs) == 0 {
+func (r *resolver) checkRefCycles(root *node) error {
+	if len(r.refs) == 0 && root.applicatorKw == nil {
 		return nil
 	}
 	const (
@@ -53,6 +53,9 @@ func (r *resolver) checkRefCycles() error {
 		}
 		color[n] = black
 		return nil
+	}
+	if err := visit(root, 0); err != nil {
+		return err
 	}
 	for _, n := range r.refs {
 		if err := visit(n, 0); err != nil {

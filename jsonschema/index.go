@@ -57,59 +57,80 @@ func (r *resolver) walk(s *Schema, pos walkPos, depth int) error {
 			res.dynAnchors[s.DynamicAnchor] = n
 		}
 	}
-	child := func(kw string, c *Schema) error {
-		return r.walk(c, walkPos{parent: n, kw: kw, idx: -1, res: res, d: d}, depth+1)
-	}
-	keyed := func(kw string, m map[string]*Schema) error {
-		for k, c := range m {
-			if err := r.walk(c, walkPos{parent: n, kw: kw, key: k, idx: -1, res: res, d: d}, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	list := func(kw string, l []*Schema) error {
-		for i, c := range l {
-			if err := r.walk(c, walkPos{parent: n, kw: kw, idx: i, res: res, d: d}, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := keyed("$defs", s.Defs); err != nil {
+	return r.walkChildren(s, walkPos{parent: n, idx: -1, res: res, d: d}, depth)
+}
+
+// walkChildren walks the subschemas of s, whose node is pos.parent.
+func (r *resolver) walkChildren(s *Schema, pos walkPos, depth int) error {
+	d := pos.d
+	if err := r.walkMap(s.Defs, "$defs", pos, depth); err != nil {
 		return err
 	}
-	if err := keyed("definitions", s.Definitions); err != nil {
+	if err := r.walkMap(s.Definitions, "definitions", pos, depth); err != nil {
 		return err
 	}
-	if d.draft == draft7 && s.Ref != "" {
+	if (d.draft == draft7 && s.Ref != "") || !hasSubschemas(s) {
 		return nil // draft-07 ignores the siblings of $ref
 	}
-	for _, e := range []error{
-		keyed("properties", s.Properties),
-		keyed("patternProperties", s.PatternProperties),
-		child("additionalProperties", s.AdditionalProperties),
-		child("propertyNames", s.PropertyNames),
-		keyed("dependentSchemas", s.DependentSchemas),
-		keyed("dependencies", s.DependencySchemas),
-		child("unevaluatedProperties", s.UnevaluatedProperties),
-		list("prefixItems", s.PrefixItems),
-		child("items", s.Items),
-		list("items", s.ItemsArray),
-		child("additionalItems", s.AdditionalItems),
-		child("contains", s.Contains),
-		child("unevaluatedItems", s.UnevaluatedItems),
-		list("allOf", s.AllOf),
-		list("anyOf", s.AnyOf),
-		list("oneOf", s.OneOf),
-		child("not", s.Not),
-		child("if", s.If),
-		child("then", s.Then),
-		child("else", s.Else),
-		child("contentSchema", s.ContentSchema),
+	for _, m := range [...]struct {
+		kw string
+		m  map[string]*Schema
+	}{
+		{"properties", s.Properties}, {"patternProperties", s.PatternProperties},
+		{"dependentSchemas", s.DependentSchemas}, {"dependencies", s.DependencySchemas},
 	} {
-		if e != nil {
-			return e
+		if err := r.walkMap(m.m, m.kw, pos, depth); err != nil {
+			return err
+		}
+	}
+	for _, l := range [...]struct {
+		kw string
+		l  []*Schema
+	}{
+		{"prefixItems", s.PrefixItems}, {"items", s.ItemsArray}, {"allOf", s.AllOf}, {"anyOf", s.AnyOf}, {"oneOf", s.OneOf},
+	} {
+		for i, c := range l.l {
+			if c != nil {
+				p := pos
+				p.kw, p.idx = l.kw, i
+				if err := r.walk(c, p, depth+1); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, c := range [...]struct {
+		kw string
+		s  *Schema
+	}{
+		{"additionalProperties", s.AdditionalProperties}, {"propertyNames", s.PropertyNames},
+		{"unevaluatedProperties", s.UnevaluatedProperties}, {"items", s.Items},
+		{"additionalItems", s.AdditionalItems}, {"contains", s.Contains},
+		{"unevaluatedItems", s.UnevaluatedItems}, {"not", s.Not}, {"if", s.If}, {"then", s.Then},
+		{"else", s.Else}, {"contentSchema", s.ContentSchema},
+	} {
+		if c.s != nil {
+			p := pos
+			p.kw = c.kw
+			if err := r.walk(c.s, p, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// walkMap walks the schemas of a keyword whose value is an object of
+// schemas.
+func (r *resolver) walkMap(m map[string]*Schema, kw string, pos walkPos, depth int) error {
+	pos.kw = kw
+	for k, c := range m {
+		if c == nil {
+			continue
+		}
+		pos.key = k
+		if err := r.walk(c, pos, depth+1); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -162,4 +183,14 @@ func isEmptyTrue(s *Schema) bool { return !s.hasKeywords() }
 // absLocation returns the absolute URI of n: its resource URI and pointer.
 func (n *node) absLocation() string {
 	return string(n.appendLocation(append([]byte(n.res.uri), '#')))
+}
+
+// hasSubschemas reports whether s has subschemas other than definitions.
+func hasSubschemas(s *Schema) bool {
+	return s.Properties != nil || s.PatternProperties != nil || s.DependentSchemas != nil ||
+		s.DependencySchemas != nil || s.PrefixItems != nil || s.ItemsArray != nil || s.AllOf != nil ||
+		s.AnyOf != nil || s.OneOf != nil || s.AdditionalProperties != nil || s.PropertyNames != nil ||
+		s.UnevaluatedProperties != nil || s.Items != nil || s.AdditionalItems != nil || s.Contains != nil ||
+		s.UnevaluatedItems != nil || s.Not != nil || s.If != nil || s.Then != nil || s.Else != nil ||
+		s.ContentSchema != nil
 }

@@ -84,27 +84,7 @@ func collectFields(t reflect.Type) []jsonField {
 					ft = ft.Elem()
 				}
 				if name != "" || !sf.Anonymous || ft.Kind() != reflect.Struct {
-					f := jsonField{
-						name:      name,
-						index:     index,
-						typ:       sf.Type,
-						tagged:    name != "",
-						omitEmpty: hasOption(opts, "omitempty"),
-						omitZero:  hasOption(opts, "omitzero"),
-						viaPtr:    viaPtr,
-						tag:       sf.Tag,
-					}
-					if f.name == "" {
-						f.name = sf.Name
-					}
-					if hasOption(opts, "string") {
-						switch ft.Kind() {
-						case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-							reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-							reflect.Float32, reflect.Float64, reflect.String:
-							f.quoted = true
-						}
-					}
+					f := newJSONField(sf, name, opts, ft, index, viaPtr)
 					fields = append(fields, f)
 					if count[q.typ] > 1 {
 						// Two embedded copies of one type at this depth: the
@@ -123,6 +103,33 @@ func collectFields(t reflect.Type) []jsonField {
 		}
 	}
 	return dominantFields(fields)
+}
+
+// newJSONField describes struct field sf, whose json tag gave name and
+// opts; ft is its type with one unnamed pointer removed.
+func newJSONField(sf reflect.StructField, name, opts string, ft reflect.Type, index []int, viaPtr bool) jsonField {
+	f := jsonField{
+		name:      name,
+		index:     index,
+		typ:       sf.Type,
+		tagged:    name != "",
+		omitEmpty: hasOption(opts, "omitempty"),
+		omitZero:  hasOption(opts, "omitzero"),
+		viaPtr:    viaPtr,
+		tag:       sf.Tag,
+	}
+	if f.name == "" {
+		f.name = sf.Name
+	}
+	if hasOption(opts, "string") {
+		switch ft.Kind() {
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+			reflect.Float32, reflect.Float64, reflect.String:
+			f.quoted = true
+		}
+	}
+	return f
 }
 
 // dominantFields applies encoding/json's rules for fields with the same

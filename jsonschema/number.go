@@ -67,25 +67,25 @@ func validNumber(s []byte) bool {
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// numberValue computes the float64 and int64 values and the number flags of a
-// well-formed JSON number literal. flags carries bits to keep (flagScratch).
-func numberValue(lit []byte, flags uint8) (float64, int64, uint8) {
-	flags &= flagScratch
+// decimal is a number literal as significant digits and a power of ten:
+// mant × 10^e10, negated if neg.
+type decimal struct {
+	mant    uint64 // significant digits, without trailing zeros
+	sig     int    // number of significant digits
+	e10     int
+	neg     bool
+	many    bool // more than 19 significant digits: mant is incomplete
+	nonzero bool
+}
+
+// parseDecimal splits a well-formed JSON number literal.
+func parseDecimal(lit []byte) decimal {
+	var d decimal
 	i := 0
-	neg := lit[0] == '-'
-	if neg {
+	if d.neg = lit[0] == '-'; d.neg {
 		i++
 	}
-	var (
-		mant     uint64 // significant digits without trailing zeros
-		sig      int    // number of digits in mant
-		tz       int    // zeros seen after the last nonzero digit
-		fracLen  int
-		many     bool // more than 19 significant digits
-		nonzero  bool
-		inFrac   bool
-		exponent int
-	)
+	tz, fracLen, exponent, inFrac := 0, 0, 0, false
 	for ; i < len(lit); i++ {
 		c := lit[i]
 		if c == '.' {
@@ -99,77 +99,88 @@ func numberValue(lit []byte, flags uint8) (float64, int64, uint8) {
 		if inFrac {
 			fracLen++
 		}
-		d := uint64(c - '0')
-		if d == 0 {
-			if nonzero {
-				tz++
+		digit := uint64(c - '0')
+		switch {
+		case digit == 0:
+			if d.nonzero {
+				tz++ // a trailing zero, unless a nonzero digit follows
 			}
-			continue
-		}
-		if !nonzero {
-			nonzero = true
-			mant, sig = d, 1
-			continue
-		}
-		if many || sig+tz+1 > 19 {
-			many = true
-			sig += tz + 1
+		case !d.nonzero:
+			d.nonzero, d.mant, d.sig = true, digit, 1
+		case d.many || d.sig+tz+1 > 19:
+			d.many = true
+			d.sig += tz + 1
 			tz = 0
-			continue
+		default:
+			for ; tz > 0; tz-- {
+				d.mant *= 10
+				d.sig++
+			}
+			d.mant = d.mant*10 + digit
+			d.sig++
 		}
-		for ; tz > 0; tz-- {
-			mant *= 10
-			sig++
-		}
-		mant = mant*10 + d
-		sig++
 	}
-	e10 := exponent - fracLen + tz
-	if !nonzero {
+	d.e10 = exponent - fracLen + tz
+	return d
+}
+
+// numberValue computes the float64 and int64 values and the number flags of a
+// well-formed JSON number literal. flags carries bits to keep (flagScratch).
+func numberValue(lit []byte, flags uint8) (float64, int64, uint8) {
+	flags &= flagScratch
+	d := parseDecimal(lit)
+	if !d.nonzero {
 		f := 0.0
-		if neg {
+		if d.neg {
 			f = math.Copysign(0, -1)
 		}
 		return f, 0, flags | flagInt | flagI64
 	}
-	if e10 >= 0 {
+	if d.e10 >= 0 {
 		flags |= flagInt
 	}
 	var f float64
-	if !many && sig <= 15 && e10 >= -22 && e10 <= 22 {
-		f = float64(mant)
-		if e10 >= 0 {
-			f *= pow10[e10]
+	if !d.many && d.sig <= 15 && d.e10 >= -22 && d.e10 <= 22 {
+		// Exact: both mant and the power of ten are exact float64s.
+		f = float64(d.mant)
+		if d.e10 >= 0 {
+			f *= pow10[d.e10]
 		} else {
-			f /= pow10[-e10]
+			f /= pow10[-d.e10]
 		}
-		if neg {
+		if d.neg {
 			f = -f
 		}
 	} else {
 		f, _ = strconv.ParseFloat(string(lit), 64)
 	}
-	if sig > 15 || math.IsInf(f, 0) || f == 0 {
+	if d.sig > 15 || math.IsInf(f, 0) || f == 0 {
 		flags |= flagApprox
 	}
-	var i64 int64
-	if flags&flagInt != 0 && !many && e10 <= 18 {
-		v, ok := mant, true
-		for k := 0; k < e10 && ok; k++ {
-			if v > math.MaxUint64/10 {
-				ok = false
-			}
-			v *= 10
-		}
-		if ok && v <= math.MaxInt64 {
-			i64 = int64(v)
-			if neg {
-				i64 = -i64
-			}
-			flags |= flagI64
+	if flags&flagInt != 0 && !d.many && d.e10 <= 18 {
+		if i64, ok := d.int64(); ok {
+			return f, i64, flags | flagI64
 		}
 	}
-	return f, i64, flags
+	return f, 0, flags
+}
+
+// int64 returns the value of an integral decimal, if it fits in int64.
+func (d decimal) int64() (int64, bool) {
+	v := d.mant
+	for k := 0; k < d.e10; k++ {
+		if v > math.MaxUint64/10 {
+			return 0, false
+		}
+		v *= 10
+	}
+	if v > math.MaxInt64 {
+		return 0, false
+	}
+	if d.neg {
+		return -int64(v), true
+	}
+	return int64(v), true
 }
 
 // parseExponent parses an exponent such as "+12" or "-3", saturating far

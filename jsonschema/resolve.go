@@ -94,7 +94,7 @@ func (s *Schema) Resolve(opts *ResolveOptions) (*Resolved, error) {
 	if err := r.compile(root); err != nil {
 		return nil, err
 	}
-	if err := r.checkRefCycles(); err != nil {
+	if err := r.checkRefCycles(root); err != nil {
 		return nil, err
 	}
 	rs := &Resolved{root: root, schema: s, maxErrors: opts.MaxErrors, trackScope: r.dynamic}

@@ -307,6 +307,9 @@ func (s *Schema) propertyNames() []string {
 
 // sortedKeys returns the keys of m, sorted.
 func sortedKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

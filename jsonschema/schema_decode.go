@@ -120,6 +120,16 @@ func (d *schemaDecoder) keyword(s *Schema, kw []byte, v uint32) error {
 		s.Defs, _, err = d.schemaMap(v)
 	case "definitions":
 		s.Definitions, _, err = d.schemaMap(v)
+	default:
+		return d.validation(s, kw, v)
+	}
+	return err
+}
+
+// validation decodes the meta-data and validation keywords.
+func (d *schemaDecoder) validation(s *Schema, kw []byte, v uint32) error {
+	var err error
+	switch string(kw) {
 	case "title":
 		s.Title, err = d.str(v)
 	case "description":

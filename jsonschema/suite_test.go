@@ -10,9 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -87,12 +85,10 @@ const (
 	modeRound  suiteMode = "roundTrip"
 )
 
-// suiteCount counts passing tests per part.
+// suiteCount counts passing tests per part (required, optional, format).
 type suiteCount struct {
-	mu           sync.Mutex
-	pass, total  map[string]int
-	failures     map[string]bool // "draft/file | group | test" of failed optional tests
-	knownMissing map[string]bool
+	pass, total map[string]int
+	failures    map[string]bool // "draft/file | group | test" of failed optional tests
 }
 
 func suitePart(file string) string {
@@ -302,15 +298,57 @@ func validateWithTimeout(rs *jsonschema.Resolved, data json.RawMessage, mode sui
 	}
 }
 
-// TestSuiteKnownFailuresSorted keeps the known-failures file tidy.
-func TestSuiteKnownFailuresSorted(t *testing.T) {
-	known := readKnownFailures(t)
-	keys := make([]string, 0, len(known))
-	for k, reason := range known {
-		keys = append(keys, k)
+// TestSuiteKnownFailuresFile checks that every entry of
+// testdata/suite-known-failures.txt gives a reason. (It is empty today:
+// every test passes.)
+func TestSuiteKnownFailuresFile(t *testing.T) {
+	for key, reason := range readKnownFailures(t) {
 		if reason == "" {
-			t.Errorf("known failure without a reason: %s", k)
+			t.Errorf("known failure without a reason: %s", key)
 		}
 	}
-	sort.Strings(keys)
+}
+
+// TestSuiteFormatAnnotation runs the draft 2020-12 format tests with format
+// assertion off (the default): format is then only an annotation, so
+// exactly the tests that expect "valid" pass and nothing is rejected.
+func TestSuiteFormatAnnotation(t *testing.T) {
+	root := filepath.Join(suiteRoot, "tests", "draft2020-12", "optional", "format")
+	files, err := filepath.Glob(filepath.Join(root, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no format tests: %v", err)
+	}
+	passed, expectValid := 0, 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var groups []suiteGroup
+		if err := json.Unmarshal(data, &groups); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range groups {
+			rs, err := compileSuiteSchema(g.Schema, &jsonschema.ResolveOptions{Loader: suiteLoader(t, false)}, false)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			for _, tc := range g.Tests {
+				err := rs.ValidateJSON(tc.Data)
+				if err != nil {
+					t.Errorf("%s / %s / %s: rejected with assertion off: %v", filepath.Base(path), g.Description, tc.Description, err)
+				}
+				if tc.Valid {
+					expectValid++
+				}
+				if (err == nil) == tc.Valid {
+					passed++
+				}
+			}
+		}
+	}
+	t.Logf("draft2020-12 format, assertion off: %d passed, %d expect valid", passed, expectValid)
+	if passed != expectValid || expectValid != 376 {
+		t.Errorf("passed %d, want exactly the %d expect-valid tests (376)", passed, expectValid)
+	}
 }

@@ -19,33 +19,12 @@ func (v *validator) object(n *node, i uint32, ev []uint64) bool {
 		}
 		ok = false
 	}
-	var found uint64 // properties present, by index (the first 64)
-	var memberProp []int32
-	if n.props != nil {
-		// Look up each member's property once, for required and members.
-		top := len(v.pidx)
-		v.pidx = slices.Grow(v.pidx, count)[:top+count]
-		memberProp = v.pidx[top : top+count]
-		defer func() { v.pidx = v.pidx[:top] }()
-		k := i + 1
-		for m := 0; m < count; m++ {
-			p := n.findProp(t.text(k))
-			memberProp[m] = int32(p)
-			if p >= 0 && p < 64 {
-				found |= 1 << p
-			}
-			k = t.nodes[k+1].next
-		}
-	}
+	memberProp, found, top := v.lookupMembers(n, i)
+	defer v.popMembers(top)
 	for r, name := range n.required {
 		present := false
-		if p := int32(-1); n.reqProp != nil {
-			p = n.reqProp[r]
-			if p >= 0 && p < 64 {
-				present = found&(1<<p) != 0
-			} else {
-				present = t.has(i, name)
-			}
+		if p := n.requiredProp(r); p >= 0 && p < 64 {
+			present = found&(1<<p) != 0
 		} else {
 			present = t.has(i, name)
 		}
@@ -90,6 +69,42 @@ func (v *validator) object(n *node, i uint32, ev []uint64) bool {
 		}
 	}
 	return ok
+}
+
+// lookupMembers finds, for each member of object i, the index of its
+// property in n.props (or -1), and which of the first 64 properties are
+// present. The result lives on a stack in v until popMembers(top).
+func (v *validator) lookupMembers(n *node, i uint32) (memberProp []int32, found uint64, top int) {
+	top = len(v.pidx)
+	if n.props == nil {
+		return nil, 0, top
+	}
+	t := &v.t
+	count := int(t.nodes[i].n)
+	v.pidx = slices.Grow(v.pidx, count)[:top+count]
+	memberProp = v.pidx[top : top+count]
+	k := i + 1
+	for m := 0; m < count; m++ {
+		p := n.findProp(t.text(k))
+		memberProp[m] = int32(p)
+		if p >= 0 && p < 64 {
+			found |= 1 << p
+		}
+		k = t.nodes[k+1].next
+	}
+	return memberProp, found, top
+}
+
+// popMembers releases what lookupMembers put on the stack.
+func (v *validator) popMembers(top int) { v.pidx = v.pidx[:top] }
+
+// requiredProp returns the index in n.props of the r-th required name, or
+// -1.
+func (n *objectKw) requiredProp(r int) int32 {
+	if n.reqProp == nil {
+		return -1
+	}
+	return n.reqProp[r]
 }
 
 // findProp returns the index in n.props of the property named key, or -1.

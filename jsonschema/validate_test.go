@@ -424,3 +424,51 @@ func TestValidateAllocations(t *testing.T) {
 		}
 	}
 }
+
+// Nil entries in Go-built schemas mean the schema true.
+func TestNilSubschemas(t *testing.T) {
+	s := &jsonschema.Schema{
+		Properties:        map[string]*jsonschema.Schema{"a": nil},
+		PatternProperties: map[string]*jsonschema.Schema{"^b": nil},
+		AllOf:             []*jsonschema.Schema{nil, {Type: "object"}},
+		DependentSchemas:  map[string]*jsonschema.Schema{"a": nil},
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.ValidateJSON([]byte(`{"a": 1, "b": 2}`)); err != nil {
+		t.Error(err)
+	}
+	if err := rs.ValidateJSON([]byte(`[]`)); err == nil {
+		t.Error("allOf[1] not applied")
+	}
+	if _, err := json.Marshal(s); err != nil {
+		t.Error(err)
+	}
+}
+
+// Go schemas with pointer cycles resolve, validate and fail to marshal
+// without hanging.
+func TestPointerCycles(t *testing.T) {
+	list := &jsonschema.Schema{Type: "array"}
+	list.Items = list
+	rs, err := list.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.ValidateJSON([]byte(`[[], [[]]]`)); err != nil {
+		t.Error(err)
+	}
+	if err := rs.ValidateJSON([]byte(`[[1]]`)); err == nil {
+		t.Error("nested 1 accepted")
+	}
+	if _, err := json.Marshal(list); err == nil {
+		t.Error("Marshal of a pointer cycle succeeded")
+	}
+	loop := &jsonschema.Schema{}
+	loop.AllOf = []*jsonschema.Schema{loop}
+	if _, err := loop.Resolve(nil); !errors.Is(err, jsonschema.ErrRefCycle) {
+		t.Errorf("allOf pointer loop: %v, want ErrRefCycle", err)
+	}
+}

@@ -65,7 +65,10 @@ func BenchmarkIdleSessionPair(b *testing.B) {
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc+after.StackInuse-before.StackInuse)/n, "bytes/pair")
+		heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+		stack := float64(after.StackInuse) - float64(before.StackInuse)
+		b.ReportMetric(heap/n, "heap-B/pair")
+		b.ReportMetric(stack/n, "stack-B/pair")
 		b.ReportMetric(float64(runtime.NumGoroutine()-g0)/n, "goroutines/pair")
 		for _, cs := range sessions {
 			cs.Close()

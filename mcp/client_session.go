@@ -307,6 +307,11 @@ func clientCallOwned[P, R any](ctx context.Context, cs *ClientSession, method st
 			if err := cs.fulfil(ctx, method, raw, p); err != nil {
 				return nil, err
 			}
+		case "task": // tasks extension: wait for the task's result (task_client.go)
+			if err := cs.awaitTask(ctx, method, raw, res); err != nil {
+				return nil, err
+			}
+			return res, nil
 		default:
 			return nil, fmt.Errorf("%s: unsupported resultType %q", method, rt)
 		}

@@ -37,6 +37,7 @@ type inputState struct {
 	answers map[string]json.RawMessage
 	pending map[string]*InputRequest
 	asked   int
+	task    *taskRun // the task the request's tool call may become (task_run.go)
 }
 
 // ask returns the client's answer to the n-th input request of this
@@ -212,6 +213,13 @@ func serverAsk[P, R any](ctx context.Context, ss *ServerSession, method string, 
 			return nil, fmt.Errorf("%w: %s cannot be asked outside a request", ErrNotSupported, method)
 		}
 		key, _ := ctx.Value(inputKeyContextKey{}).(string)
+		if t := ss.request.input.task; t != nil && t.running() {
+			// The call runs as a task: wait for tasks/update (task_run.go).
+			if err := t.ask(ctx, key, method, params, res); err != nil {
+				return nil, err
+			}
+			return res, nil
+		}
 		if err := ss.request.input.ask(key, method, params, res); err != nil {
 			return nil, err
 		}

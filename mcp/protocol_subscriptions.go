@@ -16,6 +16,9 @@ type SubscriptionFilter struct {
 	// ResourceSubscriptions lists resource URIs to receive
 	// notifications/resources/updated for.
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+	// TaskIDs lists tasks to receive notifications/tasks for (tasks
+	// extension, task.go).
+	TaskIDs []string `json:"taskIds,omitempty"`
 }
 
 // SubscriptionsListenParams are the params of subscriptions/listen

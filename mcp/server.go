@@ -62,6 +62,10 @@ type ServerOptions struct {
 	// ProgressNotificationHandler, if set, is called for progress the client
 	// reports on a request the server sent it.
 	ProgressNotificationHandler func(context.Context, *ServerSession, *ProgressNotificationParams)
+	// Tasks configures the tasks extension (io.modelcontextprotocol/tasks,
+	// task.go): where tasks are stored, their TTL and polling interval.
+	// Nil means defaults.
+	Tasks *TaskOptions
 }
 
 // A Server is an MCP server: a set of tools (and, with later features,
@@ -90,6 +94,8 @@ type Server struct {
 	sessions   []*ServerSession
 	middleware []Middleware[ServerSession]
 	handler    MethodHandler[ServerSession] // base handler wrapped in middleware
+
+	tasks taskEngine // the tasks extension's state (task_server.go)
 }
 
 // NewServer returns a server that identifies itself with name and version.

@@ -64,7 +64,7 @@ func init() {
 		MethodPing:       legacy(anyTime(requestMethod((*ServerSession).ping))),
 		MethodDiscover:   modern(requestMethod((*ServerSession).discover)),
 		MethodListTools:  requestMethod((*ServerSession).listTools),
-		MethodCallTool:   requestMethod((*ServerSession).callTool),
+		MethodCallTool:   callToolMethod(), // may answer with a task (task_server.go)
 
 		NotificationInitialized:      notificationMethod((*ServerSession).initializedNotification),
 		NotificationCancelled:        notificationMethod((*ServerSession).cancelledNotification),

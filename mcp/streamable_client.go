@@ -22,6 +22,8 @@ var ErrSessionExpired = errors.New("mcp: session expired or unknown to the serve
 
 // Defaults of StreamableClientTransportOptions.
 const (
+	// DefaultMaxRetries is how many times in a row a broken SSE stream is
+	// reconnected before the client gives up on it.
 	DefaultMaxRetries = 5
 	// reconnectBase is the first delay before reconnecting a stream when
 	// the server did not send a retry field; it doubles up to reconnectMax.
@@ -87,7 +89,7 @@ func NewStreamableClientTransport(url string, opts *StreamableClientTransportOpt
 
 // Connect returns a new connection to the endpoint. It sends nothing.
 func (t *StreamableClientTransport) Connect(ctx context.Context) (Connection, error) {
-	c := &streamableClientConn{t: t, incoming: make(chan jsonrpc2.Message, 16)}
+	c := &streamableClientConn{t: t, incoming: make(chan jsonrpc2.Message, 1)}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c, nil
 }
@@ -286,21 +288,30 @@ func (c *streamableClientConn) setModernHeaders(h http.Header, r *jsonrpc2.Reque
 // postNoReply sends a notification or a response, which the server
 // acknowledges with 202.
 func (c *streamableClientConn) postNoReply(ctx context.Context, msg jsonrpc2.Message) error {
-	ctx, stop := c.linked(ctx)
+	lctx, stop := c.linked(ctx)
 	defer stop()
-	req, _, err := c.newPOST(ctx, msg)
+	req, _, err := c.newPOST(lctx, msg)
 	if err != nil {
 		return err
 	}
 	resp, err := c.t.opts.HTTPClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("mcp: POST %s: %w", c.t.url, err)
+		return c.doError(ctx, err)
 	}
 	defer drainClose(resp.Body)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return nil
 	}
 	return c.statusError(req, resp)
+}
+
+// doError reports a POST that failed: why the connection ended, if it
+// ended while the caller's ctx is still live, else err.
+func (c *streamableClientConn) doError(ctx context.Context, err error) error {
+	if ctx.Err() == nil && c.ctx.Err() != nil {
+		return c.err()
+	}
+	return fmt.Errorf("mcp: POST %s: %w", c.t.url, err)
 }
 
 // statusError turns a failed HTTP response into an error; 404 for a
@@ -330,7 +341,7 @@ func (c *streamableClientConn) postRequest(ctx context.Context, r *jsonrpc2.Requ
 		if ctx.Err() != nil && !modern {
 			c.cancelLegacy(r.ID)
 		}
-		return fmt.Errorf("mcp: POST %s: %w", c.t.url, err)
+		return c.doError(ctx, err)
 	}
 	if r.Method == MethodInitialize {
 		c.adoptSession(resp)

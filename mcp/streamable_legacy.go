@@ -131,9 +131,9 @@ func (sess *httpSession) serveRequest(w http.ResponseWriter, r *http.Request, re
 	resumable := canSSE && h.opts.EventStore != nil && req.Method != MethodInitialize
 	st := &responseStream{h: h, req: r, canSSE: canSSE}
 	sess.newStream(st, resumable)
-	release := st.attachLocked(w)
 	ctx = withStream(ctx, st)
 	if !resumable {
+		st.attachLocked(w)
 		defer sess.release(req.ID)
 		res, err := sess.ss.handle(ctx, req)
 		resp := jsonrpc2.NewResponse(req.ID, res, err)
@@ -144,6 +144,7 @@ func (sess *httpSession) serveRequest(w http.ResponseWriter, r *http.Request, re
 	// handler runs on its own goroutine: the HTTP response may end first
 	// (client gone, or CloseSSEStream) while the stream goes on.
 	st.mu.Lock()
+	release := st.attachWaitLocked(w)
 	err := st.startSSELocked(true)
 	st.mu.Unlock()
 	if err != nil {
@@ -290,7 +291,7 @@ func (h *StreamableHTTPHandler) serveGET(w http.ResponseWriter, r *http.Request)
 	st := sess.getStandalone()
 	st.mu.Lock()
 	st.detachLocked() // a new GET replaces the previous one
-	release := st.attachLocked(w)
+	release := st.attachWaitLocked(w)
 	err := st.startSSELocked(true)
 	st.mu.Unlock()
 	if err != nil {
@@ -387,16 +388,18 @@ func (sess *httpSession) resume(w http.ResponseWriter, r *http.Request, lastID s
 		return
 	}
 	var events [][]byte
-	for data, err := range store.After(r.Context(), sess.id, streamID, index) {
-		if err != nil {
-			st.mu.Unlock()
-			writeHTTPError(w, http.StatusNotFound, CodeInvalidRequest, "cannot resume stream: "+err.Error())
-			return
+	if st.done || index < st.index { // else: a live stream, nothing missed
+		for data, err := range store.After(r.Context(), sess.id, streamID, index) {
+			if err != nil {
+				st.mu.Unlock()
+				writeHTTPError(w, http.StatusNotFound, CodeInvalidRequest, "cannot resume stream: "+err.Error())
+				return
+			}
+			events = append(events, data)
 		}
-		events = append(events, data)
 	}
 	st.detachLocked()
-	release := st.attachLocked(w)
+	release := st.attachWaitLocked(w)
 	err := st.startSSELocked(false)
 	for i, data := range events {
 		if err != nil {

@@ -14,6 +14,8 @@ import (
 type modernProbe struct {
 	name, uri       string
 	hasName, hasURI bool   // name and uri were strings
+	taskID          string // taskId, mirrored by tasks/* requests (tasks extension, task.go)
+	hasTaskID       bool
 	version         string // _meta["io.modelcontextprotocol/protocolVersion"]
 	hasCaps         bool   // _meta["io.modelcontextprotocol/clientCapabilities"] was given, not null
 	arguments       []byte // the raw arguments, a sub-slice of the params
@@ -27,6 +29,8 @@ func (p *modernProbe) nameSource(method string) (value string, present, applies 
 		return p.name, p.hasName, true
 	case MethodReadResource:
 		return p.uri, p.hasURI, true
+	case MethodGetTask, MethodUpdateTask, MethodCancelTask:
+		return p.taskID, p.hasTaskID, true
 	}
 	return "", false, false
 }
@@ -79,7 +83,7 @@ func decodeProbe(params []byte, p *modernProbe) error {
 			return err
 		}
 		switch name {
-		case "name", "uri":
+		case "name", "uri", "taskId":
 			v, err := d.ReadValue()
 			if err != nil {
 				return err
@@ -89,10 +93,13 @@ func decodeProbe(params []byte, p *modernProbe) error {
 				if err != nil {
 					return err
 				}
-				if name == "name" {
+				switch name {
+				case "name":
 					p.name, p.hasName = s, true
-				} else {
+				case "uri":
 					p.uri, p.hasURI = s, true
+				default:
+					p.taskID, p.hasTaskID = s, true
 				}
 			}
 		case "_meta":
@@ -170,6 +177,8 @@ func readName(d *jsontext.Decoder) (string, error) {
 		return "name", nil
 	case "uri":
 		return "uri", nil
+	case "taskId":
+		return "taskId", nil
 	case "_meta":
 		return "_meta", nil
 	case "arguments":

@@ -12,9 +12,13 @@ import (
 
 // Defaults of StreamableHTTPOptions.
 const (
+	// DefaultSessionTimeout is how long an idle legacy session lives.
 	DefaultSessionTimeout = 30 * time.Minute
-	DefaultRetryInterval  = time.Second
-	DefaultWriteTimeout   = 30 * time.Second
+	// DefaultRetryInterval is the reconnection delay sent to clients when
+	// the server closes a resumable stream.
+	DefaultRetryInterval = time.Second
+	// DefaultWriteTimeout bounds one write to an SSE stream.
+	DefaultWriteTimeout = 30 * time.Second
 	// closeGrace is how long Close lets requests in progress finish.
 	closeGrace = 5 * time.Second
 )

@@ -135,7 +135,7 @@ func TestStreamableHTTPLegacySession(t *testing.T) {
 }
 
 func TestStreamableHTTPLegacyStreams(t *testing.T) {
-	_, h, ts, _ := newHTTPTest(t, nil, nil)
+	_, _, ts, _ := newHTTPTest(t, nil, nil)
 	c := &rawClient{t: t, url: ts.URL}
 	c.initialize(Version20251125)
 
@@ -181,43 +181,46 @@ func TestStreamableHTTPLegacyStreams(t *testing.T) {
 			t.Fatalf("after answering the ping: %v %s", err, ev.Data)
 		}
 	})
+}
 
-	t.Run("GET stream carries unrelated messages", func(t *testing.T) {
-		get := c.do(http.MethodGet, "", map[string]string{"Accept": "text/event-stream"})
-		defer get.Body.Close()
-		if get.StatusCode != 200 || !isMediaType(get.Header.Get("Content-Type"), mediaSSE) {
-			t.Fatalf("GET: %s %s", get.Status, get.Header.Get("Content-Type"))
-		}
-		done := make(chan map[string]any, 1)
-		go func() {
-			r := newSSEReader(get.Body, 0)
-			for {
-				ev, err := r.Next()
-				if err != nil {
-					close(done)
-					return
-				}
-				if len(ev.Data) > 0 {
-					var m map[string]any
-					_ = json.Unmarshal(ev.Data, &m)
-					done <- m
-					return
-				}
+func TestStreamableHTTPGETStreamCarriesUnrelatedMessages(t *testing.T) {
+	_, h, ts, _ := newHTTPTest(t, nil, nil)
+	c := &rawClient{t: t, url: ts.URL}
+	c.initialize(Version20251125)
+	get := c.do(http.MethodGet, "", map[string]string{"Accept": "text/event-stream"})
+	defer get.Body.Close()
+	if get.StatusCode != 200 || !isMediaType(get.Header.Get("Content-Type"), mediaSSE) {
+		t.Fatalf("GET: %s %s", get.Status, get.Header.Get("Content-Type"))
+	}
+	done := make(chan map[string]any, 1)
+	go func() {
+		r := newSSEReader(get.Body, 0)
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				close(done)
+				return
 			}
-		}()
-		// A ping with no request in progress goes to the GET stream.
-		sess := waitSession(t, h, c.sid)
-		waitUntil(t, func() bool { return standaloneAttached(sess) })
-		go sess.ss.Ping(t.Context(), nil)
-		select {
-		case m := <-done:
-			if m["method"] != MethodPing {
-				t.Fatalf("GET stream got %v", m)
+			if len(ev.Data) > 0 {
+				var m map[string]any
+				_ = json.Unmarshal(ev.Data, &m)
+				done <- m
+				return
 			}
-		case <-time.After(5 * time.Second):
-			t.Fatal("nothing on the GET stream")
 		}
-	})
+	}()
+	// A ping with no request in progress goes to the GET stream.
+	sess := waitSession(t, h, c.sid)
+	waitUntil(t, func() bool { return standaloneAttached(sess) })
+	go sess.ss.Ping(t.Context(), nil)
+	select {
+	case m := <-done:
+		if m["method"] != MethodPing {
+			t.Fatalf("GET stream got %v", m)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("nothing on the GET stream")
+	}
 }
 
 func TestStreamableHTTPConcurrentPOSTStreams(t *testing.T) {

@@ -73,10 +73,10 @@ func streamFromContext(ctx context.Context) *responseStream {
 
 // HTTPRequestFromContext returns the HTTP request that carried the MCP
 // message being handled, when it came through a StreamableHTTPHandler, or
-// nil. Use it in tool, prompt and resource handlers to
-// read request headers (for example, to authorize per user); values that
-// HTTP middleware stored in the request's context are also in the
-// handler's context directly. The request's body has already been read.
+// nil. Use it in tool, prompt and resource handlers to read request
+// headers (for example, to authorize per user); values that HTTP
+// middleware stored in the request's context are also in the handler's
+// context directly. The request's body has already been read.
 func HTTPRequestFromContext(ctx context.Context) *http.Request {
 	if st := streamFromContext(ctx); st != nil {
 		return st.req
@@ -89,11 +89,18 @@ func HTTPRequestFromContext(ctx context.Context) *http.Request {
 
 type httpRequestKey struct{}
 
-// attach makes w the stream's HTTP response, and returns the channel that
-// is closed when the goroutine serving w may return.
-func (st *responseStream) attachLocked(w http.ResponseWriter) chan struct{} {
+// attachLocked makes w the stream's HTTP response, for a stream served on
+// the goroutine that serves w.
+func (st *responseStream) attachLocked(w http.ResponseWriter) {
 	st.w = w
 	st.rc = nil // made when the stream starts
+	st.release = nil
+}
+
+// attachWaitLocked is attachLocked for a goroutine that waits while other
+// goroutines write to w: it returns the channel closed when it may return.
+func (st *responseStream) attachWaitLocked(w http.ResponseWriter) chan struct{} {
+	st.attachLocked(w)
 	st.release = make(chan struct{})
 	return st.release
 }
@@ -113,7 +120,10 @@ func (st *responseStream) detachLocked() {
 		return
 	}
 	st.w, st.rc, st.started = nil, nil, false
-	close(st.release)
+	if st.release != nil {
+		close(st.release)
+		st.release = nil
+	}
 }
 
 // eventID returns the id of event index of the stream.

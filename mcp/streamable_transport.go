@@ -124,7 +124,7 @@ func (t *StreamableServerTransport) servePOST(w http.ResponseWriter, r *http.Req
 	}
 	st := &responseStream{h: t.h, req: r, canSSE: accept.sse && !t.h.opts.JSONResponse}
 	st.header = func(h http.Header) { h.Set(headerSessionID, t.sessionID) }
-	release := st.attachLocked(w)
+	release := st.attachWaitLocked(w)
 	t.mu.Lock()
 	if t.waiting[req.ID] != nil {
 		t.mu.Unlock()
@@ -178,7 +178,7 @@ func (t *StreamableServerTransport) serveGET(w http.ResponseWriter, r *http.Requ
 	t.mu.Unlock()
 	st.mu.Lock()
 	st.detachLocked()
-	release := st.attachLocked(w)
+	release := st.attachWaitLocked(w)
 	st.header = func(h http.Header) { h.Set(headerSessionID, t.sessionID) }
 	err := st.startSSELocked(false)
 	st.mu.Unlock()

@@ -68,7 +68,13 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 		return nil, newError(CodeInvalidRequest, "subscriptions/listen needs a stream to deliver notifications on")
 	}
 	s := ss.server
-	l := &listener{filter: s.honoured(p.Notifications), id: ss.request.id.Raw(), notify: ss.notify, changeMark: s.changeMark()}
+	filter := s.honoured(p.Notifications)
+	taskIDs, err := ss.honouredTaskIDs(ctx, p.Notifications.TaskIDs) // tasks extension (task_server.go)
+	if err != nil {
+		return nil, err
+	}
+	filter.TaskIDs = taskIDs
+	l := &listener{filter: filter, id: ss.request.id.Raw(), notify: ss.notify, changeMark: s.changeMark()}
 	ack := &SubscriptionsAcknowledgedParams{Notifications: l.filter}
 	if err := l.send(ctx, NotificationSubscriptionsAcknowledged, ack); err != nil {
 		return nil, err

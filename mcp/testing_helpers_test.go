@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"io"
 	"iter"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,4 +29,16 @@ func waitUntil(t testing.TB, cond func() bool) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

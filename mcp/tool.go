@@ -14,6 +14,13 @@ type ToolHandler func(ctx context.Context, ss *ServerSession, params *CallToolPa
 type ServerTool struct {
 	Tool    *Tool
 	Handler ToolHandler
+	// HandlerStartsTask, for a tool whose Tool.Execution allows tasks
+	// (tasks extension, task.go), lets the handler choose when a call
+	// becomes a task: the call runs synchronously, and may gather input
+	// through input-required results, until the handler calls
+	// ServerSession.StartTask. By default the task starts before the
+	// handler runs.
+	HandlerStartsTask bool
 }
 
 // AddTools adds tools to the server, replacing any with the same names, and

@@ -142,10 +142,18 @@ func NewTool[In any](name, description string, handler func(context.Context, *Se
 	}, opts)
 }
 
+// A ToolContenter is an output value that says how it reads as unstructured
+// content. NewStructuredTool uses it instead of the JSON text fallback, for
+// example to give a model markdown while programs read the structure.
+type ToolContenter interface {
+	ToolContent() []*Content
+}
+
 // NewStructuredTool makes a tool with structured output (2025-06-18 and
 // later): like NewTool, plus an output schema inferred from Out. The
 // handler's Out value is sent as structuredContent, with its JSON as a text
-// content block for clients that read only text.
+// content block for clients that read only text, or the content its
+// ToolContent method returns if Out is a ToolContenter.
 func NewStructuredTool[In, Out any](name, description string, handler func(context.Context, *ServerSession, In) (Out, error), opts ...ToolOption) *ServerTool {
 	return newTypedTool[In, Out](name, description, true, func(ctx context.Context, ss *ServerSession, in In) (*CallToolResult, Out, error) {
 		out, err := handler(ctx, ss, in)
@@ -221,10 +229,11 @@ func structuredResult(name string, out any, resolved *jsonschema.Resolved) (*Cal
 	if err := resolved.ValidateJSON(raw); err != nil {
 		return nil, fmt.Errorf("tool %q produced output that does not match its output schema: %w", name, err)
 	}
-	return &CallToolResult{
-		Content:           []*Content{NewTextContent(string(raw))},
-		StructuredContent: json.RawMessage(raw),
-	}, nil
+	content := []*Content{NewTextContent(string(raw))}
+	if tc, ok := out.(ToolContenter); ok {
+		content = tc.ToolContent()
+	}
+	return &CallToolResult{Content: content, StructuredContent: json.RawMessage(raw)}, nil
 }
 
 // inferSchema infers the schema of T and applies opts.

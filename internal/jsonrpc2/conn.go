@@ -73,9 +73,7 @@ type Conn struct {
 	incoming map[ID]*incomingCall  // requests being handled
 	closing  bool
 
-	handlers  sync.WaitGroup
-	baseCtx   context.Context
-	cancelAll context.CancelFunc
+	handlers sync.WaitGroup
 
 	shutdownOnce sync.Once
 	readDone     chan struct{}
@@ -102,7 +100,6 @@ func NewConn(stream Stream, opts *ConnOptions) *Conn {
 	if c.opts.CloseTimeout <= 0 {
 		c.opts.CloseTimeout = DefaultCloseTimeout
 	}
-	c.baseCtx, c.cancelAll = context.WithCancel(context.Background())
 	go c.readLoop()
 	return c
 }
@@ -266,7 +263,7 @@ func (c *Conn) dispatch(msg Message) {
 	case *Request:
 		if m.IsNotification() {
 			if c.opts.Handler != nil {
-				c.opts.Handler.Handle(c.baseCtx, m)
+				c.opts.Handler.Handle(context.Background(), m)
 			}
 			return
 		}
@@ -309,7 +306,7 @@ func (c *Conn) admit(req *Request) (context.Context, *Response) {
 	case c.incoming[req.ID] != nil:
 		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInvalidRequest, Message: "request id " + req.ID.String() + " is already in use"}}
 	}
-	ctx, cancel := context.WithCancel(c.baseCtx)
+	ctx, cancel := context.WithCancel(context.Background())
 	c.incoming[req.ID] = &incomingCall{cancel: cancel}
 	c.handlers.Add(1)
 	return ctx, nil
@@ -364,7 +361,7 @@ func (c *Conn) dispatchBatch(batch Batch) {
 		case *Request:
 			if m.IsNotification() {
 				if c.opts.Handler != nil {
-					c.opts.Handler.Handle(c.baseCtx, m)
+					c.opts.Handler.Handle(context.Background(), m)
 				}
 				continue
 			}
@@ -416,6 +413,20 @@ func (c *Conn) dispatchBatch(batch Batch) {
 			_ = c.stream.Write(context.Background(), out)
 		}
 	}()
+}
+
+// cancelAll cancels the context of every request being handled. Requests
+// admitted later (none are, once closing) are not affected.
+func (c *Conn) cancelAll() {
+	c.mu.Lock()
+	calls := make([]*incomingCall, 0, len(c.incoming))
+	for _, call := range c.incoming {
+		calls = append(calls, call)
+	}
+	c.mu.Unlock()
+	for _, call := range calls {
+		call.cancel()
+	}
 }
 
 // failPending ends every outgoing call with ErrClosed.

@@ -11,8 +11,8 @@ import (
 // closes both.
 func NewPipe() (Stream, Stream) {
 	shared := &pipeState{done: make(chan struct{})}
-	a2b := make(chan Message, 16)
-	b2a := make(chan Message, 16)
+	a2b := make(chan Message, 4)
+	b2a := make(chan Message, 4)
 	return &pipeEnd{in: b2a, out: a2b, state: shared}, &pipeEnd{in: a2b, out: b2a, state: shared}
 }
 

@@ -1,0 +1,87 @@
+package main
+
+// The comparisons the report makes within a group: ours against the best
+// peer, and any target against the ceiling.
+
+const (
+	ours    = "ours"
+	ceiling = "ceiling"
+)
+
+// peers returns g's targets other than ours and the ceiling.
+func (g group) peers() []string {
+	var ps []string
+	for _, t := range g.targets {
+		if t != ours && t != ceiling {
+			ps = append(ps, t)
+		}
+	}
+	return ps
+}
+
+// hasCeiling reports whether g measures the ceiling.
+func (g group) hasCeiling() bool {
+	for _, t := range g.targets {
+		if t == ceiling {
+			return true
+		}
+	}
+	return false
+}
+
+// bestPeer returns, in one pass, the best value of m among g's peers and
+// which peer had it.
+func (s *store) bestPeer(g group, m metric, pass int) (float64, string, bool) {
+	var best float64
+	var who string
+	for _, p := range g.peers() {
+		v, ok := s.value(g.full(p), pass, m.unit)
+		if !ok {
+			continue
+		}
+		if who == "" || (m.higher && v > best) || (!m.higher && v < best) {
+			best, who = v, p
+		}
+	}
+	return best, who, who != ""
+}
+
+// bestPeerName returns the peer with the best median of m.
+func (s *store) bestPeerName(g group, m metric) string {
+	var best float64
+	var who string
+	for _, p := range g.peers() {
+		v, ok := s.median(g.full(p), m.unit)
+		if !ok {
+			continue
+		}
+		if who == "" || (m.higher && v > best) || (!m.higher && v < best) {
+			best, who = v, p
+		}
+	}
+	return who
+}
+
+// toBestPeer returns the median over passes of target's m divided by the
+// best peer's m in the same pass.
+func (s *store) toBestPeer(g group, m metric, target string) (float64, bool) {
+	return s.medianRatio(
+		func(pass int) (float64, bool) { return s.value(g.full(target), pass, m.unit) },
+		func(pass int) (float64, bool) { v, _, ok := s.bestPeer(g, m, pass); return v, ok })
+}
+
+// toTarget returns the median over passes of a's m divided by b's m in the
+// same pass.
+func (s *store) toTarget(g group, m metric, a, b string) (float64, bool) {
+	return s.medianRatio(
+		func(pass int) (float64, bool) { return s.value(g.full(a), pass, m.unit) },
+		func(pass int) (float64, bool) { return s.value(g.full(b), pass, m.unit) })
+}
+
+// toCeilingBestPeer returns the median over passes of the best peer's m
+// divided by the ceiling's m in the same pass.
+func (s *store) toCeilingBestPeer(g group, m metric) (float64, bool) {
+	return s.medianRatio(
+		func(pass int) (float64, bool) { v, _, ok := s.bestPeer(g, m, pass); return v, ok },
+		func(pass int) (float64, bool) { return s.value(g.full(ceiling), pass, m.unit) })
+}

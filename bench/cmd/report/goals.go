@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+)
+
+// A goal is one performance goal of issue 8, checked on one figure of ours:
+// either against a fixed limit, or as a ratio to another target measured in
+// the same pass.
+type goal struct {
+	text    string  // what the goal says
+	group   string  // group name, as group.name()
+	unit    string  // the figure
+	other   string  // if set, the figure is ours ÷ other
+	limit   float64 // the bound
+	atLeast bool    // the figure must be ≥ limit; otherwise ≤ limit
+}
+
+// goals are the goals BENCHMARKS.md checks.
+var goals = []goal{
+	{"In-process tools/call (in-memory, default client, sequential): time at most 0.5× mcp-go's",
+		"CallTool/memory/modern/seq", "ns/op", "mcpgo", 0.5, false},
+	{"In-process tools/call: at most 4 KiB per call (client and server)",
+		"CallTool/memory/modern/seq", "B/op", "", 4096, false},
+	{"In-process tools/call: at most 50 allocations per call (client and server)",
+		"CallTool/memory/modern/seq", "allocs/op", "", 50, false},
+	{"Streamable HTTP, 64 clients, legacy (raw load generator): at least 0.85× the bare net/http ceiling's calls/s",
+		"HTTPLoad/raw/legacy/c64", "calls/s", ceiling, 0.85, true},
+	{"Streamable HTTP, 64 clients, 2026-07-28 (raw load generator): at least 0.85× the bare net/http ceiling's calls/s",
+		"HTTPLoad/raw/modern/c64", "calls/s", ceiling, 0.85, true},
+	{"Idle legacy HTTP session: at most 2 KiB of heap on the server",
+		"IdleSessions/http", "server-B/session", "", 2048, false},
+	{"Idle legacy HTTP session: no goroutine on the server (at most 0.01 per session)",
+		"IdleSessions/http", "server-goroutines/session", "", 0.01, false},
+	{"Schema validation of typical tool arguments as JSON text (what a server receives): time at most 0.2× santhosh-tekuri/jsonschema's",
+		"SchemaValidate/json", "ns/op", "santhosh", 0.2, false},
+	{"Schema validation of typical tool arguments as JSON text: 0 allocations",
+		"SchemaValidate/json", "allocs/op", "", 0, false},
+	{"Schema validation of typical tool arguments already decoded (like for like): time at most 0.2× santhosh-tekuri/jsonschema's",
+		"SchemaValidate/value", "ns/op", "santhosh", 0.2, false},
+	{"Schema validation of typical tool arguments already decoded: 0 allocations",
+		"SchemaValidate/value", "allocs/op", "", 0, false},
+}
+
+// Goal statuses.
+const (
+	met     = "met"
+	notMet  = "not met"
+	pending = "pending"
+	failed  = "failed"
+)
+
+// evaluate checks gl against the results and returns its status and the
+// figure or the reason behind it.
+func (s *store) evaluate(gl goal, groups []group) (status, detail string) {
+	var g group
+	found := false
+	for _, cand := range groups {
+		if cand.name() == gl.group {
+			g, found = cand, true
+		}
+	}
+	if !found {
+		return pending, "not run (filtered out)"
+	}
+	for _, t := range []string{ours, gl.other} {
+		if t == "" {
+			continue
+		}
+		name := g.full(t)
+		if msg, ok := s.fails[name]; ok {
+			return failed, fmt.Sprintf("%s failed: %s", name, msg)
+		}
+		if reason, ok := s.skips[name]; ok {
+			return pending, reason
+		}
+	}
+	var v float64
+	var ok bool
+	var shown string
+	if gl.other != "" {
+		v, ok = s.toTarget(g, metric{unit: gl.unit}, ours, gl.other)
+		shown = fmt.Sprintf("ours ÷ %s = %.3g (median of per-pass ratios)", gl.other, v)
+	} else {
+		v, ok = s.median(g.full(ours), gl.unit)
+		shown = fmt.Sprintf("median %s", formatValue(gl.unit, v))
+	}
+	if !ok {
+		return pending, "not measured"
+	}
+	if (gl.atLeast && v >= gl.limit) || (!gl.atLeast && v <= gl.limit) {
+		return met, shown
+	}
+	return notMet, shown
+}

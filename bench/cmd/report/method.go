@@ -1,0 +1,47 @@
+package main
+
+// method explains in BENCHMARKS.md what each benchmark does, so that a
+// reader can judge the figures without reading the code.
+const method = `## What is measured
+
+Every SDK serves the same tool, "echo" ({"text": string} → one text block), written the way its
+documentation shows, and is driven by its own client with default options unless said here:
+
+- **ours** (github.com/gomcp/sdk): the typed ` + "`mcp.NewTool`" + `, which infers the schema and validates every
+  call's arguments; streamable HTTP is one ` + "`NewStreamableHTTPHandler`" + ` with default options for both eras.
+- **gosdk** (modelcontextprotocol/go-sdk): the typed ` + "`mcp.AddTool`" + `, which infers the schema and validates
+  every call's arguments; HTTP is ` + "`NewStreamableHTTPHandler`" + ` with default options (stateful, SSE
+  responses) for the legacy era and ` + "`Stateless: true`" + ` for 2026-07-28, since its stateful handler serves
+  legacy clients only. Its default client opens a standalone SSE stream per legacy session.
+- **mcpgo** (mark3labs/mcp-go): the ` + "`mcp.NewTool`" + ` option DSL and ` + "`RequireString`" + ` (no validation unless
+  enabled); in-memory is ` + "`NewInProcessClient`" + `, os.Pipe is ` + "`StdioServer.Listen`" + ` with
+  ` + "`transport.NewIO`" + `; HTTP is ` + "`NewStreamableHTTPServer`" + ` with default options for both eras.
+
+Eras: "legacy" pins 2025-11-25 (initialize handshake, sessions); "modern" is each client's default,
+which negotiates 2026-07-28 (server/discover, stateless requests) with all three servers.
+
+- **In-process tools/call**: client and server in one process, over each SDK's in-memory transport and
+  over two os.Pipe (newline-delimited JSON, as stdio); "seq" is one caller, "par" is 4×GOMAXPROCS
+  callers sharing one session. B/op and allocs/op count client and server together.
+- **JSON Schema**: a typical tool-argument schema (closed object, bounded string, integer range,
+  string array, enum, nested object). "value" validates arguments already decoded into the library's
+  native form (ours and google: encoding/json values; santhosh: its own decoder's); "json" validates
+  the raw arguments as a server receives them: ours validates the JSON text directly, the others
+  must decode it first; "compile" parses and compiles the schema.
+  ours is github.com/gomcp/sdk/jsonschema, google is google/jsonschema-go (used by go-sdk),
+  santhosh is santhosh-tekuri/jsonschema/v6 (used by mcp-go).
+- **Idle sessions**: 1,000 idle legacy sessions at once; live heap (after two GCs), goroutine stacks
+  and goroutines per session. In memory, the server's share uses sessions whose client half is a
+  minimal raw peer, and the client's share is a full pair minus that. Over HTTP, the server's share
+  uses sessions made by the raw load generator (initialize, notifications/initialized) against the
+  handler in this process; the client's share uses the SDK's client against the SDK's server running
+  in a child process. Idle keep-alive connections are closed first: an idle session needs none.
+- **Session setup**: one op connects a new client session (in memory: a new transport pair and
+  server connection too) through initialize (legacy) or server/discover (modern); closing is not timed.
+- **Streamable HTTP load**: a fixed number of calls on 127.0.0.1 from 1, 8 and 64 concurrent sessions;
+  calls/s and the p50 and p99 latency of a call. "sdk" uses each SDK's own client; "raw" uses an
+  SDK-neutral load generator sending hand-built JSON-RPC POSTs (legacy: one session per worker, made
+  once; 2026-07-28: stateless, with the _meta, MCP-Protocol-Version, Mcp-Method and Mcp-Name it
+  requires) against each SDK's handler and against the ceiling, a bare net/http handler that decodes
+  the request and writes a fixed response.
+`

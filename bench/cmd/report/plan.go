@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/gomcp/sdk/bench"
+)
+
+// A metric is one figure a group reports, by its go test unit.
+type metric struct {
+	unit   string
+	higher bool // higher is better (throughput); otherwise lower is
+}
+
+var (
+	timeMetrics = []metric{{unit: "ns/op"}, {unit: "B/op"}, {unit: "allocs/op"}}
+	idleMetrics = []metric{
+		{unit: "server-B/session"}, {unit: "server-goroutines/session"}, {unit: "server-stackB/session"},
+		{unit: "client-B/session"}, {unit: "client-goroutines/session"}, {unit: "client-stackB/session"},
+	}
+	loadMetrics = []metric{{unit: "calls/s", higher: true}, {unit: "p50-ns"}, {unit: "p99-ns"}, {unit: "B/op"}, {unit: "allocs/op"}}
+)
+
+// A group is one comparison: the same benchmark run for several targets
+// (SDKs, schema libraries or the ceiling), each as the last element of the
+// benchmark's name.
+type group struct {
+	section   string   // the heading the group is listed under
+	bench     string   // top-level benchmark function, e.g. BenchmarkCallTool
+	sub       string   // sub-benchmark path without the target, e.g. memory/modern/seq
+	targets   []string // last name elements, ours first
+	benchtime string   // -test.benchtime of one run
+	metrics   []metric
+}
+
+// path is the group's name elements: bench, then sub's elements.
+func (g group) path() []string {
+	if g.sub == "" {
+		return []string{g.bench}
+	}
+	return append([]string{g.bench}, strings.Split(g.sub, "/")...)
+}
+
+// name is the group's name: bench without "Benchmark", then sub.
+func (g group) name() string {
+	return strings.TrimPrefix(strings.Join(g.path(), "/"), "Benchmark")
+}
+
+// full is the full benchmark name of one target.
+func (g group) full(target string) string { return strings.Join(append(g.path(), target), "/") }
+
+// pattern is the -test.bench pattern that runs just one target.
+func (g group) pattern(target string) string {
+	parts := append(g.path(), target)
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+// budget sets the size of each run.
+type budget struct {
+	micro string // benchtime of micro-benchmarks (time-based, they end by themselves)
+	setup string // benchtime of session setup
+	calls int    // calls of one HTTP load run
+}
+
+var (
+	fullBudget  = budget{micro: "200ms", setup: "100ms", calls: 600}
+	quickBudget = budget{micro: "1x", setup: "1x", calls: 1}
+)
+
+// plan returns every group, in the order of the report.
+func plan(b budget) []group {
+	sdks := bench.Names()
+	var gs []group
+	for _, tr := range []string{"memory", "pipe"} {
+		for _, era := range bench.Eras {
+			for _, mode := range []string{"seq", "par"} {
+				gs = append(gs, group{"In-process tools/call", "BenchmarkCallTool",
+					tr + "/" + era.String() + "/" + mode, sdks, b.micro, timeMetrics})
+			}
+		}
+	}
+	libs := []string{"ours", "google", "santhosh"}
+	gs = append(gs,
+		group{"JSON Schema", "BenchmarkSchemaValidate", "value", libs, b.micro, timeMetrics},
+		group{"JSON Schema", "BenchmarkSchemaValidate", "json", libs, b.micro, timeMetrics})
+	gs = append(gs, group{"JSON Schema", "BenchmarkSchemaCompile", "", libs, b.micro, timeMetrics})
+	for _, tr := range []string{"memory", "http"} {
+		gs = append(gs, group{"Idle sessions (1,000 legacy sessions)", "BenchmarkIdleSessions", tr, sdks, "1x", idleMetrics})
+	}
+	for _, tr := range []string{"memory", "http"} {
+		for _, era := range bench.Eras {
+			gs = append(gs, group{"Session setup", "BenchmarkSetup", tr + "/" + era.String(), sdks, b.setup, timeMetrics})
+		}
+	}
+	calls := fmt.Sprintf("%dx", b.calls)
+	for _, kind := range []string{"sdk", "raw"} {
+		targets := sdks
+		if kind == "raw" {
+			targets = append(append([]string(nil), sdks...), "ceiling")
+		}
+		for _, era := range bench.Eras {
+			for _, c := range []int{1, 8, 64} {
+				gs = append(gs, group{"Streamable HTTP load", "BenchmarkHTTPLoad",
+					fmt.Sprintf("%s/%s/c%d", kind, era, c), targets, calls, loadMetrics})
+			}
+		}
+	}
+	return gs
+}

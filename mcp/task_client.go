@@ -1,0 +1,246 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"time"
+
+	"github.com/gomcp/sdk/internal/strictjson"
+)
+
+// ErrTaskCancelled reports that a task ended cancelled instead of with a
+// result.
+var ErrTaskCancelled = errors.New("mcp: task cancelled")
+
+// Bounds of the polling interval a client takes from a task, whatever the
+// server suggests.
+const (
+	minTaskPoll = 10 * time.Millisecond
+	maxTaskPoll = time.Minute
+)
+
+// requireTasks refuses a tasks/* request the session cannot make: the
+// protocol must be 2026-07-28, and the client must declare the extension
+// and the server support it.
+func (cs *ClientSession) requireTasks() error {
+	switch {
+	case !cs.modern:
+		return fmt.Errorf("%w: the tasks extension needs protocol %s", ErrNotSupported, Version20260728)
+	case !declaresTasks(cs.caps):
+		return fmt.Errorf("%w: the client does not declare the %s extension in ClientOptions.Capabilities", ErrNotSupported, TasksExtension)
+	case cs.serverCaps.Extensions[TasksExtension] == nil:
+		return fmt.Errorf("%w: the server does not declare the %s extension", ErrNotSupported, TasksExtension)
+	}
+	return nil
+}
+
+// GetTask polls the state of a task: tasks/get (tasks extension,
+// 2026-07-28).
+func (cs *ClientSession) GetTask(ctx context.Context, params *GetTaskParams) (*DetailedTask, error) {
+	if err := cs.requireTasks(); err != nil {
+		return nil, err
+	}
+	return clientCall[GetTaskParams, DetailedTask](ctx, cs, MethodGetTask, params)
+}
+
+// UpdateTask answers input requests of a task: tasks/update (tasks
+// extension, 2026-07-28). The server acknowledges at once; the task's new
+// state shows in the next GetTask.
+func (cs *ClientSession) UpdateTask(ctx context.Context, params *UpdateTaskParams) (*EmptyResult, error) {
+	if err := cs.requireTasks(); err != nil {
+		return nil, err
+	}
+	return clientCall[UpdateTaskParams, EmptyResult](ctx, cs, MethodUpdateTask, params)
+}
+
+// CancelTask asks the server to cancel a task: tasks/cancel (tasks
+// extension, 2026-07-28). Cancellation is cooperative: the task may still
+// complete.
+func (cs *ClientSession) CancelTask(ctx context.Context, params *CancelTaskParams) (*EmptyResult, error) {
+	if err := cs.requireTasks(); err != nil {
+		return nil, err
+	}
+	return clientCall[CancelTaskParams, EmptyResult](ctx, cs, MethodCancelTask, params)
+}
+
+// taskHandoffKey is the context key under which StartToolCall asks
+// awaitTask for the task instead of its result.
+type taskHandoffKey struct{}
+
+// StartToolCall calls a tool like CallToolWithParams, but if the server
+// answers with a task it returns the task at once, without waiting for its
+// result: exactly one of the result and the task is non-nil. Keep the
+// task's id to wait for it with AwaitToolTask, from this or a later
+// session.
+func (cs *ClientSession) StartToolCall(ctx context.Context, params *CallToolParams) (*CallToolResult, *DetailedTask, error) {
+	if err := requireServer(cs.serverCaps.Tools != nil, "tools"); err != nil {
+		return nil, nil, err
+	}
+	var task *DetailedTask
+	res, err := clientCallOwned[CallToolParams, CallToolResult](context.WithValue(ctx, taskHandoffKey{}, &task), cs, MethodCallTool, cloneParams(params))
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case task != nil:
+		return nil, task, nil
+	}
+	if err := cs.checkStructuredContent(params.Name, res); err != nil {
+		return nil, nil, err
+	}
+	return res, nil, nil
+}
+
+// AwaitToolTask waits for the result of a tools/call task: it polls the
+// task, answers its input requests with the client's handlers, and returns
+// the tool's result. If ctx ends first, it cancels the task.
+func (cs *ClientSession) AwaitToolTask(ctx context.Context, taskID string) (*CallToolResult, error) {
+	if err := cs.requireTasks(); err != nil {
+		return nil, err
+	}
+	t, err := cs.GetTask(ctx, &GetTaskParams{TaskID: taskID})
+	if err != nil {
+		return nil, err
+	}
+	res := new(CallToolResult)
+	if err := cs.followTask(ctx, MethodCallTool, t, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// awaitTask handles a result with resultType "task" (clientCallOwned): it
+// waits for the task and decodes its result into out, or hands the task to
+// StartToolCall.
+func (cs *ClientSession) awaitTask(ctx context.Context, method string, raw []byte, out any) error {
+	switch {
+	case method != MethodCallTool:
+		return fmt.Errorf("%s: the server answered with a task, which this request cannot have", method)
+	case !declaresTasks(cs.caps):
+		return fmt.Errorf("%s: the server answered with a task, but the client did not declare the %s extension", method, TasksExtension)
+	}
+	var t DetailedTask
+	if err := decodeResult(raw, &t); err != nil {
+		return err
+	}
+	if t.TaskID == "" {
+		return fmt.Errorf("%s: the server answered with a task without a taskId", method)
+	}
+	if dst, ok := ctx.Value(taskHandoffKey{}).(**DetailedTask); ok {
+		*dst = &t
+		return nil
+	}
+	return cs.followTask(ctx, method, &t, out)
+}
+
+// followTask polls a task until it ends, answering its input requests,
+// and decodes its result into out. If ctx ends first, it cancels the task.
+func (cs *ClientSession) followTask(ctx context.Context, method string, t *DetailedTask, out any) error {
+	answered := make(map[string]bool) // input keys answered already
+	for {
+		switch t.Status {
+		case TaskStatusCompleted:
+			if len(t.Result) == 0 {
+				return fmt.Errorf("%s: task %s completed without a result", method, t.TaskID)
+			}
+			reflect.ValueOf(out).Elem().SetZero() // it may hold the CreateTaskResult
+			return decodeResult(t.Result, out)
+		case TaskStatusFailed:
+			if t.Error == nil {
+				return fmt.Errorf("%s: task %s failed: %s", method, t.TaskID, t.StatusMessage)
+			}
+			return fmt.Errorf("%s: task %s failed: %w", method, t.TaskID, t.Error)
+		case TaskStatusCancelled:
+			return fmt.Errorf("%s: task %s: %w", method, t.TaskID, ErrTaskCancelled)
+		}
+		wait := taskPollInterval(t)
+		if t.Status == TaskStatusInputRequired {
+			n, err := cs.answerTask(ctx, method, t, answered)
+			if err != nil {
+				cs.abandonTask(ctx, t.TaskID)
+				return err
+			}
+			if n > 0 {
+				wait = 0 // look at the task's new state at once
+			}
+		}
+		if wait > 0 {
+			timer := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				timer.Stop()
+				cs.abandonTask(ctx, t.TaskID)
+				return ctx.Err()
+			case <-timer.C:
+			}
+		}
+		next, err := cs.GetTask(ctx, &GetTaskParams{TaskID: t.TaskID})
+		if err != nil {
+			if ctx.Err() != nil {
+				cs.abandonTask(ctx, t.TaskID)
+			}
+			return err
+		}
+		t = next
+	}
+}
+
+// taskPollInterval returns how long to wait before polling t again.
+func taskPollInterval(t *DetailedTask) time.Duration {
+	if t.PollIntervalMs == nil {
+		return DefaultTaskPollInterval
+	}
+	return min(max(time.Duration(*t.PollIntervalMs)*time.Millisecond, minTaskPoll), maxTaskPoll)
+}
+
+// answerTask answers, with the client's handlers, the input requests of t
+// not answered before, and sends the answers with tasks/update. It returns
+// how many it answered.
+func (cs *ClientSession) answerTask(ctx context.Context, method string, t *DetailedTask, answered map[string]bool) (int, error) {
+	responses := make(map[string]json.RawMessage)
+	for _, key := range slices.Sorted(maps.Keys(t.InputRequests)) {
+		req := t.InputRequests[key]
+		if answered[key] || req == nil {
+			continue
+		}
+		m := clientMethods[req.Method]
+		if m == nil || m.notification {
+			return 0, fmt.Errorf("%s: task %s asked for unknown input %q", method, t.TaskID, req.Method)
+		}
+		params := req.Params
+		if params == nil {
+			params = m.newParams()
+		}
+		res, err := cs.client.methodHandler()(ctx, cs, req.Method, params)
+		if err != nil {
+			return 0, fmt.Errorf("%s: task %s: answering %s: %w", method, t.TaskID, req.Method, err)
+		}
+		b, err := strictjson.Marshal(res)
+		if err != nil {
+			return 0, err
+		}
+		responses[key] = b
+	}
+	if len(responses) == 0 {
+		return 0, nil
+	}
+	if _, err := cs.UpdateTask(ctx, &UpdateTaskParams{TaskID: t.TaskID, InputResponses: responses}); err != nil {
+		return 0, err
+	}
+	for key := range responses {
+		answered[key] = true
+	}
+	return len(responses), nil
+}
+
+// abandonTask cancels a task the client no longer waits for, on a best
+// effort basis.
+func (cs *ClientSession) abandonTask(ctx context.Context, taskID string) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	_, _ = cs.CancelTask(cctx, &CancelTaskParams{TaskID: taskID})
+}

@@ -1,0 +1,376 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+)
+
+// taskEngine is a server's tasks extension state: its configuration and
+// the tasks whose handlers run in this process.
+type taskEngine struct {
+	once  sync.Once
+	store TaskStore
+	ttl   time.Duration
+	poll  time.Duration
+	newID func() string
+
+	mu   sync.Mutex
+	runs map[string]*taskRun // started tasks whose handler has not returned
+}
+
+// taskEngine returns the server's task engine, configured on first use.
+func (s *Server) taskEngine() *taskEngine {
+	e := &s.tasks
+	e.once.Do(func() {
+		var o TaskOptions
+		if s.opts.Tasks != nil {
+			o = *s.opts.Tasks
+		}
+		e.store, e.ttl, e.poll, e.newID = o.Store, o.TTL, o.PollInterval, o.NewTaskID
+		if e.store == nil {
+			e.store = NewMemoryTaskStore(nil)
+		}
+		if e.ttl <= 0 {
+			e.ttl = DefaultTaskTTL
+		}
+		if e.poll <= 0 {
+			e.poll = DefaultTaskPollInterval
+		}
+		if e.newID == nil {
+			e.newID = randomTaskID
+		}
+	})
+	return e
+}
+
+// randomTaskID returns 128 random bits in the form of a version 4 UUID.
+func randomTaskID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+func (e *taskEngine) register(r *taskRun) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.runs == nil {
+		e.runs = make(map[string]*taskRun)
+	}
+	e.runs[r.id] = r
+}
+
+func (e *taskEngine) forget(id string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.runs, id)
+}
+
+func (e *taskEngine) run(id string) *taskRun {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.runs[id]
+}
+
+// lookup returns the stored state of a task, or the -32602 error of an
+// unknown task.
+func (e *taskEngine) lookup(ctx context.Context, id string) (*DetailedTask, error) {
+	t, err := e.store.Get(ctx, id)
+	switch {
+	case errors.Is(err, ErrTaskNotFound):
+		return nil, newError(CodeInvalidParams, "Failed to retrieve task: Task not found: %q", id)
+	case err != nil:
+		return nil, newError(CodeInternalError, "Failed to retrieve task: %v", err)
+	}
+	return t, nil
+}
+
+// callToolMethod is the methodInfo of tools/call: a call of a tool that
+// supports tasks, from a 2026-07-28 client that declared the tasks
+// extension, may be answered with a task.
+func callToolMethod() *methodInfo[ServerSession] {
+	m := requestMethod((*ServerSession).callTool)
+	synchronous := m.handle
+	m.handle = func(ctx context.Context, ss *ServerSession, params any) (any, error) {
+		if res, ok, err := ss.callToolAsTask(ctx, params.(*CallToolParams)); ok {
+			return res, err
+		}
+		return synchronous(ctx, ss, params)
+	}
+	return m
+}
+
+// callToolAsTask serves tools/call with the tasks extension. ok is false
+// when the call is an ordinary synchronous one.
+func (ss *ServerSession) callToolAsTask(ctx context.Context, p *CallToolParams) (res any, ok bool, err error) {
+	if ss.request == nil {
+		return nil, false, nil // the extension is for 2026-07-28
+	}
+	tool, found := ss.server.tools.get(p.Name)
+	if !found {
+		return nil, false, nil
+	}
+	support := taskSupportOf(tool.Tool)
+	switch {
+	case support == TaskSupportForbidden:
+		return nil, false, nil
+	case !declaresTasks(ss.ClientCapabilities()):
+		if support == TaskSupportRequired {
+			return nil, true, errMissingTasksExtension(fmt.Sprintf("tool %q runs only as a task", p.Name))
+		}
+		return nil, false, nil
+	}
+	if tool.HandlerStartsTask {
+		res, err := ss.runUntilTask(ctx, tool, p)
+		return res, true, err
+	}
+	t, err := ss.startToolTask(ctx, tool, p)
+	if err != nil {
+		return nil, true, err
+	}
+	return t, true, nil
+}
+
+// startToolTask creates the task of a tool call, then runs the handler in
+// the background.
+func (ss *ServerSession) startToolTask(ctx context.Context, tool *ServerTool, p *CallToolParams) (*DetailedTask, error) {
+	e := ss.server.taskEngine()
+	r, hctx := e.newRun(ctx, ss.server)
+	if err := r.start(context.WithoutCancel(ctx), 0); err != nil {
+		r.cancel()
+		return nil, newError(CodeInternalError, "%v", err)
+	}
+	go r.execute(hctx, r.session(ss), tool, p, make(chan toolOutcome, 1))
+	return r.created, nil
+}
+
+// session returns the session a task's handler runs with: scoped to the
+// request that created the task (its client capabilities and identity),
+// with no stream to send notifications on, and asking through the task.
+func (r *taskRun) session(ss *ServerSession) *ServerSession {
+	tss := newScopedSession(ss.server, ss.request.meta, dropNotification)
+	tss.parent = ss.parent
+	tss.request.id = ss.request.id
+	tss.request.input.active = true
+	tss.request.input.task = r
+	return tss
+}
+
+// dropNotification discards the progress and log notifications of a task's
+// handler: the tasks extension has no stream to carry them.
+func dropNotification(context.Context, string, any) error { return nil }
+
+// runUntilTask runs the handler of a HandlerStartsTask tool on the
+// request's own session: the request is answered with the handler's result
+// (or an input-required result) if it returns first, or with the task if
+// the handler calls StartTask first.
+func (ss *ServerSession) runUntilTask(ctx context.Context, tool *ServerTool, p *CallToolParams) (any, error) {
+	r, hctx := ss.server.taskEngine().newRun(ctx, ss.server)
+	ss.request.input.task = r
+	sync := make(chan toolOutcome, 1)
+	stop := context.AfterFunc(ctx, r.abandon)
+	defer stop()
+	go r.execute(hctx, ss, tool, p, sync)
+	select {
+	case o := <-sync:
+		if o.err != nil {
+			return nil, o.err
+		}
+		return o.res, nil
+	case <-r.started:
+		return r.created, nil
+	}
+}
+
+// StartTask makes the running tool call a task, if it can be one, and
+// answers the client's request with the task: from then on the handler
+// runs in the background, and its asks (Elicit, CreateMessage, ListRoots)
+// wait for the client's answers through tasks/update.
+//
+// It matters only in the handler of a tool whose ServerTool has
+// HandlerStartsTask set: such a call runs synchronously, and may gather
+// input through input-required results, until StartTask. Anywhere else it
+// does nothing: the call is a task already, or cannot be one (the tool
+// does not support tasks, the client did not declare the extension, or the
+// protocol is older than 2026-07-28). It fails if input requests of the
+// handler are still unanswered (return the error: the client gets them),
+// or if the task cannot be stored.
+func (ss *ServerSession) StartTask(ctx context.Context) error {
+	if ss.request == nil || ss.request.input.task == nil {
+		return nil
+	}
+	st := &ss.request.input
+	st.mu.Lock()
+	pending, asked := len(st.pending), st.asked
+	st.mu.Unlock()
+	if pending > 0 {
+		return errInputRequired
+	}
+	r := st.task
+	if r.running() {
+		return nil
+	}
+	if err := r.start(context.WithoutCancel(ctx), asked); err != nil {
+		return err
+	}
+	ss.request.notify = dropNotification // the request's stream is ending
+	return nil
+}
+
+// TaskID returns the id of the task the handler runs as, or "" if the call
+// is not a task.
+func (ss *ServerSession) TaskID() string {
+	if ss.request == nil || ss.request.input.task == nil || !ss.request.input.task.running() {
+		return ""
+	}
+	return ss.request.input.task.id
+}
+
+// SetTaskStatusMessage sets the statusMessage of the task the handler runs
+// as, to tell the client how the work goes. It does nothing if the call is
+// not a task.
+func (ss *ServerSession) SetTaskStatusMessage(ctx context.Context, message string) error {
+	if ss.TaskID() == "" {
+		return nil
+	}
+	return ss.request.input.task.update(context.WithoutCancel(ctx), func(t *DetailedTask) bool {
+		if t.Terminal() || t.StatusMessage == message {
+			return false
+		}
+		t.StatusMessage = message
+		return true
+	})
+}
+
+// requireTasks refuses a tasks/* request from a client that did not
+// declare the extension.
+func (ss *ServerSession) requireTasks(method string) error {
+	if !declaresTasks(ss.ClientCapabilities()) {
+		return errMissingTasksExtension(method + " needs the " + TasksExtension + " extension")
+	}
+	return nil
+}
+
+func (ss *ServerSession) getTask(ctx context.Context, p *GetTaskParams) (*DetailedTask, error) {
+	if err := ss.requireTasks(MethodGetTask); err != nil {
+		return nil, err
+	}
+	t, err := ss.server.taskEngine().lookup(ctx, p.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	c := t.clone()
+	c.Meta, c.ResultType = Meta{}, "complete"
+	return c, nil
+}
+
+func (ss *ServerSession) updateTask(ctx context.Context, p *UpdateTaskParams) (*EmptyResult, error) {
+	if err := ss.requireTasks(MethodUpdateTask); err != nil {
+		return nil, err
+	}
+	e := ss.server.taskEngine()
+	if _, err := e.lookup(ctx, p.TaskID); err != nil {
+		return nil, err
+	}
+	if r := e.run(p.TaskID); r != nil && len(p.InputResponses) > 0 {
+		if err := r.answer(ctx, p.InputResponses); err != nil {
+			return nil, err
+		}
+	}
+	return &EmptyResult{}, nil
+}
+
+func (ss *ServerSession) cancelTask(ctx context.Context, p *CancelTaskParams) (*EmptyResult, error) {
+	if err := ss.requireTasks(MethodCancelTask); err != nil {
+		return nil, err
+	}
+	e := ss.server.taskEngine()
+	t, err := e.lookup(ctx, p.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	if r := e.run(p.TaskID); r != nil {
+		err = r.cancelTask(ctx)
+	} else if !t.Terminal() {
+		// Stored but not running here: its process is gone.
+		c := t.clone()
+		c.Status, c.InputRequests = TaskStatusCancelled, nil
+		err = e.store.Put(ctx, c, taskExpiry(t))
+	}
+	if err != nil {
+		return nil, newError(CodeInternalError, "cancelling task: %v", err)
+	}
+	return &EmptyResult{}, nil
+}
+
+// taskExpiry returns when a stored task expires: its creation plus its
+// TTL, or zero for a task without limit.
+func taskExpiry(t *DetailedTask) time.Time {
+	created, err := time.Parse(time.RFC3339Nano, t.CreatedAt)
+	if t.TTLMs == nil || err != nil {
+		return time.Time{}
+	}
+	return created.Add(time.Duration(*t.TTLMs) * time.Millisecond)
+}
+
+// publishTask sends a task's new state to the subscriptions/listen streams
+// that follow it.
+func (s *Server) publishTask(ctx context.Context, t *DetailedTask) {
+	for _, l := range s.listeners.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.TaskIDs, t.TaskID) }) {
+		c := t.clone()
+		c.ResultType = ""
+		_ = l.send(ctx, NotificationTasks, c)
+	}
+}
+
+// honouredTaskIDs returns the task ids of a subscriptions/listen filter
+// the server agrees to send notifications/tasks for: those it knows. A
+// client that did not declare the extension gets -32021.
+func (ss *ServerSession) honouredTaskIDs(ctx context.Context, ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	if err := ss.requireTasks("notifications/tasks"); err != nil {
+		return nil, err
+	}
+	e := ss.server.taskEngine()
+	var out []string
+	for _, id := range ids {
+		if _, err := e.store.Get(ctx, id); err == nil && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// hasTaskTools reports whether any tool of the server supports tasks.
+func (s *Server) hasTaskTools() bool {
+	return slices.ContainsFunc(s.tools.all(), func(t *ServerTool) bool {
+		return taskSupportOf(t.Tool) != TaskSupportForbidden
+	})
+}
+
+func init() {
+	modern := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.modernOnly = true; return m }
+	serverMethods[MethodGetTask] = modern(requestMethod((*ServerSession).getTask))
+	serverMethods[MethodUpdateTask] = modern(requestMethod((*ServerSession).updateTask))
+	serverMethods[MethodCancelTask] = modern(requestMethod((*ServerSession).cancelTask))
+	capabilityContributors = append(capabilityContributors, func(s *Server, caps *ServerCapabilities) {
+		if _, ok := caps.Extensions[TasksExtension]; ok || !s.hasTaskTools() {
+			return
+		}
+		ext := maps.Clone(caps.Extensions)
+		if ext == nil {
+			ext = make(map[string]any, 1)
+		}
+		ext[TasksExtension] = map[string]any{}
+		caps.Extensions = ext
+	})
+}

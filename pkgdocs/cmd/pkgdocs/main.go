@@ -1,0 +1,190 @@
+// Command pkgdocs gives coding agents (and people) the documentation of npm,
+// Go, Python, Rust and Swift packages.
+//
+//	pkgdocs describe <ecosystem> <package>[@version] [symbol]
+//	pkgdocs search <ecosystem> <package> <query>
+//	pkgdocs serve [--http ADDR]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/service"
+)
+
+const usage = `pkgdocs: package documentation for coding agents
+
+Usage:
+  pkgdocs describe <go|npm|python|rust|swift> <package>[@version] [symbol] [flags]
+  pkgdocs describe swift . --project DIR   (the Swift package in DIR)
+  pkgdocs search <go|npm|python|rust|swift> <package>[@version] <query> [flags]
+  pkgdocs serve [--http ADDR]
+
+Flags:
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+type options struct {
+	maxTokens int
+	page      int
+	project   string
+	goos      string
+	goarch    string
+	limit     int
+	cacheDir  string
+	httpAddr  string
+}
+
+func flags(o *options, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("pkgdocs", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&o.maxTokens, "max-tokens", 0, "token budget of the answer (0: the tool's default)")
+	fs.IntVar(&o.page, "page", 1, "page of a long answer")
+	fs.StringVar(&o.project, "project", "", "project directory (go.mod, lockfile, .npmrc)")
+	fs.StringVar(&o.goos, "goos", "", "GOOS for Go build constraints (default linux)")
+	fs.StringVar(&o.goarch, "goarch", "", "GOARCH for Go build constraints (default amd64)")
+	fs.IntVar(&o.limit, "limit", 5, "number of search results")
+	fs.StringVar(&o.cacheDir, "cache-dir", os.Getenv("PKGDOCS_CACHE_DIR"), "on-disk cache directory (default: none; env PKGDOCS_CACHE_DIR)")
+	fs.StringVar(&o.httpAddr, "http", "", "serve MCP over streamable HTTP on this address instead of stdio")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseInterspersed parses flags that may appear between positional
+// arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var o options
+	fs := flags(&o, stderr)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if len(pos) == 0 {
+		fs.Usage()
+		return 2
+	}
+	svc, err := service.New(&service.Config{CacheDir: o.cacheDir})
+	if err != nil {
+		fmt.Fprintln(stderr, "pkgdocs:", err)
+		return 1
+	}
+	switch pos[0] {
+	case "describe":
+		if len(pos) < 3 || len(pos) > 4 {
+			fmt.Fprintln(stderr, "usage: pkgdocs describe <ecosystem> <package>[@version] [symbol]")
+			return 2
+		}
+		symbol := ""
+		if len(pos) == 4 {
+			symbol = pos[3]
+		}
+		md, err := describe(ctx, svc, pos[1], pos[2], symbol, o)
+		return output(stdout, stderr, md, err)
+	case "search":
+		if len(pos) < 4 {
+			fmt.Fprintln(stderr, "usage: pkgdocs search <ecosystem> <package>[@version] <query>")
+			return 2
+		}
+		name, version := splitVersion(pos[1], pos[2])
+		res, err := svc.SearchPackageDocs(ctx, service.SearchArgs{
+			Package: name, Version: version, Language: pos[1], Query: strings.Join(pos[3:], " "),
+			ProjectPath: o.project, Limit: o.limit, MaxTokens: o.maxTokens,
+		})
+		if err != nil {
+			return output(stdout, stderr, "", err)
+		}
+		return output(stdout, stderr, res.Markdown, nil)
+	case "serve":
+		if err := serve(ctx, svc, o.httpAddr, stderr); err != nil {
+			fmt.Fprintln(stderr, "pkgdocs:", err)
+			return 1
+		}
+		return 0
+	default:
+		fmt.Fprintf(stderr, "pkgdocs: unknown command %q\n", pos[0])
+		fs.Usage()
+		return 2
+	}
+}
+
+func output(stdout, stderr io.Writer, markdown string, err error) int {
+	if err != nil {
+		fmt.Fprintln(stderr, "pkgdocs:", err)
+		return 1
+	}
+	fmt.Fprint(stdout, markdown)
+	return 0
+}
+
+// splitVersion splits "name@version" (an npm scope's leading @ and the
+// user of a git@host:owner/repo address are not separators).
+func splitVersion(eco, s string) (string, string) {
+	i := strings.LastIndexByte(s, '@')
+	if i <= 0 || strings.HasPrefix(s, "git@") && i == 3 {
+		return s, ""
+	}
+	return s[:i], s[i+1:]
+}
+
+func describe(ctx context.Context, svc *service.Service, eco, pkg, symbol string, o options) (string, error) {
+	name, version := splitVersion(eco, pkg)
+	var res *service.DocResult
+	var err error
+	switch strings.ToLower(eco) {
+	case "go":
+		res, err = svc.DescribeGoPackage(ctx, service.DescribeGoArgs{Package: name, Version: version, Symbol: symbol, ProjectPath: o.project, GOOS: o.goos, GOARCH: o.goarch, MaxTokens: o.maxTokens, Page: o.page})
+	case "npm":
+		res, err = svc.DescribeNPMPackage(ctx, service.DescribeNPMArgs{Package: name, Version: version, Symbol: symbol, ProjectPath: o.project, MaxTokens: o.maxTokens, Page: o.page})
+	case "python", "rust", "swift":
+		args := service.DescribeArgs{Package: name, Version: version, Symbol: symbol, ProjectPath: o.project, MaxTokens: o.maxTokens, Page: o.page}
+		switch eco {
+		case "python":
+			res, err = svc.DescribePythonPackage(ctx, args)
+		case "rust":
+			res, err = svc.DescribeRustPackage(ctx, args)
+		default:
+			res, err = svc.DescribeSwiftPackage(ctx, args)
+		}
+	default:
+		return "", fmt.Errorf("unknown ecosystem %q (want go, npm, python, rust or swift)", eco)
+	}
+	if err != nil {
+		return "", err
+	}
+	return res.Markdown, nil
+}

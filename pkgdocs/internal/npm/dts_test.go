@@ -1,0 +1,96 @@
+package npm
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/archive"
+	"github.com/gomcp/sdk/pkgdocs/internal/testutil"
+)
+
+func widgetTree(t *testing.T) *archive.Tree {
+	files := map[string][]byte{}
+	for _, f := range testutil.TxtarFile(t, "../../testdata/npm/widget.txtar") {
+		files[f.Name] = f.Data
+	}
+	return archive.FromFiles(files)
+}
+
+func TestScannerFollowsReexports(t *testing.T) {
+	tree := widgetTree(t)
+	syms := (&Scanner{Read: tree.Get}).Scan("dist/index.d.ts")
+	var got []string
+	for _, s := range syms {
+		got = append(got, s.Kind+" "+s.Name)
+	}
+	want := "interface WidgetOptions|function createWidget|class Widget|type Size|const VERSION|namespace util|function util.clamp"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("symbols = %s\nwant      %s", strings.Join(got, "|"), want)
+	}
+	for _, s := range syms {
+		if s.Name == "createWidget" && !strings.HasPrefix(s.Doc, "Creates a widget.") {
+			t.Errorf("JSDoc lost: %q", s.Doc)
+		}
+		if s.Name == "Size" && !strings.Contains(s.Signature, "'huge'") {
+			t.Errorf("multi-line type cut: %q", s.Signature)
+		}
+	}
+}
+
+func TestTypesEntryPrefersExportsTypes(t *testing.T) {
+	tree := widgetTree(t)
+	data, _ := tree.Get("package.json")
+	_ = data
+	pkg := Extract(tree, "")
+	if !strings.Contains(pkg.Origin, "dist/index.d.ts") {
+		t.Fatalf("origin = %s", pkg.Origin)
+	}
+}
+
+func TestSplitStatementsIgnoresStringsAndComments(t *testing.T) {
+	src := "export declare const a: \"x;y\";\n// export function hidden(): void;\nexport declare const b = `t${ {a:1}.a }`;\n/* export const c = 1; */\nexport type D = { k: string }\nexport declare function e(): void\n"
+	var got []string
+	for _, st := range splitStatements(src) {
+		got = append(got, st.text)
+	}
+	if len(got) != 4 || !strings.HasPrefix(got[3], "export declare function e") {
+		t.Fatalf("statements = %q", got)
+	}
+}
+
+func FuzzDTSScanner(f *testing.F) {
+	tree := []string{
+		"export * from './a';\nexport declare function f(x: string): void;",
+		"export { a as b } from \"./a\"\nexport default class X {}",
+		"declare namespace N { const x: `${string}` }\nexport = N;",
+		"/** doc */ export interface I { (a: number): string; [k: string]: any }",
+	}
+	for _, s := range tree {
+		f.Add(s, "export declare const z: number;")
+	}
+	f.Fuzz(func(t *testing.T, entry, other string) {
+		files := map[string][]byte{"index.d.ts": []byte(entry), "a.d.ts": []byte(other)}
+		syms := (&Scanner{Read: func(n string) ([]byte, bool) { b, ok := files[n]; return b, ok }, MaxSymbols: 500}).Scan("index.d.ts")
+		if len(syms) > 500 {
+			t.Fatalf("symbol cap ignored: %d", len(syms))
+		}
+	})
+}
+
+func TestScannerFollowsImportRequire(t *testing.T) {
+	files := map[string][]byte{
+		"index.d.ts":               []byte("import semverSatisfies = require(\"./functions/satisfies\");\nimport unused = require(\"./functions/unused\");\nexport import Inline = require(\"./inline\");\nexport { semverSatisfies as satisfies };\nexport const SEMVER_SPEC_VERSION: \"2.0.0\";\n"),
+		"functions/satisfies.d.ts": []byte("/** Checks a range. */\ndeclare function satisfies(version: string, range: string): boolean;\nexport = satisfies;\n"),
+		"functions/unused.d.ts":    []byte("declare function unused(): void;\nexport = unused;\n"),
+		"inline.d.ts":              []byte("declare class Inline {}\nexport = Inline;\n"),
+	}
+	syms := (&Scanner{Read: func(n string) ([]byte, bool) { b, ok := files[n]; return b, ok }}).Scan("index.d.ts")
+	var got []string
+	for _, s := range syms {
+		got = append(got, s.Kind+" "+s.Name+" "+s.Doc)
+	}
+	want := "function satisfies Checks a range.|class Inline |const SEMVER_SPEC_VERSION "
+	if strings.Join(got, "|") != want {
+		t.Fatalf("symbols = %q, want %q", strings.Join(got, "|"), want)
+	}
+}

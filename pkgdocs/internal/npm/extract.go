@@ -1,0 +1,169 @@
+package npm
+
+import (
+	"encoding/json"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/archive"
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/readme"
+)
+
+// Extract reads README, docs/, examples/ and the TypeScript declarations
+// from an unpacked package tree. description is used when package.json has
+// none.
+func Extract(tree *archive.Tree, description string) *model.Package {
+	pkg := &model.Package{}
+	var pj struct {
+		Description string          `json:"description"`
+		Types       string          `json:"types"`
+		Typings     string          `json:"typings"`
+		Main        string          `json:"main"`
+		Exports     json.RawMessage `json:"exports"`
+	}
+	if data, ok := tree.Get("package.json"); ok {
+		_ = json.Unmarshal(data, &pj) // a broken package.json still has a README
+	}
+	pkg.Synopsis = firstSet(pj.Description, description)
+	origin := []string{}
+	if name, data, ok := tree.Find(func(n string) bool {
+		return !strings.Contains(n, "/") && strings.HasPrefix(strings.ToLower(n), "readme")
+	}); ok {
+		pkg.Sections = append(pkg.Sections, readme.Sections(data, name)...)
+		origin = append(origin, name)
+	} else {
+		pkg.Notes = append(pkg.Notes, "The package tarball has no README.")
+	}
+	docs := 0
+	for _, n := range tree.Names() {
+		lower := strings.ToLower(n)
+		if (strings.HasPrefix(lower, "docs/") || strings.HasPrefix(lower, "doc/")) && docs < 30 {
+			if data, ok := tree.Get(n); ok {
+				for _, s := range readme.Sections(data, n) {
+					if s.Priority == model.PriorityOverview {
+						s.Priority = model.PriorityRest
+					}
+					pkg.Sections = append(pkg.Sections, s)
+				}
+				docs++
+			}
+		}
+	}
+	if docs > 0 {
+		origin = append(origin, "docs/")
+	}
+	pkg.Examples = examples(tree)
+	if len(pkg.Examples) > 0 {
+		origin = append(origin, "examples/")
+	}
+	if entry := typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports); entry != "" {
+		sc := &Scanner{Read: tree.Get}
+		pkg.Symbols = sc.Scan(entry)
+		origin = append(origin, entry)
+	}
+	pkg.Origin = "tarball " + strings.Join(origin, " + ")
+	return pkg
+}
+
+// examples returns small example sources, smallest first, at most ten.
+func examples(tree *archive.Tree) []model.Example {
+	type file struct {
+		name string
+		data []byte
+	}
+	var files []file
+	for _, n := range tree.Names() {
+		lower := strings.ToLower(n)
+		if !(strings.HasPrefix(lower, "examples/") || strings.HasPrefix(lower, "example/")) || strings.Contains(lower, "node_modules/") {
+			continue
+		}
+		ext := path.Ext(lower)
+		if ext != ".js" && ext != ".ts" && ext != ".mjs" && ext != ".cjs" && ext != ".tsx" && ext != ".jsx" {
+			continue
+		}
+		if data, ok := tree.Get(n); ok && len(data) <= 8<<10 {
+			files = append(files, file{n, data})
+		}
+	}
+	sort.SliceStable(files, func(i, j int) bool { return len(files[i].data) < len(files[j].data) })
+	var out []model.Example
+	for i := 0; i < len(files) && i < 10; i++ {
+		lang := "js"
+		if strings.Contains(path.Ext(files[i].name), "ts") {
+			lang = "ts"
+		}
+		out = append(out, model.Example{Name: files[i].name, Code: string(files[i].data), Lang: lang})
+	}
+	return out
+}
+
+// typesEntry finds the declaration entry point: the "types" condition of
+// exports["."], then types/typings, then index.d.ts, then main's .d.ts.
+func typesEntry(tree *archive.Tree, types, typings, main string, exports json.RawMessage) string {
+	has := func(p string) bool { _, ok := tree.Get(p); return ok }
+	clean := func(p string) string { return strings.TrimPrefix(path.Clean(p), "./") }
+	if len(exports) > 0 {
+		var root any
+		if json.Unmarshal(exports, &root) == nil {
+			if m, ok := root.(map[string]any); ok {
+				if dot, ok := m["."]; ok {
+					root = dot
+				}
+			}
+			if t := findTypes(root, 0); t != "" && has(clean(t)) {
+				return clean(t)
+			}
+		}
+	}
+	for _, p := range []string{types, typings} {
+		if p != "" {
+			p = clean(p)
+			if has(p) {
+				return p
+			}
+			if has(p + ".d.ts") {
+				return p + ".d.ts"
+			}
+		}
+	}
+	if has("index.d.ts") {
+		return "index.d.ts"
+	}
+	if main != "" {
+		m := strings.TrimSuffix(clean(main), path.Ext(main)) + ".d.ts"
+		if has(m) {
+			return m
+		}
+	}
+	return ""
+}
+
+// findTypes looks for a "types" condition in an exports value, preferring
+// import, then default, node and require branches.
+func findTypes(v any, depth int) string {
+	if depth > 6 {
+		return ""
+	}
+	switch v := v.(type) {
+	case string:
+		if strings.HasSuffix(v, ".d.ts") || strings.HasSuffix(v, ".d.cts") || strings.HasSuffix(v, ".d.mts") {
+			return v
+		}
+	case map[string]any:
+		if t, ok := v["types"]; ok {
+			if s := findTypes(t, depth+1); s != "" {
+				return s
+			}
+		}
+		for _, k := range []string{"import", "default", "node", "require"} {
+			if sub, ok := v[k]; ok {
+				if s := findTypes(sub, depth+1); s != "" {
+					return s
+				}
+			}
+		}
+	}
+	return ""
+}

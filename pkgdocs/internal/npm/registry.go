@@ -1,0 +1,331 @@
+package npm
+
+import (
+	"context"
+	"crypto/sha1"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/archive"
+	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+// Sentinel errors.
+var (
+	ErrNotFound        = errors.New("not found")
+	ErrInvalidName     = errors.New("invalid npm package name")
+	ErrIntegrity       = errors.New("tarball integrity check failed")
+	ErrVersionNotFound = errors.New("version not found")
+)
+
+var nameRE = regexp.MustCompile(`^(?:@[a-zA-Z0-9-*~][a-zA-Z0-9-*._~]*/)?[a-zA-Z0-9-~][a-zA-Z0-9-._~]*$`)
+
+// ValidateName checks an npm package name.
+func ValidateName(name string) error {
+	if len(name) == 0 || len(name) > 214 || !nameRE.MatchString(name) {
+		return fmt.Errorf("%w: %q", ErrInvalidName, name)
+	}
+	return nil
+}
+
+// escapeName encodes a scoped name's slash for registry URLs.
+func escapeName(name string) string {
+	return strings.Replace(url.PathEscape(name), "%40", "@", 1)
+}
+
+// Source documents npm packages.
+type Source struct {
+	Client *fetch.Client
+	// Config returns the npm configuration for a project ("" for none).
+	Config func(projectPath string) (*Config, error)
+}
+
+// Request names the package to document.
+type Request struct {
+	Name, Version, ProjectPath string
+}
+
+// versionDoc is the part of a version document pkgdocs uses.
+type versionDoc struct {
+	Name        string          `json:"name"`
+	Version     string          `json:"version"`
+	Description string          `json:"description"`
+	Types       string          `json:"types"`
+	Typings     string          `json:"typings"`
+	Main        string          `json:"main"`
+	Exports     json.RawMessage `json:"exports"`
+	Dist        struct {
+		Tarball   string `json:"tarball"`
+		Integrity string `json:"integrity"`
+		Shasum    string `json:"shasum"`
+	} `json:"dist"`
+}
+
+type packument struct {
+	Name     string                `json:"name"`
+	DistTags map[string]string     `json:"dist-tags"`
+	Versions map[string]versionDoc `json:"versions"`
+	Readme   string                `json:"readme"`
+}
+
+// Describe documents req.Name.
+func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, error) {
+	if err := ValidateName(req.Name); err != nil {
+		return nil, err
+	}
+	cfg, err := s.Config(req.ProjectPath)
+	if err != nil {
+		return nil, err
+	}
+	reg := cfg.Registry(req.Name)
+	version, how := req.Version, "explicit"
+	if version == "" && req.ProjectPath != "" {
+		if v, from := lockedVersion(req.ProjectPath, req.Name); v != "" {
+			version, how = v, from
+		}
+	}
+	if version == "" {
+		version, how = "latest", "dist-tag latest"
+	} else if how == "explicit" {
+		if _, err := semver.StrictNewVersion(version); err != nil {
+			if _, rerr := semver.NewConstraint(version); rerr == nil && !isTag(version) {
+				how = "semver range " + version
+			} else {
+				how = "dist-tag " + version
+			}
+		}
+	}
+	var vd *versionDoc
+	if strings.HasPrefix(how, "semver range") {
+		vd, err = s.resolveRange(ctx, cfg, reg, req.Name, version)
+	} else {
+		vd, err = s.versionDoc(ctx, cfg, reg, req.Name, version)
+	}
+	if err != nil {
+		return nil, err
+	}
+	tree, err := s.tarball(ctx, cfg, vd)
+	if err != nil {
+		return nil, err
+	}
+	pkg := Extract(tree, vd.Description)
+	if len(pkg.Symbols) == 0 && !strings.HasPrefix(req.Name, "@types/") {
+		s.typesFallback(ctx, cfg, req.Name, vd.Version, pkg)
+	}
+	pkg.Name, pkg.Version, pkg.Ecosystem = req.Name, vd.Version, model.NPM
+	pkg.Registry = hostOf(reg)
+	pkg.SourceURL = vd.Dist.Tarball
+	pkg.ResolvedFrom = how
+	pkg.Install = fmt.Sprintf("```sh\nnpm install %s@%s\n```", req.Name, vd.Version)
+	return pkg, nil
+}
+
+var tagRE = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9._-]*$`)
+
+func isTag(v string) bool {
+	return tagRE.MatchString(v) && v != "x" && v != "X"
+}
+
+func hostOf(u string) string {
+	if pu, err := url.Parse(u); err == nil {
+		return pu.Host
+	}
+	return u
+}
+
+func (s *Source) get(ctx context.Context, cfg *Config, u string, limit int64) ([]byte, error) {
+	hdr := http.Header{"Accept": {"application/json"}}
+	if auth, _ := cfg.Auth(u); auth != "" {
+		hdr.Set("Authorization", auth)
+	}
+	resp, err := s.Client.Do(ctx, fetch.Request{URL: u, Header: hdr, MaxBytes: limit})
+	if err != nil {
+		if errors.Is(err, fetch.ErrUnauthorized) {
+			return nil, authError(cfg, u, err)
+		}
+		return nil, err
+	}
+	return resp.Body, nil
+}
+
+// authError names the .npmrc key to set, never a token.
+func authError(cfg *Config, u string, err error) error {
+	_, key := cfg.Auth(u)
+	if key != "" {
+		return fmt.Errorf("%w: the credentials in .npmrc key %s were refused by %s", err, key, hostOf(u))
+	}
+	nerf := NerfDart(cfg.registryOf(u))
+	return fmt.Errorf("%w: %s needs credentials; set %s:_authToken in .npmrc (for example %s:_authToken=${NPM_TOKEN})", err, hostOf(u), nerf, nerf)
+}
+
+func (s *Source) versionDoc(ctx context.Context, cfg *Config, reg, name, version string) (*versionDoc, error) {
+	body, err := s.get(ctx, cfg, reg+escapeName(name)+"/"+url.PathEscape(version), 8<<20)
+	if err != nil {
+		if errors.Is(err, fetch.ErrNotFound) {
+			return nil, s.notFound(ctx, cfg, reg, name, version)
+		}
+		return nil, err
+	}
+	var vd versionDoc
+	if err := json.Unmarshal(body, &vd); err != nil || vd.Version == "" || vd.Dist.Tarball == "" {
+		return nil, fmt.Errorf("npm registry %s: malformed version document for %s@%s", hostOf(reg), name, version)
+	}
+	return &vd, nil
+}
+
+// notFound explains a 404: unknown package, or unknown version with the
+// nearest ones.
+func (s *Source) notFound(ctx context.Context, cfg *Config, reg, name, version string) error {
+	p, err := s.packument(ctx, cfg, reg, name)
+	if err != nil {
+		if errors.Is(err, fetch.ErrNotFound) {
+			return fmt.Errorf("npm package %q not found in %s (check the spelling; scoped packages look like @scope/name): %w", name, reg, ErrNotFound)
+		}
+		return err
+	}
+	return fmt.Errorf("%s has no version or dist-tag %q; nearest: %s (dist-tags: %s): %w", name, version, strings.Join(nearest(p, version), ", "), tags(p), ErrVersionNotFound)
+}
+
+func (s *Source) packument(ctx context.Context, cfg *Config, reg, name string) (*packument, error) {
+	body, err := s.get(ctx, cfg, reg+escapeName(name), 64<<20)
+	if err != nil {
+		return nil, err
+	}
+	var p packument
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, fmt.Errorf("npm registry %s: malformed packument for %s: %w", hostOf(reg), name, err)
+	}
+	return &p, nil
+}
+
+func (s *Source) resolveRange(ctx context.Context, cfg *Config, reg, name, rng string) (*versionDoc, error) {
+	c, err := semver.NewConstraint(rng)
+	if err != nil {
+		return nil, fmt.Errorf("invalid version range %q: %w", rng, err)
+	}
+	p, err := s.packument(ctx, cfg, reg, name)
+	if err != nil {
+		if errors.Is(err, fetch.ErrNotFound) {
+			return nil, fmt.Errorf("npm package %q not found in %s: %w", name, reg, ErrNotFound)
+		}
+		return nil, err
+	}
+	var best *semver.Version
+	for v := range p.Versions {
+		sv, err := semver.StrictNewVersion(v)
+		if err != nil || !c.Check(sv) {
+			continue
+		}
+		if best == nil || sv.GreaterThan(best) {
+			best = sv
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("no version of %s satisfies %q; nearest: %s: %w", name, rng, strings.Join(nearest(p, ""), ", "), ErrVersionNotFound)
+	}
+	vd := p.Versions[best.Original()]
+	return &vd, nil
+}
+
+func tags(p *packument) string {
+	var out []string
+	for t, v := range p.DistTags {
+		out = append(out, t+"="+v)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+// nearest returns up to three versions around want (the newest three when
+// want is not a version).
+func nearest(p *packument, want string) []string {
+	var vs []*semver.Version
+	for v := range p.Versions {
+		if sv, err := semver.StrictNewVersion(v); err == nil {
+			vs = append(vs, sv)
+		}
+	}
+	sort.Sort(semver.Collection(vs))
+	i := len(vs)
+	if w, err := semver.NewVersion(want); err == nil {
+		i = sort.Search(len(vs), func(i int) bool { return !vs[i].LessThan(w) })
+	}
+	var out []string
+	if i < len(vs) {
+		out = append(out, vs[i].Original())
+	}
+	for j := i - 1; j >= 0 && len(out) < 3; j-- {
+		out = append(out, vs[j].Original())
+	}
+	return out
+}
+
+// tarball downloads and unpacks a version's tarball. Credentials are sent
+// only when the tarball URL itself matches an .npmrc credential key, so a
+// tarball on another host never receives the registry's token.
+func (s *Source) tarball(ctx context.Context, cfg *Config, vd *versionDoc) (*archive.Tree, error) {
+	body, err := s.get(ctx, cfg, vd.Dist.Tarball, 50<<20)
+	if err != nil {
+		return nil, fmt.Errorf("downloading %s@%s: %w", vd.Name, vd.Version, err)
+	}
+	if err := verify(body, vd.Dist.Integrity, vd.Dist.Shasum); err != nil {
+		return nil, fmt.Errorf("%s@%s: %w", vd.Name, vd.Version, err)
+	}
+	tree, err := archive.ReadTarGz(body, archive.Options{StripFirst: true, Keep: wanted, Limits: archive.Limits{MaxFileSize: 2 << 20}})
+	if err != nil {
+		return nil, fmt.Errorf("%s@%s tarball: %w", vd.Name, vd.Version, err)
+	}
+	return tree, nil
+}
+
+// verify checks SRI sha512 integrity, falling back to the sha1 shasum.
+func verify(body []byte, integrity, shasum string) error {
+	for _, sri := range strings.Fields(integrity) {
+		algo, want, ok := strings.Cut(sri, "-")
+		if !ok || algo != "sha512" {
+			continue
+		}
+		sum := sha512.Sum512(body)
+		if base64.StdEncoding.EncodeToString(sum[:]) != want {
+			return ErrIntegrity
+		}
+		return nil
+	}
+	if shasum != "" {
+		sum := sha1.Sum(body)
+		if hex.EncodeToString(sum[:]) != strings.ToLower(shasum) {
+			return ErrIntegrity
+		}
+	}
+	return nil
+}
+
+// wanted selects the tarball files pkgdocs reads.
+func wanted(name string) bool {
+	lower := strings.ToLower(name)
+	switch {
+	case name == "package.json":
+		return true
+	case !strings.Contains(name, "/") && strings.HasPrefix(lower, "readme"):
+		return true
+	case strings.HasSuffix(lower, ".d.ts") || strings.HasSuffix(lower, ".d.cts") || strings.HasSuffix(lower, ".d.mts"):
+		return !strings.HasPrefix(name, "node_modules/")
+	case strings.HasPrefix(lower, "docs/") || strings.HasPrefix(lower, "doc/"):
+		return strings.HasSuffix(lower, ".md") || strings.HasSuffix(lower, ".markdown")
+	case strings.HasPrefix(lower, "examples/") || strings.HasPrefix(lower, "example/"):
+		return true
+	}
+	return false
+}

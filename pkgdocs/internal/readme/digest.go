@@ -1,0 +1,318 @@
+// Package readme turns a README (or any markdown document) into a digest of
+// sections: it walks goldmark's AST so that '#' lines inside code fences never
+// count as headings, drops sections nobody needs in an editor (contributors,
+// license, sponsors, changelog, ...), strips badges and HTML comments, and
+// returns every kept section as its original markdown bytes.
+package readme
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+var md = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
+var (
+	dropRE     = regexp.MustCompile(`(?i)\b(contribut\w*|licen[cs]es?|authors?|sponsors?|sponsorship|backers?|funding|donat\w*|people|team|triagers?|maintainers?|acknowledg\w*|credits?|code of conduct|changelog|change log|release notes|security( policy)?|badges?|table of contents|toc|star history|stargazers)\b`)
+	usageRE    = regexp.MustCompile(`(?i)\b(install\w*|getting started|get started|quick ?start|usage|set ?up|how to use|basic use|overview|introduction|features?|why)\b`)
+	apiRE      = regexp.MustCompile(`(?i)\b(api|methods?|functions?|options?|config\w*|reference|props|parameters?|arguments?|commands?|cli|interfaces?|types?|hooks?|classes|properties)\b`)
+	examplesRE = regexp.MustCompile(`(?i)\bexamples?\b`)
+	linkRE     = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+	refDefRE   = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(\s|$)`)
+	badgeURLRE = regexp.MustCompile(`(?i)(shields\.io|badgen\.net|badge|travis-ci|coveralls|codecov|circleci|appveyor|github\.com/[^ ]+/workflows/|/actions/workflows/|opencollective\.com/[^ ]+/(backers|sponsors)|\.svg(\?|$))`)
+	tagRE      = regexp.MustCompile(`(?s)<[^>]*>`)
+	blankRunRE = regexp.MustCompile(`\n[ \t]*\n([ \t]*\n)+`)
+)
+
+// Sections splits src into kept sections, in document order. file names
+// the document (e.g. "README.md") for provenance.
+func Sections(src []byte, file string) []model.Section {
+	doc := md.Parser().Parse(text.NewReader(src))
+	heads, cuts := scan(doc, src)
+
+	var out []model.Section
+	if len(heads) == 0 || heads[0].start > 0 {
+		end := len(src)
+		if len(heads) > 0 {
+			end = heads[0].start
+		}
+		if body := clean(src, 0, end, cuts); body != "" {
+			out = append(out, model.Section{Markdown: body, Priority: model.PriorityOverview, File: file})
+		}
+	}
+	// A single H1 before any prose is the document title: its text is the
+	// preamble and it does not prefix the other sections' paths. (In crate
+	// docs, "text, then # Examples" is a section, not a title.)
+	titled := len(heads) > 0 && heads[0].level == 1 && countLevel(heads, 1) == 1 && len(out) == 0
+	type frame struct {
+		level    int
+		title    string
+		priority model.Priority
+		dropped  bool
+	}
+	var stack []frame
+	for i, h := range heads {
+		end := len(src)
+		if i+1 < len(heads) {
+			end = heads[i+1].start
+		}
+		for len(stack) > 0 && stack[len(stack)-1].level >= h.level {
+			stack = stack[:len(stack)-1]
+		}
+		parent := frame{priority: model.PriorityRest}
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		f := frame{level: h.level, title: h.title, priority: classify(h.title, parent.priority)}
+		f.dropped = parent.dropped || dropRE.MatchString(h.title)
+		if titled && i == 0 {
+			f.priority = model.PriorityOverview
+		}
+		stack = append(stack, f)
+		if f.dropped {
+			continue
+		}
+		body := clean(src, h.start, end, cuts)
+		if strings.Count(body, "\n") == 0 && !(titled && i == 0) {
+			continue // a heading with nothing under it: its subsections carry the content
+		}
+		if body == "" {
+			continue
+		}
+		var path []string
+		for j, fr := range stack {
+			if titled && j == 0 && i != 0 {
+				continue
+			}
+			path = append(path, fr.title)
+		}
+		if titled && i == 0 {
+			path = nil
+		}
+		out = append(out, model.Section{Path: path, Markdown: body, Priority: f.priority, File: file})
+	}
+	return out
+}
+
+func countLevel(heads []heading, level int) int {
+	n := 0
+	for _, h := range heads {
+		if h.level == level {
+			n++
+		}
+	}
+	return n
+}
+
+func classify(title string, inherited model.Priority) model.Priority {
+	switch {
+	case usageRE.MatchString(title):
+		return model.PriorityUsage
+	case examplesRE.MatchString(title):
+		return model.PriorityExamples
+	case apiRE.MatchString(title):
+		return model.PriorityAPI
+	}
+	if inherited == model.PriorityOverview {
+		return model.PriorityRest
+	}
+	return inherited
+}
+
+type heading struct {
+	start int // byte offset of the heading's line start
+	level int
+	title string
+}
+
+type span struct{ start, end int }
+
+// scan collects top-level headings and byte ranges to remove (badge-only
+// paragraphs, HTML comments, decoration-only HTML).
+func scan(doc ast.Node, src []byte) ([]heading, []span) {
+	var heads []heading
+	var cuts []span
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		switch n := n.(type) {
+		case *ast.Heading:
+			heads = append(heads, heading{start: lineStart(src, n.Pos()), level: n.Level, title: headingTitle(n, src)})
+		case *ast.Paragraph:
+			if badgeOnly(n) {
+				cuts = append(cuts, lineSpan(src, n.Lines()))
+			}
+		case *ast.HTMLBlock:
+			raw := n.Lines().Value(src)
+			if n.HasClosure() {
+				raw = append(raw, n.ClosureLine.Value(src)...)
+			}
+			if n.HTMLBlockType == ast.HTMLBlockType2 || decorationHTML(raw) {
+				s := lineSpan(src, n.Lines())
+				if n.HasClosure() && n.ClosureLine.Stop > s.end {
+					s.end = lineEnd(src, n.ClosureLine.Stop)
+				}
+				cuts = append(cuts, s)
+			}
+		}
+	}
+	return heads, cuts
+}
+
+func headingTitle(n *ast.Heading, src []byte) string {
+	raw := strings.TrimSpace(string(n.Lines().Value(src)))
+	raw = linkRE.ReplaceAllString(raw, "$1")
+	raw = strings.NewReplacer("`", "", "**", "", "__", "", "*", "").Replace(raw)
+	raw = strings.TrimSpace(tagRE.ReplaceAllString(raw, ""))
+	if raw == "" {
+		raw = "(untitled)"
+	}
+	return raw
+}
+
+// badgeOnly reports a paragraph made only of images (possibly linked) and
+// whitespace: the badge rows at the top of most READMEs.
+func badgeOnly(p *ast.Paragraph) bool {
+	images := 0
+	ok := true
+	ast.Walk(p, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering || n == p {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Image:
+			images++
+			return ast.WalkSkipChildren, nil
+		case *ast.Link:
+			return ast.WalkContinue, nil
+		case *ast.Text:
+			if !n.SoftLineBreak() && !n.HardLineBreak() && n.Segment.Len() > 0 {
+				// whitespace between badges is allowed
+				ok = false
+			}
+		case *ast.RawHTML:
+			// <br> and similar between badges
+		default:
+			ok = false
+		}
+		return ast.WalkContinue, nil
+	})
+	return ok && images > 0
+}
+
+// decorationHTML reports HTML with no visible text: logos, badge rows,
+// centring wrappers.
+func decorationHTML(raw []byte) bool {
+	if !bytes.Contains(raw, []byte("<img")) && !bytes.Contains(raw, []byte("<picture")) && !bytes.Contains(raw, []byte("<br")) {
+		return false
+	}
+	rest := strings.TrimSpace(tagRE.ReplaceAllString(string(raw), ""))
+	rest = strings.ReplaceAll(rest, "&nbsp;", "")
+	return strings.TrimSpace(rest) == ""
+}
+
+func lineStart(src []byte, pos int) int {
+	if pos > len(src) {
+		pos = len(src)
+	}
+	if pos < 0 {
+		return 0
+	}
+	return bytes.LastIndexByte(src[:pos], '\n') + 1
+}
+
+func lineEnd(src []byte, pos int) int {
+	if pos >= len(src) {
+		return len(src)
+	}
+	if i := bytes.IndexByte(src[pos:], '\n'); i >= 0 {
+		return pos + i + 1
+	}
+	return len(src)
+}
+
+func lineSpan(src []byte, lines *text.Segments) span {
+	if lines.Len() == 0 {
+		return span{}
+	}
+	first, last := lines.At(0), lines.At(lines.Len()-1)
+	stop := last.Stop
+	if stop > 0 && stop <= len(src) && src[stop-1] == '\n' {
+		stop--
+	}
+	return span{lineStart(src, first.Start), lineEnd(src, stop)}
+}
+
+// clean returns src[start:end] without the cut spans and without badge
+// reference definitions, trimmed of surrounding blank lines.
+func clean(src []byte, start, end int, cuts []span) string {
+	var b strings.Builder
+	pos := start
+	for _, c := range cuts {
+		if c.end <= pos || c.start >= end || c.start >= c.end {
+			continue
+		}
+		if c.start > pos {
+			b.Write(src[pos:c.start])
+		}
+		pos = max(pos, c.end)
+	}
+	if pos < end {
+		b.Write(src[pos:end])
+	}
+	return strings.TrimSpace(blankRunRE.ReplaceAllString(dropBadgeRefs(b.String()), "\n\n"))
+}
+
+// dropBadgeRefs removes reference-link definitions that point at badge
+// services, outside code fences.
+func dropBadgeRefs(s string) string {
+	if !strings.Contains(s, "]:") {
+		return s
+	}
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	var fence string
+	for _, l := range lines {
+		if f := fenceMarker(l); f != "" {
+			switch {
+			case fence == "":
+				fence = f
+			case strings.HasPrefix(strings.TrimSpace(l), fence) && strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), fence[:1])) == "":
+				fence = ""
+			}
+		} else if fence == "" {
+			if m := refDefRE.FindStringSubmatch(l); m != nil && badgeURLRE.MatchString(m[1]) {
+				continue
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// fenceMarker returns the fence run (``` or ~~~, at least three) that starts
+// line l, or "".
+func fenceMarker(l string) string {
+	t := strings.TrimLeft(l, " ")
+	if len(l)-len(t) > 3 || len(t) < 3 {
+		return ""
+	}
+	c := t[0]
+	if c != '`' && c != '~' {
+		return ""
+	}
+	n := 0
+	for n < len(t) && t[n] == c {
+		n++
+	}
+	if n < 3 {
+		return ""
+	}
+	return t[:n]
+}

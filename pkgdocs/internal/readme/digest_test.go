@@ -1,0 +1,173 @@
+package readme
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+const expressLike = `[![NPM Version][npm-version-image]][npm-url]
+[![Build](https://github.com/x/y/actions/workflows/ci.yml/badge.svg)](https://github.com/x/y)
+
+# express
+
+<!-- generated: do not edit -->
+<p align="center"><img src="logo.png" alt="logo"></p>
+
+Fast, unopinionated, minimalist web framework for Node.js.
+
+## Installation
+
+` + "```sh" + `
+# this is a shell comment, not a heading
+$ npm install express
+` + "```" + `
+
+## Quick Start
+
+Create an app:
+
+` + "```js" + `
+const app = require('express')()
+` + "```" + `
+
+## API
+
+### app.get(path, handler)
+
+Routes GET requests.
+
+## Contributing
+
+Please read CONTRIBUTING.md.
+
+## Current project team members
+
+* alice
+
+### TC
+
+* bob
+
+## Latest news
+
+Version 5 is out.
+
+## Testing
+
+Run npm test.
+
+## License
+
+[MIT](LICENSE)
+
+[npm-version-image]: https://badgen.net/npm/v/express
+[npm-url]: https://npmjs.org/package/express
+`
+
+func TestSections(t *testing.T) {
+	got := Sections([]byte(expressLike), "Readme.md")
+	type want struct {
+		title    string
+		priority model.Priority
+	}
+	wants := []want{
+		{"(introduction)", model.PriorityOverview},
+		{"Installation", model.PriorityUsage},
+		{"Quick Start", model.PriorityUsage},
+		{"API › app.get(path, handler)", model.PriorityAPI},
+		{"Latest news", model.PriorityRest},
+		{"Testing", model.PriorityRest},
+	}
+	if len(got) != len(wants) {
+		for _, s := range got {
+			t.Logf("section %q:\n%s", s.Title(), s.Markdown)
+		}
+		t.Fatalf("got %d sections, want %d", len(got), len(wants))
+	}
+	for i, w := range wants {
+		if got[i].Title() != w.title || got[i].Priority != w.priority {
+			t.Errorf("section %d = %q (priority %d), want %q (priority %d)", i, got[i].Title(), got[i].Priority, w.title, w.priority)
+		}
+		if got[i].File != "Readme.md" {
+			t.Errorf("section %d file = %q", i, got[i].File)
+		}
+	}
+	all := ""
+	for _, s := range got {
+		all += s.Markdown + "\n"
+	}
+	for _, gone := range []string{"badge.svg", "badgen.net", "generated: do not edit", "logo.png", "alice", "bob", "CONTRIBUTING", "MIT"} {
+		if strings.Contains(all, gone) {
+			t.Errorf("digest still contains %q", gone)
+		}
+	}
+	for _, kept := range []string{"# this is a shell comment, not a heading", "npm install express", "Fast, unopinionated"} {
+		if !strings.Contains(all, kept) {
+			t.Errorf("digest lost %q", kept)
+		}
+	}
+	// Original bytes, not re-rendered HTML.
+	if !strings.Contains(got[1].Markdown, "```sh\n# this is a shell comment") {
+		t.Errorf("installation section not verbatim:\n%s", got[1].Markdown)
+	}
+}
+
+func TestSectionsWithoutHeadings(t *testing.T) {
+	got := Sections([]byte("Just a paragraph.\n\nAnd another.\n"), "README")
+	if len(got) != 1 || got[0].Priority != model.PriorityOverview || got[0].Markdown != "Just a paragraph.\n\nAnd another." {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestSectionsSetextAndNested(t *testing.T) {
+	src := "Title\n=====\n\nIntro.\n\nUsage\n-----\n\nCall it.\n\n### Options\n\nSome.\n\n## Sponsors\n\nACME\n\n### Gold\n\nBig Co\n"
+	got := Sections([]byte(src), "README.md")
+	var titles []string
+	for _, s := range got {
+		titles = append(titles, s.Title())
+	}
+	want := "(introduction)|Usage|Usage › Options"
+	if strings.Join(titles, "|") != want {
+		t.Fatalf("titles = %q, want %q", strings.Join(titles, "|"), want)
+	}
+	if got[2].Priority != model.PriorityAPI {
+		t.Errorf("Options priority = %d, want API", got[2].Priority)
+	}
+}
+
+func FuzzSections(f *testing.F) {
+	f.Add([]byte(expressLike))
+	f.Add([]byte("# a\n\n```\n# not\n```\n## b\ntext\n"))
+	f.Add([]byte("<!--\n# x\n-->\n# y\n[a]: http://img.shields.io/x.svg\n"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		secs := Sections(src, "README.md")
+		total := 0
+		for _, s := range secs {
+			if s.Markdown == "" {
+				t.Fatal("empty section")
+			}
+			if s.Markdown != strings.TrimSpace(s.Markdown) {
+				t.Fatal("section not trimmed")
+			}
+			total += len(s.Markdown)
+			if utf8.Valid(src) && !utf8.ValidString(s.Markdown) {
+				t.Fatal("section split a UTF-8 sequence")
+			}
+		}
+		if total > len(src) {
+			t.Fatalf("sections hold %d bytes, input only %d", total, len(src))
+		}
+	})
+}
+
+func TestSectionsH1AfterProseIsASection(t *testing.T) {
+	// Rust crate docs: an opening paragraph, then "# Examples".
+	secs := Sections([]byte("Typed stores.\n\n# Examples\n\n```\nlet s = 1;\n```\n"), "crate docs")
+	if len(secs) != 2 || len(secs[0].Path) != 0 || len(secs[1].Path) != 1 || secs[1].Path[0] != "Examples" {
+		t.Fatalf("sections = %+v", secs)
+	}
+}

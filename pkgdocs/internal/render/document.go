@@ -1,0 +1,399 @@
+package render
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+// Include selects the parts of a package description.
+type Include struct {
+	Readme   bool
+	API      bool
+	Examples bool
+}
+
+// All includes everything.
+var All = Include{Readme: true, API: true, Examples: true}
+
+// Header is the provenance header every answer starts with:
+// name@version, ecosystem, registry, what was read and how the version was
+// chosen.
+func Header(p *model.Package) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s@%s\n\n", p.Name, p.Version)
+	parts := []string{p.Ecosystem}
+	if p.Registry != "" {
+		parts = append(parts, p.Registry)
+	}
+	if p.Origin != "" {
+		parts = append(parts, p.Origin)
+	}
+	if p.ResolvedFrom != "" {
+		parts = append(parts, "version from "+p.ResolvedFrom)
+	}
+	if p.Stale {
+		parts = append(parts, "stale: upstream unreachable, served from cache")
+	}
+	fmt.Fprintf(&b, "*%s*\n", strings.Join(parts, " · "))
+	return b.String()
+}
+
+// Blocks lays out a package description in packing order: overview, usage
+// sections, the API index, API sections, examples, the rest.
+func Blocks(p *model.Package, inc Include) []Block {
+	var out []Block
+	if ov := overview(p); ov != "" {
+		out = append(out, Block{Title: "Overview", Text: ov})
+	}
+	secs := append([]model.Section(nil), p.Sections...)
+	sort.SliceStable(secs, func(i, j int) bool { return secs[i].Priority < secs[j].Priority })
+	sectionBlocks := func(pred func(model.Priority) bool) {
+		if !inc.Readme {
+			return
+		}
+		for _, s := range secs {
+			if pred(s.Priority) {
+				out = append(out, Block{Title: "§ " + s.Title(), Text: s.Markdown})
+			}
+		}
+	}
+	sectionBlocks(func(pr model.Priority) bool { return pr <= model.PriorityUsage })
+	if inc.API {
+		out = append(out, apiIndex(p.Symbols)...)
+	}
+	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityAPI })
+	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityExamples })
+	if inc.Examples {
+		for _, ex := range p.Examples {
+			out = append(out, Block{Title: "Example " + ex.Name, Text: exampleMarkdown(ex, "###")})
+		}
+	}
+	sectionBlocks(func(pr model.Priority) bool { return pr >= model.PriorityRest })
+	return out
+}
+
+func overview(p *model.Package) string {
+	var b strings.Builder
+	// The synopsis is usually the first sentence of the introduction.
+	if p.Synopsis != "" && !(len(p.Sections) > 0 && strings.HasPrefix(p.Sections[0].Markdown, p.Synopsis)) {
+		b.WriteString(p.Synopsis + "\n\n")
+	}
+	if p.Install != "" {
+		b.WriteString(p.Install + "\n\n")
+	}
+	for _, n := range p.Notes {
+		b.WriteString("> " + n + "\n")
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// kindOrder sorts kinds in the order a reader scans an API.
+var kindOrder = map[string]int{
+	"mod": 0, "module": 0, "const": 1, "var": 2, "static": 2, "func": 3, "function": 3,
+	"type": 4, "class": 4, "struct": 4, "union": 4, "actor": 4, "interface": 5, "protocol": 5,
+	"enum": 6, "trait": 6, "type alias": 7, "typealias": 7, "macro": 8, "namespace": 9, "use": 10,
+}
+
+// kindTitle pluralises a kind for a heading.
+func kindTitle(k string) string {
+	switch k {
+	case "const":
+		return "Constants"
+	case "var":
+		return "Variables"
+	case "func", "function":
+		return "Functions"
+	case "class":
+		return "Classes"
+	case "method":
+		return "Methods"
+	case "mod":
+		return "Modules"
+	case "use":
+		return "Re-exports"
+	case "type alias", "typealias":
+		return "Type aliases"
+	case "property":
+		return "Properties"
+	case "static":
+		return "Statics"
+	case "associatedtype":
+		return "Associated types"
+	}
+	return strings.ToUpper(k[:1]) + k[1:] + "s"
+}
+
+// memberKinds are the kinds of symbols that belong to a type (or trait,
+// class, protocol) named by their name's prefix.
+var memberKinds = map[string]bool{"method": true, "property": true, "init": true, "subscript": true, "case": true, "field": true, "associatedtype": true}
+
+// ownerOf returns the name of the symbol that s is a member of ("Reader"
+// for the method "Reader.Read", "Store" for "Store::get"), or "" when s is
+// not a member or its owner is not among known.
+func ownerOf(s model.Symbol, known map[string]bool) string {
+	if !memberKinds[s.Kind] {
+		return ""
+	}
+	i := max(strings.LastIndex(s.Name, "::"), strings.LastIndexByte(s.Name, '.'))
+	if i <= 0 || !known[s.Name[:i]] {
+		return ""
+	}
+	return s.Name[:i]
+}
+
+const indexChunk = 40
+
+// apiIndex lists symbols one line each, grouped by kind, each member
+// (method, property, ...) right under its owner, in chunks that can land on
+// different pages.
+func apiIndex(syms []model.Symbol) []Block {
+	if len(syms) == 0 {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, s := range syms {
+		if !memberKinds[s.Kind] {
+			known[s.Name] = true
+		}
+	}
+	members := map[string][]model.Symbol{}
+	groups := map[string][]model.Symbol{}
+	var kinds []string
+	for _, s := range syms {
+		if o := ownerOf(s, known); o != "" {
+			members[o] = append(members[o], s)
+			continue
+		}
+		k := s.Kind
+		if k == "" {
+			k = "symbol"
+		}
+		if _, ok := groups[k]; !ok {
+			kinds = append(kinds, k)
+		}
+		groups[k] = append(groups[k], s)
+	}
+	sort.SliceStable(kinds, func(i, j int) bool { return rank(kinds[i]) < rank(kinds[j]) })
+	var out []Block
+	for _, k := range kinds {
+		var lines []string
+		for _, s := range groups[k] {
+			lines = append(lines, indexLine(s, false))
+			for _, m := range members[s.Name] {
+				lines = append(lines, indexLine(m, true))
+			}
+		}
+		title := kindTitle(k)
+		if k == "type" {
+			title = "Types and methods"
+		}
+		for start := 0; start < len(lines); start += indexChunk {
+			end := min(start+indexChunk, len(lines))
+			name := "API › " + title
+			if len(lines) > indexChunk {
+				name = fmt.Sprintf("API › %s (%d–%d of %d)", title, start+1, end, len(lines))
+			}
+			out = append(out, Block{Title: name, Text: "## " + strings.TrimPrefix(name, "API › ") + "\n\n" + strings.Join(lines[start:end], "")})
+		}
+	}
+	return out
+}
+
+func rank(k string) int {
+	if r, ok := kindOrder[k]; ok {
+		return r
+	}
+	return 8
+}
+
+func indexLine(s model.Symbol, member bool) string {
+	sig := OneLine(s.Signature)
+	if sig == "" {
+		sig = s.Name
+	}
+	indent := ""
+	if member {
+		indent = "  "
+	}
+	line := fmt.Sprintf("%s- `%s`", indent, strings.ReplaceAll(sig, "`", "'"))
+	if short := s.Name[strings.LastIndexAny(s.Name, ".:#")+1:]; !strings.Contains(sig, short) || (!member && short != s.Name) {
+		line = fmt.Sprintf("%s- **%s**: `%s`", indent, s.Name, strings.ReplaceAll(sig, "`", "'"))
+	}
+	if syn := FirstSentence(s.Doc); syn != "" {
+		line += " — " + syn
+	}
+	return line + "\n"
+}
+
+// OneLine collapses a multi-line signature to its first line, closing an
+// opened brace with an ellipsis.
+func OneLine(sig string) string {
+	sig = strings.TrimSpace(sig)
+	for strings.HasPrefix(sig, "#[") && strings.Contains(sig, "\n") { // Rust attributes
+		_, sig, _ = strings.Cut(sig, "\n")
+		sig = strings.TrimSpace(sig)
+	}
+	first, rest, multi := strings.Cut(sig, "\n")
+	if !multi {
+		return first
+	}
+	_ = rest
+	first = strings.TrimSpace(first)
+	switch {
+	case strings.HasSuffix(first, "{"):
+		return first + " … }"
+	case strings.HasSuffix(first, "("):
+		return first + " … )"
+	}
+	return first + " …"
+}
+
+var mdLinkRE = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+
+// FirstSentence returns the first sentence of a doc comment, on one line,
+// at most 160 bytes.
+func FirstSentence(doc string) string {
+	doc = mdLinkRE.ReplaceAllString(doc, "$1")
+	doc = strings.Join(strings.Fields(doc), " ")
+	if i := strings.Index(doc, ". "); i >= 0 {
+		doc = doc[:i+1]
+	}
+	if len(doc) > 160 {
+		cut := 157
+		for cut > 0 && doc[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		doc = doc[:cut] + "…"
+	}
+	return doc
+}
+
+func exampleMarkdown(ex model.Example, level string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s Example: %s\n\n", level, ex.Name)
+	if ex.Doc != "" {
+		b.WriteString(strings.TrimSpace(ex.Doc) + "\n\n")
+	}
+	b.WriteString(Fence(ex.Code, ex.Lang))
+	if ex.Output != "" {
+		b.WriteString("\nOutput:\n\n" + Fence(ex.Output, "text"))
+	}
+	return b.String()
+}
+
+// Fence wraps code in a fence longer than any backtick run inside it.
+func Fence(code, lang string) string {
+	n := 3
+	run := 0
+	for _, c := range code {
+		if c == '`' {
+			run++
+			n = max(n, run+1)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", n)
+	return f + lang + "\n" + strings.TrimRight(code, "\n") + "\n" + f + "\n"
+}
+
+// SymbolBlocks renders the full documentation of the symbols named name
+// (exact match first, then case-insensitive, then as a member name such as
+// "Read" for "Reader.Read"), with their methods and examples. It returns
+// nil when nothing matches.
+func SymbolBlocks(p *model.Package, name string) []Block {
+	matches := FindSymbols(p.Symbols, name)
+	if len(matches) == 0 {
+		return nil
+	}
+	var out []Block
+	for _, s := range matches {
+		var b strings.Builder
+		fmt.Fprintf(&b, "## %s %s\n\n", s.Kind, s.Name)
+		b.WriteString(Fence(s.Signature, langOf(p.Ecosystem)))
+		if s.Doc != "" {
+			b.WriteString("\n" + strings.TrimSpace(s.Doc) + "\n")
+		}
+		if s.File != "" {
+			fmt.Fprintf(&b, "\n*Defined in %s.*\n", s.File)
+		}
+		var methods []string
+		heading := "Methods"
+		for _, m := range p.Symbols {
+			if ownerOf(m, map[string]bool{s.Name: true}) == s.Name {
+				methods = append(methods, indexLine(m, true))
+				if m.Kind != "method" {
+					heading = "Members"
+				}
+			}
+		}
+		if len(methods) > 0 {
+			b.WriteString("\n### " + heading + "\n\n" + strings.Join(methods, ""))
+		}
+		out = append(out, Block{Title: s.Kind + " " + s.Name, Text: b.String()})
+		for _, ex := range p.Examples {
+			if exampleFor(ex.Name, s.Name) {
+				out = append(out, Block{Title: "Example " + ex.Name, Text: exampleMarkdown(ex, "###")})
+			}
+		}
+	}
+	return out
+}
+
+// FindSymbols returns the symbols matching name: exact matches if any,
+// else case-insensitive ones, else members whose last component matches.
+func FindSymbols(syms []model.Symbol, name string) []model.Symbol {
+	name = strings.TrimSpace(name)
+	tests := []func(model.Symbol) bool{
+		func(s model.Symbol) bool { return s.Name == name },
+		func(s model.Symbol) bool { return strings.EqualFold(s.Name, name) },
+		func(s model.Symbol) bool {
+			i := strings.LastIndexAny(s.Name, ".:#")
+			return i >= 0 && strings.EqualFold(s.Name[i+1:], name)
+		},
+	}
+	for _, test := range tests {
+		var out []model.Symbol
+		for _, s := range syms {
+			if test(s) {
+				out = append(out, s)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+// exampleFor reports whether a Go-style example name (ExampleCut,
+// ExampleReader_Read_suffix) or a file name belongs to symbol.
+func exampleFor(example, symbol string) bool {
+	want := "Example" + strings.ReplaceAll(symbol, ".", "_")
+	if example == want || strings.HasPrefix(example, want+"_") {
+		rest := strings.TrimPrefix(example, want+"_")
+		// ExampleReader_Read is a method example, not a suffix of Reader.
+		return example == want || (rest != "" && rest[0] >= 'a' && rest[0] <= 'z')
+	}
+	return false
+}
+
+func langOf(eco string) string {
+	switch eco {
+	case model.Go:
+		return "go"
+	case model.NPM:
+		return "ts"
+	case model.Python:
+		return "python"
+	case model.Rust:
+		return "rust"
+	case model.Swift:
+		return "swift"
+	}
+	return ""
+}

@@ -1,0 +1,640 @@
+package rust
+
+import (
+	"path"
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+// Scanner lists the public API of a crate from its source, without
+// compiling it: public items with their /// docs, inherent methods,
+// trait members, exported macros, and modules declared with `mod x;`
+// (followed into x.rs or x/mod.rs). It is the fallback when docs.rs has no
+// rustdoc JSON; it does not expand macros or evaluate cfg attributes.
+type Scanner struct {
+	Read       func(name string) ([]byte, bool)
+	MaxSymbols int // default 3000
+	MaxFiles   int // default 200
+
+	files int
+	out   []model.Symbol
+}
+
+// ScanResult is what Scan found.
+type ScanResult struct {
+	CrateDocs string // //! docs of the crate root
+	Symbols   []model.Symbol
+	Truncated bool
+}
+
+// Scan reads the crate rooted at file (usually src/lib.rs).
+func (s *Scanner) Scan(file string) ScanResult {
+	if s.MaxSymbols <= 0 {
+		s.MaxSymbols = 3000
+	}
+	if s.MaxFiles <= 0 {
+		s.MaxFiles = 200
+	}
+	s.files, s.out = 0, nil
+	docs := s.file(file, "", 0)
+	return ScanResult{CrateDocs: docs, Symbols: s.out, Truncated: len(s.out) >= s.MaxSymbols}
+}
+
+// file scans one source file as the module prefix; it returns the file's
+// inner (//!) docs.
+func (s *Scanner) file(name, prefix string, depth int) string {
+	if s.files >= s.MaxFiles || depth > maxModuleDepth {
+		return ""
+	}
+	src, ok := s.Read(name)
+	if !ok {
+		return ""
+	}
+	s.files++
+	m := &module{s: s, file: name, src: string(src), toks: lex(string(src)), prefix: prefix, depth: depth, private: map[string]privateMod{}}
+	m.items(0, len(m.toks), "")
+	m.resolveReexports()
+	return strings.TrimSpace(strings.Join(m.inner, "\n"))
+}
+
+func (s *Scanner) add(sym model.Symbol) {
+	if len(s.out) < s.MaxSymbols {
+		s.out = append(s.out, sym)
+	}
+}
+
+// module is one file (or inline module) being scanned.
+type module struct {
+	s       *Scanner
+	file    string
+	src     string
+	toks    []token
+	prefix  string
+	depth   int
+	inner   []string              // //! lines
+	private map[string]privateMod // private modules, by name
+	public  map[string]bool       // public modules, by name
+	uses    []reexport            // `pub use x::...` seen before `mod x`
+}
+
+// privateMod is a private module: a file, or an inline token range.
+type privateMod struct {
+	file        string
+	open, close int
+}
+
+type reexport struct {
+	mod    string       // private module name
+	glob   bool         // pub use x::*
+	only   []string     // pub use x::{A, B}
+	listed model.Symbol // how to list it when x is not a private module
+}
+
+// itemHead is what precedes an item keyword: docs, attributes, visibility.
+type itemHead struct {
+	docs                 []string
+	public, hidden, test bool
+	macroExport          bool
+	pathAttr             string
+	start                int // first token of the item (after attributes)
+}
+
+// items scans tokens [i, end) as a sequence of items; owner names the type
+// of an impl or trait being scanned ("" at module level).
+func (m *module) items(i, end int, owner string) {
+	for i < end {
+		var h itemHead
+		i = m.head(i, end, &h)
+		if i >= end {
+			return
+		}
+		i = m.item(i, end, &h, owner)
+	}
+}
+
+// head collects doc comments, attributes and visibility.
+func (m *module) head(i, end int, h *itemHead) int {
+	for i < end {
+		t := m.toks[i]
+		switch {
+		case t.kind == tDocInner:
+			m.inner = append(m.inner, strings.TrimPrefix(t.text, " "))
+			i++
+		case t.kind == tDocOuter:
+			h.docs = append(h.docs, strings.TrimPrefix(t.text, " "))
+			i++
+		case t.kind == tPunct && t.text == "#":
+			j := i + 1
+			if j < end && m.toks[j].text == "!" {
+				j++
+			}
+			if j < end && m.toks[j].text == "[" {
+				close := m.matching(j, end)
+				attr := m.text(j+1, close)
+				switch {
+				case strings.HasPrefix(attr, "doc") && strings.Contains(attr, "hidden"):
+					h.hidden = true
+				case attr == "cfg(test)" || strings.HasPrefix(attr, "test"):
+					h.test = true
+				case attr == "macro_export":
+					h.macroExport = true
+				case strings.HasPrefix(attr, "path"):
+					if _, v, ok := strings.Cut(attr, "="); ok {
+						h.pathAttr = strings.Trim(strings.TrimSpace(v), `"`)
+					}
+				}
+				i = close + 1
+			} else {
+				i = j
+			}
+		case t.kind == tIdent && t.text == "pub":
+			h.public = true
+			i++
+			if i < end && m.toks[i].text == "(" {
+				close := m.matching(i, end)
+				h.public = false // pub(crate), pub(super), pub(in ...)
+				i = close + 1
+			}
+		default:
+			h.start = i
+			return i
+		}
+	}
+	return end
+}
+
+// text joins the source of tokens [i, j) with single spaces where the
+// source had whitespace or comments.
+func (m *module) text(i, j int) string {
+	var b strings.Builder
+	for k := i; k < j && k < len(m.toks); k++ {
+		t := m.toks[k]
+		if t.kind == tDocOuter || t.kind == tDocInner {
+			continue
+		}
+		if t.space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(m.src[t.start:t.end])
+	}
+	return b.String()
+}
+
+// matching returns the index of the bracket closing the one at i, or
+// end-1 when it is unbalanced.
+func (m *module) matching(i, end int) int {
+	depth := 0
+	for k := i; k < end; k++ {
+		if m.toks[k].kind != tPunct {
+			continue
+		}
+		switch m.toks[k].text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return end - 1
+}
+
+// scanTo returns the index of the first ';' or '{' at bracket depth 0
+// from i (or end).
+func (m *module) scanTo(i, end int, stops string) int {
+	for k := i; k < end; k++ {
+		t := m.toks[k]
+		if t.kind != tPunct {
+			continue
+		}
+		if strings.Contains(stops, t.text) {
+			return k
+		}
+		if t.text == "(" || t.text == "[" || t.text == "{" {
+			k = m.matching(k, end)
+		}
+	}
+	return end
+}
+
+// scanField returns the index of the ',' ending a field or variant that
+// starts at i; commas inside brackets and generic arguments do not count.
+func (m *module) scanField(i, end int) int {
+	angle := 0
+	for k := i; k < end; k++ {
+		t := m.toks[k]
+		if t.kind != tPunct {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			k = m.matching(k, end)
+		case "<":
+			angle++
+		case ">":
+			if angle > 0 && !(k > 0 && !t.space && (m.toks[k-1].text == "-" || m.toks[k-1].text == "=")) {
+				angle--
+			}
+		case ",":
+			if angle == 0 {
+				return k
+			}
+		}
+	}
+	return end
+}
+
+var qualifiers = map[string]bool{"const": true, "async": true, "unsafe": true, "extern": true, "default": true, "auto": true}
+
+// item scans one item starting at i and returns the index after it.
+func (m *module) item(i, end int, h *itemHead, owner string) int {
+	k := i
+	for k < end && (m.toks[k].kind == tIdent && qualifiers[m.toks[k].text] || m.toks[k].kind == tLiteral) {
+		if m.toks[k].text == "const" && k+1 < end && m.toks[k+1].kind == tIdent && !qualifiers[m.toks[k+1].text] && m.toks[k+1].text != "fn" {
+			break // `const NAME: T`, not `const fn`
+		}
+		k++
+	}
+	if k >= end {
+		return end
+	}
+	kw := m.toks[k]
+	if kw.kind != tIdent {
+		if kw.text == ";" {
+			return k + 1
+		}
+		return m.skipItem(k, end)
+	}
+	switch kw.text {
+	case "impl":
+		return m.impl(i, k, end, h)
+	case "mod":
+		return m.mod(k, end, h)
+	case "macro_rules":
+		return m.macro(k, end, h)
+	case "use":
+		stop := m.scanTo(k, end, ";")
+		if h.public && !h.test && !h.hidden && owner == "" {
+			m.use(k+1, stop, h)
+		}
+		return stop + 1
+	case "fn", "struct", "enum", "union", "trait", "type", "const", "static":
+	default:
+		return m.skipItem(k, end)
+	}
+	name := ""
+	nameAt := k + 1
+	if kw.text == "static" && nameAt < end && m.toks[nameAt].text == "mut" {
+		nameAt++
+	}
+	if nameAt < end && m.toks[nameAt].kind == tIdent {
+		name = m.toks[nameAt].text
+	}
+	visible := (h.public || isTraitOwner(owner)) && !h.hidden && !h.test && name != "_"
+	var stop int
+	switch kw.text {
+	case "const", "static", "type":
+		stop = m.scanTo(k, end, ";")
+	default:
+		stop = m.scanTo(k, end, ";{")
+	}
+	sig := m.text(i, stop)
+	if h.public {
+		sig = "pub " + sig
+	}
+	if stop >= end || m.toks[stop].text != "{" {
+		if visible && name != "" {
+			m.emit(h, kw.text, name, owner, strings.TrimSpace(sig)+";")
+		}
+		return stop + 1
+	}
+	return m.itemBody(stop, end, h, kw.text, name, owner, sig, visible)
+}
+
+// itemBody handles an item with a { body }: struct, enum and union bodies
+// join the signature, trait members are scanned, function bodies skipped.
+func (m *module) itemBody(open, end int, h *itemHead, kw, name, owner, sig string, visible bool) int {
+	close := m.matching(open, end)
+	switch kw {
+	case "struct", "union", "enum":
+		sig += m.body(open, close, kw)
+	case "trait":
+		sig += " { … }"
+		if visible && name != "" {
+			m.emit(h, kw, name, owner, sig)
+			m.items(open+1, close, traitOwner(m.prefix+name))
+			return close + 1
+		}
+	case "fn":
+		if isTraitOwner(owner) {
+			sig += " { … }"
+		}
+	}
+	if visible && name != "" {
+		m.emit(h, kw, name, owner, sig)
+	}
+	return close + 1
+}
+
+// traitOwner marks an owner name as a trait, whose members are public
+// without `pub`.
+func traitOwner(name string) string { return "trait " + name }
+
+func isTraitOwner(owner string) bool { return strings.HasPrefix(owner, "trait ") }
+
+func (m *module) emit(h *itemHead, kw, name, owner, sig string) {
+	kind := map[string]string{"fn": "function", "type": "type alias"}[kw]
+	if kind == "" {
+		kind = kw
+	}
+	full := m.prefix + name
+	if owner != "" {
+		kind = "method"
+		full = strings.TrimPrefix(owner, "trait ") + "::" + name
+	}
+	m.s.add(model.Symbol{Name: full, Kind: kind, Signature: strings.TrimSpace(sig), Doc: strings.TrimSpace(strings.Join(h.docs, "\n")), File: m.file})
+}
+
+// skipItem skips an item pkgdocs does not document (extern blocks, macro
+// invocations, ...).
+func (m *module) skipItem(k, end int) int {
+	stop := m.scanTo(k, end, ";{")
+	if stop < end && m.toks[stop].text == "{" {
+		return m.matching(stop, end) + 1
+	}
+	return stop + 1
+}
+
+// body renders a struct, union or enum body: public fields (structs) or
+// all variants (enums), without docs and attributes; long bodies elide.
+func (m *module) body(open, close int, kw string) string {
+	var lines []string
+	hidden := false
+	i := open + 1
+	for i < close {
+		var h itemHead
+		i = m.head(i, close, &h)
+		if i >= close {
+			break
+		}
+		stop := m.scanField(i, close)
+		if kw == "enum" || h.public {
+			vis := ""
+			if h.public {
+				vis = "pub "
+			}
+			if !h.hidden {
+				lines = append(lines, "    "+vis+m.text(h.start, stop)+",")
+			}
+		} else {
+			hidden = true
+		}
+		i = stop + 1
+	}
+	if hidden {
+		lines = append(lines, "    /* private fields */")
+	}
+	if len(lines) > maxMembersShown {
+		return " { … }"
+	}
+	return " {\n" + strings.Join(lines, "\n") + "\n}"
+}
+
+// impl scans an inherent impl block for public methods; trait impls are
+// skipped.
+func (m *module) impl(i, k, end int, h *itemHead) int {
+	stop := m.scanTo(k, end, ";{")
+	if stop >= end || m.toks[stop].text != "{" {
+		return stop + 1
+	}
+	close := m.matching(stop, end)
+	if h.test {
+		return close + 1
+	}
+	self := ""
+	depth := 0
+	for j := k + 1; j < stop; j++ {
+		t := m.toks[j]
+		switch {
+		case t.text == "<":
+			depth++
+		case t.text == ">" && depth > 0 && !(!t.space && m.toks[j-1].text == "-"):
+			depth--
+		case depth == 0 && t.kind == tIdent && t.text == "for":
+			return close + 1 // a trait impl
+		case depth == 0 && t.kind == tIdent && t.text != "where" && t.text != "dyn":
+			self = t.text
+		case t.kind == tIdent && t.text == "where":
+			j = stop
+		}
+	}
+	if self != "" {
+		m.items(stop+1, close, m.prefix+self)
+	}
+	return close + 1
+}
+
+// mod handles `mod x;` (a file) and `mod x { ... }` (inline).
+func (m *module) mod(k, end int, h *itemHead) int {
+	if k+1 >= end || m.toks[k+1].kind != tIdent {
+		return m.skipItem(k, end)
+	}
+	name := m.toks[k+1].text
+	stop := m.scanTo(k, end, ";{")
+	if h.test || h.hidden {
+		if stop < end && m.toks[stop].text == "{" {
+			return m.matching(stop, end) + 1
+		}
+		return stop + 1
+	}
+	sym := model.Symbol{Name: m.prefix + name, Kind: "mod", Signature: "pub mod " + name, Doc: strings.Join(h.docs, "\n"), File: m.file}
+	if h.public {
+		if m.public == nil {
+			m.public = map[string]bool{}
+		}
+		m.public[name] = true
+	}
+	if stop < end && m.toks[stop].text == "{" {
+		close := m.matching(stop, end)
+		if !h.public {
+			m.private[name] = privateMod{open: stop + 1, close: close}
+			return close + 1
+		}
+		m.s.add(sym)
+		if m.depth < maxModuleDepth {
+			sub := &module{s: m.s, file: m.file, src: m.src, toks: m.toks, prefix: m.prefix + name + "::", depth: m.depth + 1, private: map[string]privateMod{}}
+			sub.items(stop+1, close, "")
+			sub.resolveReexports()
+		}
+		return close + 1
+	}
+	file := m.modFile(name, h.pathAttr)
+	if !h.public {
+		m.private[name] = privateMod{file: file}
+		return stop + 1
+	}
+	sym.File = file
+	at := len(m.s.out)
+	m.s.add(sym)
+	if docs := m.s.file(file, m.prefix+name+"::", m.depth+1); sym.Doc == "" && at < len(m.s.out) {
+		m.s.out[at].Doc = docs
+	}
+	return stop + 1
+}
+
+// modFile finds the file of `mod name;` declared in m.file.
+func (m *module) modFile(name, pathAttr string) string {
+	dir := path.Dir(m.file)
+	if pathAttr != "" {
+		return path.Clean(path.Join(dir, pathAttr))
+	}
+	base := path.Base(m.file)
+	if base != "lib.rs" && base != "main.rs" && base != "mod.rs" {
+		dir = path.Join(dir, strings.TrimSuffix(base, ".rs"))
+	}
+	candidate := path.Join(dir, name+".rs")
+	if _, ok := m.s.Read(candidate); ok {
+		return candidate
+	}
+	return path.Join(dir, name, "mod.rs")
+}
+
+// use records a `pub use` item. A re-export from a private module of this
+// file is replaced by the items it names (scanned in place); any other is
+// listed as a re-export.
+func (m *module) use(i, stop int, h *itemHead) {
+	text := m.text(i, stop)
+	listed := model.Symbol{Name: m.prefix + lastSegment(text), Kind: "use", Signature: "pub use " + text + ";", Doc: strings.Join(h.docs, "\n"), File: m.file}
+	p := strings.TrimPrefix(strings.TrimPrefix(text, "self::"), "crate::")
+	head, rest, ok := strings.Cut(p, "::")
+	if !ok {
+		m.s.add(listed)
+		return
+	}
+	r := reexport{mod: head, listed: listed}
+	switch {
+	case rest == "*":
+		r.glob = true
+	case strings.HasPrefix(rest, "{"):
+		for _, n := range strings.Split(strings.Trim(rest, "{} "), ",") {
+			if n = strings.TrimSpace(n); n != "" && !strings.Contains(n, "::") && !strings.Contains(n, " as ") {
+				r.only = append(r.only, n)
+			}
+		}
+	case !strings.Contains(rest, "::") && !strings.Contains(rest, " as "):
+		r.only = []string{rest}
+	}
+	if !r.glob && len(r.only) == 0 {
+		m.s.add(listed)
+		return
+	}
+	if _, known := m.private[head]; known {
+		m.reexport(r)
+		return
+	}
+	if m.public[head] {
+		m.s.add(listed)
+		return
+	}
+	m.uses = append(m.uses, r) // the module may be declared further down
+}
+
+func lastSegment(p string) string {
+	if i := strings.LastIndex(p, " as "); i >= 0 {
+		return strings.TrimSpace(p[i+4:])
+	}
+	if i := strings.LastIndex(p, "::"); i >= 0 {
+		return p[i+2:]
+	}
+	return p
+}
+
+// resolveReexports scans the private modules of `pub use` items whose
+// module was declared after them.
+func (m *module) resolveReexports() {
+	for _, r := range m.uses {
+		if _, known := m.private[r.mod]; known {
+			m.reexport(r)
+		} else {
+			m.s.add(r.listed)
+		}
+	}
+	m.uses = nil
+}
+
+// reexport scans private module r.mod under this module's prefix, keeping
+// the requested names (all of them for a glob).
+func (m *module) reexport(r reexport) {
+	pm := m.private[r.mod]
+	before := len(m.s.out)
+	if pm.file != "" {
+		m.s.file(pm.file, m.prefix, m.depth+1)
+	} else {
+		if m.s.files >= m.s.MaxFiles || m.depth >= maxModuleDepth {
+			return
+		}
+		m.s.files++ // inline re-scans share the file budget
+		sub := &module{s: m.s, file: m.file, src: m.src, toks: m.toks, prefix: m.prefix, depth: m.depth + 1, private: map[string]privateMod{}}
+		sub.items(pm.open, pm.close, "")
+		sub.resolveReexports()
+	}
+	if r.glob {
+		return
+	}
+	keep := map[string]bool{}
+	for _, n := range r.only {
+		keep[m.prefix+n] = true
+	}
+	kept := m.s.out[:before]
+	for _, sym := range m.s.out[before:] {
+		owner := sym.Name
+		if i := strings.LastIndex(owner, "::"); i >= 0 && sym.Kind == "method" {
+			owner = owner[:i]
+		}
+		if keep[owner] {
+			kept = append(kept, sym)
+		}
+	}
+	m.s.out = kept
+}
+
+// macro records an exported macro_rules! macro with its arm patterns.
+func (m *module) macro(k, end int, h *itemHead) int {
+	if k+3 >= end || m.toks[k+1].text != "!" || m.toks[k+2].kind != tIdent {
+		return m.skipItem(k, end)
+	}
+	name := m.toks[k+2].text
+	open := k + 3
+	if m.toks[open].text != "{" && m.toks[open].text != "(" && m.toks[open].text != "[" {
+		return m.skipItem(k, end)
+	}
+	close := m.matching(open, end)
+	next := close + 1
+	if next < end && m.toks[next].text == ";" {
+		next++
+	}
+	if !h.macroExport || h.hidden {
+		return next
+	}
+	var arms []string
+	for j := open + 1; j < close; j++ {
+		t := m.toks[j]
+		if t.kind != tPunct || (t.text != "(" && t.text != "[" && t.text != "{") {
+			continue
+		}
+		pc := m.matching(j, close)
+		if pc+2 < close && m.toks[pc+1].text == "=" && m.toks[pc+2].text == ">" {
+			arms = append(arms, "    "+m.text(j, pc+1)+" => { … };")
+			if pc+3 < close && strings.Contains("([{", m.toks[pc+3].text) {
+				pc = m.matching(pc+3, close)
+			}
+		}
+		j = pc
+	}
+	sig := "macro_rules! " + name + " {\n" + strings.Join(arms, "\n") + "\n}"
+	m.s.add(model.Symbol{Name: m.prefix + name, Kind: "macro", Signature: sig, Doc: strings.TrimSpace(strings.Join(h.docs, "\n")), File: m.file})
+	return next
+}

@@ -1,0 +1,202 @@
+package search
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+// Unit kinds.
+const (
+	KindSymbol  = "symbol"
+	KindSection = "section"
+	KindExample = "example"
+)
+
+// Field boosts for BM25F.
+const (
+	boostName      = 4
+	boostHeading   = 2
+	boostSignature = 1.5
+	boostBody      = 1
+	k1             = 1.2
+	b              = 0.75
+)
+
+// Unit is one searchable piece of a package.
+type Unit struct {
+	Kind      string
+	Title     string // heading path, symbol name or example name
+	Name      string // symbol name (symbols only)
+	SymKind   string // func, type, class, ... (symbols only)
+	Signature string
+	Body      string // section markdown, doc comment or example code
+	Doc       string // an example's prose (examples only)
+	Lang      string // code fence language for examples
+}
+
+type doc struct {
+	tf     map[string]float64 // weighted term frequency
+	length float64
+}
+
+// Index is a search index over one package version. It is immutable once
+// built and safe for concurrent use.
+type Index struct {
+	units  []Unit
+	docs   []doc
+	df     map[string]int
+	avgLen float64
+}
+
+// Build indexes the sections, symbols and examples of p.
+func Build(p *model.Package) *Index {
+	ix := &Index{df: map[string]int{}}
+	for _, s := range p.Symbols {
+		ix.add(Unit{Kind: KindSymbol, Title: s.Name, Name: s.Name, SymKind: s.Kind, Signature: s.Signature, Body: s.Doc})
+	}
+	for _, s := range p.Sections {
+		title := s.Title()
+		if s.File != "" {
+			title = s.File + " › " + title
+		}
+		ix.add(Unit{Kind: KindSection, Title: title, Body: s.Markdown})
+	}
+	for _, e := range p.Examples {
+		ix.add(Unit{Kind: KindExample, Title: e.Name, Doc: e.Doc, Body: e.Code, Lang: e.Lang})
+	}
+	total := 0.0
+	for _, d := range ix.docs {
+		total += d.length
+	}
+	if len(ix.docs) > 0 {
+		ix.avgLen = total / float64(len(ix.docs))
+	}
+	return ix
+}
+
+func (ix *Index) add(u Unit) {
+	d := doc{tf: map[string]float64{}}
+	field := func(text string, boost float64) {
+		for _, t := range Tokenize(text) {
+			d.tf[t] += boost
+			d.length += boost
+		}
+	}
+	field(u.Name, boostName)
+	if u.Kind != KindSymbol {
+		field(u.Title, boostHeading)
+	}
+	field(u.Signature, boostSignature)
+	field(u.Doc, boostBody)
+	field(u.Body, boostBody)
+	for t := range d.tf {
+		ix.df[t]++
+	}
+	ix.units = append(ix.units, u)
+	ix.docs = append(ix.docs, d)
+}
+
+// Len reports the number of indexed units.
+func (ix *Index) Len() int { return len(ix.units) }
+
+// Options controls Search.
+type Options struct {
+	Limit int    // default 5
+	Kind  string // "", "any", or one of the unit kinds
+	Fuzzy bool   // also match misspelt terms and symbol-name subsequences
+}
+
+// Hit is one ranked result.
+type Hit struct {
+	Unit  Unit
+	Score float64
+	Exact bool // the query names this symbol exactly
+	Terms []string
+}
+
+// Search ranks the index against query. Exact symbol-name matches always
+// come first (case-sensitive before case-insensitive).
+func (ix *Index) Search(query string, opts Options) []Hit {
+	limit := opts.Limit
+	if limit <= 0 {
+		limit = 5
+	}
+	terms := map[string]float64{} // term -> weight
+	for _, t := range Tokenize(query) {
+		terms[t] = 1
+	}
+	if opts.Fuzzy {
+		for t := range terms {
+			if len(t) < 5 || ix.df[t] > 0 {
+				continue
+			}
+			for v := range ix.df {
+				if abs(len(v)-len(t)) <= 1 && Distance(t, v) == 1 {
+					terms[v] = max(terms[v], 0.5)
+				}
+			}
+		}
+	}
+	q := strings.TrimSpace(query)
+	n := float64(len(ix.docs))
+	var hits []Hit
+	for i, d := range ix.docs {
+		u := ix.units[i]
+		if opts.Kind != "" && opts.Kind != "any" && opts.Kind != u.Kind {
+			continue
+		}
+		score := 0.0
+		var matched []string
+		for t, w := range terms {
+			tf := d.tf[t]
+			if tf == 0 {
+				continue
+			}
+			df := float64(ix.df[t])
+			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+			norm := 1 - b + b*d.length/max(ix.avgLen, 1)
+			score += w * idf * tf * (k1 + 1) / (tf + k1*norm)
+			matched = append(matched, t)
+		}
+		exact := false
+		if u.Kind == KindSymbol {
+			switch {
+			case u.Name == q:
+				score += 2000
+				exact = true
+			case strings.EqualFold(u.Name, q) || strings.EqualFold(lastComponent(u.Name), q):
+				score += 1000
+				exact = true
+			case opts.Fuzzy:
+				score += 5 * subsequenceScore(strings.ReplaceAll(q, " ", ""), u.Name)
+			}
+		}
+		if score <= 0 {
+			continue
+		}
+		sort.Strings(matched)
+		hits = append(hits, Hit{Unit: u, Score: score, Exact: exact, Terms: matched})
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits
+}
+
+func lastComponent(name string) string {
+	if i := strings.LastIndexAny(name, ".:#"); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,116 @@
+package search
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+func stringsLike() *model.Package {
+	return &model.Package{
+		Symbols: []model.Symbol{
+			{Name: "Clone", Kind: "func", Signature: "func Clone(s string) string", Doc: "Clone returns a fresh copy of s. It is useful to cut memory retention."},
+			{Name: "CutPrefix", Kind: "func", Signature: "func CutPrefix(s, prefix string) (after string, found bool)", Doc: "CutPrefix returns s without the provided leading prefix string."},
+			{Name: "CutSuffix", Kind: "func", Signature: "func CutSuffix(s, suffix string) (before string, found bool)", Doc: "CutSuffix returns s without the provided ending suffix string."},
+			{Name: "Cut", Kind: "func", Signature: "func Cut(s, sep string) (before, after string, found bool)", Doc: "Cut slices s around the first instance of sep."},
+			{Name: "Replacer", Kind: "type", Signature: "type Replacer struct{ ... }", Doc: "Replacer replaces a list of strings with replacements."},
+			{Name: "Replacer.Replace", Kind: "method", Signature: "func (r *Replacer) Replace(s string) string", Doc: "Replace returns a copy of s with all replacements performed."},
+			{Name: "NewReplacer", Kind: "func", Signature: "func NewReplacer(oldnew ...string) *Replacer", Doc: "NewReplacer returns a new Replacer from a list of old, new string pairs."},
+		},
+		Sections: []model.Section{
+			{Path: []string{"Cutting strings"}, Markdown: "## Cutting strings\n\nUse Cut, Cut, Cut to cut cut cut strings.\n", File: "README.md"},
+			{Path: []string{"Routing"}, Markdown: "## Routing\n\nThe router dispatches requests.\n\n```js\napp.get('/', handler) // router\n```\n", File: "README.md"},
+		},
+		Examples: []model.Example{{Name: "ExampleCut", Code: `fmt.Println(strings.Cut("a=b", "="))`, Lang: "go"}},
+	}
+}
+
+func titles(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Unit.Kind+":"+h.Unit.Title)
+	}
+	return out
+}
+
+func TestSearchRanking(t *testing.T) {
+	ix := Build(stringsLike())
+	tests := []struct {
+		query     string
+		fuzzy     bool
+		wantFirst string
+	}{
+		{"Cut", true, "symbol:Cut"},                  // exact before partial, before prose that repeats "cut"
+		{"cut", false, "symbol:Cut"},                 // case-insensitive exact
+		{"CutPrefix", true, "symbol:CutPrefix"},      // compound identifiers
+		{"cut prefix", false, "symbol:CutPrefix"},    // words of an identifier
+		{"Replace", true, "symbol:Replacer.Replace"}, // member names count as exact
+		{"router", false, "section:README.md › Routing"},
+		{"dispatchs", true, "section:README.md › Routing"}, // misspelt (Damerau-Levenshtein 1)
+		{"dispatchs", false, ""},
+		{"NwRplcr", true, "symbol:NewReplacer"}, // fzf-style subsequence
+	}
+	for _, tt := range tests {
+		hits := ix.Search(tt.query, Options{Fuzzy: tt.fuzzy, Limit: 5})
+		if tt.wantFirst == "" {
+			if len(hits) != 0 {
+				t.Errorf("Search(%q) without fuzzy = %v, want nothing", tt.query, titles(hits))
+			}
+			continue
+		}
+		if len(hits) == 0 || titles(hits)[0] != tt.wantFirst {
+			t.Errorf("Search(%q) = %v, want %s first", tt.query, titles(hits), tt.wantFirst)
+		}
+	}
+}
+
+func TestSearchKindFilterAndLimit(t *testing.T) {
+	ix := Build(stringsLike())
+	hits := ix.Search("cut", Options{Kind: KindExample, Limit: 5})
+	if got := titles(hits); !reflect.DeepEqual(got, []string{"example:ExampleCut"}) {
+		t.Fatalf("kind filter: %v", got)
+	}
+	if hits := ix.Search("cut", Options{Limit: 2}); len(hits) != 2 {
+		t.Fatalf("limit: got %d hits", len(hits))
+	}
+	if hits := ix.Search("zzzz", Options{Fuzzy: true}); len(hits) != 0 {
+		t.Fatalf("nonsense query matched %v", titles(hits))
+	}
+}
+
+func TestTokenize(t *testing.T) {
+	tests := map[string][]string{
+		"ReadAll":               {"read", "all", "readall"},
+		"HTTPServerError":       {"http", "server", "error", "httpservererror"},
+		"snake_case::path":      {"snake", "case", "path"},
+		"how to use the router": {"use", "router"},
+	}
+	for in, want := range tests {
+		if got := Tokenize(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("Tokenize(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestDistanceAndSuggest(t *testing.T) {
+	if d := Distance("expresss", "express"); d != 1 {
+		t.Errorf("Distance = %d", d)
+	}
+	if d := Distance("ab", "ba"); d != 1 {
+		t.Errorf("transposition distance = %d, want 1", d)
+	}
+	got := Suggest([]string{"express", "expect", "react", "Express"}, "expresss", 2)
+	if !reflect.DeepEqual(got, []string{"express", "Express"}) {
+		t.Errorf("Suggest = %v", got)
+	}
+}
+
+func TestSnippetReopensFences(t *testing.T) {
+	text := "intro\n\n```js\n" + strings.Repeat("line\n", 20) + "router()\n" + strings.Repeat("line\n", 20) + "```\nend"
+	got := Snippet(text, []string{"router"}, 3)
+	if !strings.HasPrefix(got, "…\n```js\n") || !strings.Contains(got, "router()") || !strings.HasSuffix(got, "```\n…\n") {
+		t.Fatalf("snippet:\n%s", got)
+	}
+}

@@ -1,0 +1,47 @@
+package service
+
+import (
+	"context"
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/render"
+	"github.com/gomcp/sdk/pkgdocs/internal/rust"
+)
+
+// RustConfig configures the Rust source.
+type RustConfig struct {
+	APIURL      string // crates.io API; default https://crates.io
+	DownloadURL string // crate archives; default https://static.crates.io
+	DocsURL     string // docs.rs; default https://docs.rs; "off" skips rustdoc JSON
+}
+
+func (s *Service) loadRust(ctx context.Context, name, version, project string) (*entry, error) {
+	if err := required("package", name); err != nil {
+		return nil, err
+	}
+	if err := checkProject(project); err != nil {
+		return nil, err
+	}
+	name = strings.TrimSpace(name)
+	if n, v, ok := strings.Cut(name, "@"); ok && version == "" {
+		name, version = n, v
+	}
+	src := &rust.Source{Client: s.client, APIURL: s.cfg.Rust.APIURL, DownloadURL: s.cfg.Rust.DownloadURL, DocsURL: s.cfg.Rust.DocsURL}
+	exact := rust.IsExactVersion(version) && project == ""
+	key := strings.Join([]string{"rust", s.cfg.Rust.APIURL, strings.ReplaceAll(strings.ToLower(name), "_", "-"), version, project}, "\x00")
+	return s.load(ctx, key, exact, func(ctx context.Context) (*model.Package, error) {
+		return src.Describe(ctx, rust.Request{Name: name, Version: version, ProjectPath: project})
+	})
+}
+
+// DescribeRustPackage documents a Rust crate: README, crate docs, the
+// public API from docs.rs rustdoc JSON (or a scan of the crate source),
+// examples and Cargo features.
+func (s *Service) DescribeRustPackage(ctx context.Context, args DescribeArgs) (*DocResult, error) {
+	e, err := s.loadRust(ctx, args.Package, args.Version, args.ProjectPath)
+	if err != nil {
+		return nil, err
+	}
+	return describe(e.pkg, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_rust_package")
+}

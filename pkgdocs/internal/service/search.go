@@ -1,0 +1,125 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/render"
+	"github.com/gomcp/sdk/pkgdocs/internal/search"
+)
+
+// SearchPackageDocs ranks a package's sections, symbols and examples
+// against a query.
+func (s *Service) SearchPackageDocs(ctx context.Context, args SearchArgs) (*SearchResult, error) {
+	if err := required("query", args.Query); err != nil {
+		return nil, err
+	}
+	var e *entry
+	var err error
+	switch strings.ToLower(args.Language) {
+	case model.Go:
+		e, err = s.loadGo(ctx, args.Package, args.Version, args.ProjectPath, "", "")
+	case model.NPM, "node", "javascript", "typescript":
+		e, err = s.loadNPM(ctx, args.Package, args.Version, args.ProjectPath)
+	case model.Python:
+		e, err = s.loadPython(ctx, args.Package, args.Version, args.ProjectPath)
+	case model.Rust:
+		e, err = s.loadRust(ctx, args.Package, args.Version, args.ProjectPath)
+	case model.Swift:
+		e, err = s.loadSwift(ctx, args.Package, args.Version, args.ProjectPath)
+	default:
+		return nil, fmt.Errorf("%w: language must be go, npm, python, rust or swift, not %q", ErrInvalidArgument, args.Language)
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch args.Kind {
+	case "", "any", search.KindSymbol, search.KindSection, search.KindExample:
+	default:
+		return nil, fmt.Errorf("%w: kind must be any, symbol, section or example, not %q", ErrInvalidArgument, args.Kind)
+	}
+	fuzzy := args.Fuzzy == nil || *args.Fuzzy
+	limit := min(max(args.Limit, 0), 50)
+	if limit == 0 {
+		limit = 5
+	}
+	p := e.pkg
+	hits := e.index().Search(args.Query, search.Options{Limit: limit, Kind: args.Kind, Fuzzy: fuzzy})
+	res := &SearchResult{Provenance: provenance(p), Query: args.Query, Hits: []SearchHit{}}
+	for _, h := range hits {
+		res.Hits = append(res.Hits, SearchHit{Kind: h.Unit.Kind, Title: h.Unit.Title, Score: round(h.Score)})
+	}
+	blocks := hitBlocks(p, hits)
+	if len(blocks) == 0 {
+		blocks = []render.Block{{Title: "No results", Text: fmt.Sprintf("Nothing in %s@%s matches %q. Try other words, fuzzy=true, or describe the package to see its API.", p.Name, p.Version, args.Query)}}
+	}
+	budget := render.ClampBudget(args.MaxTokens, DefaultSearchTokens)
+	pg := render.Pack(render.Header(p)+fmt.Sprintf("\nSearch: %q — %d results\n", args.Query, len(hits)), blocks, render.Options{
+		MaxTokens: budget,
+		PageHint: func(int) string {
+			return "raise maxTokens or lower limit to see more results"
+		},
+	})
+	res.Markdown, res.Tokens = pg.Markdown, pg.Tokens
+	return res, nil
+}
+
+func round(f float64) float64 {
+	return float64(int(f*100+0.5)) / 100
+}
+
+// hitBlocks renders search hits: symbols with their signature and first
+// paragraph, sections and examples as snippets around the best line.
+func hitBlocks(p *model.Package, hits []search.Hit) []render.Block {
+	var out []render.Block
+	for i, h := range hits {
+		u := h.Unit
+		var b strings.Builder
+		fmt.Fprintf(&b, "### %d. %s: %s\n\n", i+1, u.Kind, u.Title)
+		switch u.Kind {
+		case search.KindSymbol:
+			b.WriteString(render.Fence(u.Signature, fenceLang(p.Ecosystem)))
+			if doc := firstParagraph(u.Body); doc != "" {
+				b.WriteString("\n" + doc + "\n")
+			}
+		case search.KindExample:
+			if doc := firstParagraph(u.Doc); doc != "" {
+				b.WriteString(doc + "\n\n")
+			}
+			b.WriteString(render.Fence(strings.TrimSpace(u.Body), u.Lang))
+		default:
+			b.WriteString(search.Snippet(u.Body, h.Terms, 6))
+		}
+		out = append(out, render.Block{Title: fmt.Sprintf("%d. %s", i+1, u.Title), Text: b.String()})
+	}
+	return out
+}
+
+func firstParagraph(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		s = s[:i]
+	}
+	if !render.FencesBalanced(s) {
+		return ""
+	}
+	return s
+}
+
+func fenceLang(eco string) string {
+	switch eco {
+	case model.Go:
+		return "go"
+	case model.NPM:
+		return "ts"
+	case model.Python:
+		return "python"
+	case model.Rust:
+		return "rust"
+	case model.Swift:
+		return "swift"
+	}
+	return ""
+}

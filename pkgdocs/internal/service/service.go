@@ -1,0 +1,265 @@
+// Package service implements pkgdocs' seven tools as plain Go functions:
+// each takes an argument struct, loads the package documentation through a
+// cache, and renders budgeted markdown with provenance. The MCP layer and
+// the command line are thin wrappers over it.
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/cache"
+	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
+	"github.com/gomcp/sdk/pkgdocs/internal/gosrc"
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/render"
+	"github.com/gomcp/sdk/pkgdocs/internal/search"
+)
+
+// ErrInvalidArgument reports arguments that cannot name a package.
+var ErrInvalidArgument = errors.New("invalid argument")
+
+// Config configures a Service. Zero fields take defaults from the
+// environment (GOPROXY, GOMODCACHE, GOPRIVATE, ...) or the public registries.
+type Config struct {
+	Client *fetch.Client // default fetch.New(nil)
+
+	GOPROXY    string
+	GOMODCACHE string
+	GONOPROXY  string
+	GOROOT     string
+
+	NPM    NPMConfig
+	Python PythonConfig
+	Rust   RustConfig
+	Swift  SwiftConfig
+
+	MemoryBytes int64  // in-memory cache size; default 256 MiB
+	CacheDir    string // on-disk cache for immutable versions; "" disables it
+}
+
+// Service answers the tools. It is safe for concurrent use.
+type Service struct {
+	cfg    Config
+	client *fetch.Client
+	mem    *cache.Loader
+	disk   *cache.Disk
+	gosrc  *gosrc.Source
+}
+
+// New returns a Service. A nil cfg means defaults.
+func New(cfg *Config) (*Service, error) {
+	var c Config
+	if cfg != nil {
+		c = *cfg
+	}
+	if c.Client == nil {
+		c.Client = fetch.New(nil)
+	}
+	if c.GOPROXY == "" {
+		c.GOPROXY = os.Getenv("GOPROXY")
+	}
+	if c.GOMODCACHE == "" {
+		c.GOMODCACHE = defaultGOMODCACHE()
+	}
+	if c.GONOPROXY == "" {
+		c.GONOPROXY = firstNonEmpty(os.Getenv("GONOPROXY"), os.Getenv("GOPRIVATE"))
+	}
+	if c.Python.SimpleIndexURL == "" {
+		c.Python.SimpleIndexURL = simpleIndexFromEnv()
+	}
+	if c.MemoryBytes <= 0 {
+		c.MemoryBytes = 256 << 20
+	}
+	s := &Service{cfg: c, client: c.Client, mem: cache.NewLoader(c.MemoryBytes)}
+	if c.CacheDir != "" {
+		d, err := cache.OpenDisk(c.CacheDir, 0)
+		if err != nil {
+			return nil, err
+		}
+		s.disk = d
+	}
+	s.gosrc = &gosrc.Source{
+		Proxy:  gosrc.NewProxy(c.Client, gosrc.ProxyConfig{GOPROXY: c.GOPROXY, GOMODCACHE: c.GOMODCACHE, GONOPROXY: c.GONOPROXY}),
+		GOROOT: c.GOROOT,
+	}
+	return s, nil
+}
+
+func defaultGOMODCACHE() string {
+	if v := os.Getenv("GOMODCACHE"); v != "" {
+		return v
+	}
+	if gp := os.Getenv("GOPATH"); gp != "" {
+		return strings.Split(gp, string(os.PathListSeparator))[0] + "/pkg/mod"
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return home + "/go/pkg/mod"
+	}
+	return ""
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// entry is what the cache holds: a package and its lazily built index.
+type entry struct {
+	pkg  *model.Package
+	once sync.Once
+	ix   *search.Index
+}
+
+func (e *entry) index() *search.Index {
+	e.once.Do(func() { e.ix = search.Build(e.pkg) })
+	return e.ix
+}
+
+func weight(v any) int64 {
+	e, ok := v.(*entry)
+	if !ok {
+		return 1
+	}
+	n := int64(1024)
+	for _, s := range e.pkg.Sections {
+		n += int64(len(s.Markdown))
+	}
+	for _, s := range e.pkg.Symbols {
+		n += int64(len(s.Signature) + len(s.Doc) + len(s.Name))
+	}
+	for _, x := range e.pkg.Examples {
+		n += int64(len(x.Code) + len(x.Doc) + len(x.Output))
+	}
+	return n * 3 // indexes and overhead
+}
+
+// load returns the cached package for key, calling fn on a miss. Exact
+// versions are immutable: they stay 24 hours in memory and, with a cache
+// directory, on disk across restarts. Anything resolved ("latest", a
+// range, a lockfile) is kept 10 minutes; not-found answers 2 minutes;
+// transient failures never.
+func (s *Service) load(ctx context.Context, key string, exact bool, fn func(context.Context) (*model.Package, error)) (*entry, error) {
+	ttl := 10 * time.Minute
+	if exact {
+		ttl = 24 * time.Hour
+	}
+	pol := cache.Policy{TTL: ttl, NegativeTTL: 2 * time.Minute, Transient: fetch.IsTransient, Weight: weight, TTLFor: partialTTL}
+	v, stale, err := s.mem.Load(ctx, key, pol, func(ctx context.Context) (any, error) {
+		if exact && s.disk != nil {
+			if data, ok := s.disk.Get(key); ok {
+				var p model.Package
+				if json.Unmarshal(data, &p) == nil {
+					return &entry{pkg: &p}, nil
+				}
+			}
+		}
+		p, err := fn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if s.disk != nil && p.Version != "" && p.Version != "local" && !p.Partial {
+			if data, err := json.Marshal(p); err == nil {
+				_ = s.disk.Put(key, data) // the disk cache is best effort
+			}
+		}
+		return &entry{pkg: p}, nil
+	})
+	if err != nil {
+		return nil, classify(err)
+	}
+	e := v.(*entry)
+	if stale {
+		cp := *e.pkg
+		cp.Stale = true
+		return &entry{pkg: &cp}, nil
+	}
+	return e, nil
+}
+
+// partialTTL keeps answers built while an optional upstream was failing
+// for two minutes only, so that the full answer replaces them soon.
+func partialTTL(v any) time.Duration {
+	if e, ok := v.(*entry); ok && e.pkg.Partial {
+		return 2 * time.Minute
+	}
+	return 0
+}
+
+// checkProject validates a projectPath argument: it must be an existing
+// directory (only known manifest and lock files are read from it).
+func checkProject(project string) error {
+	if project == "" {
+		return nil
+	}
+	if st, err := os.Stat(project); err != nil || !st.IsDir() {
+		return fmt.Errorf("%w: projectPath %q is not a directory", ErrInvalidArgument, project)
+	}
+	return nil
+}
+
+func provenance(p *model.Package) Provenance {
+	return Provenance{
+		Name: p.Name, Version: p.Version, Ecosystem: p.Ecosystem, Registry: p.Registry,
+		Source: p.SourceURL, Origin: p.Origin, ResolvedFrom: p.ResolvedFrom, Stale: p.Stale,
+	}
+}
+
+// renderDoc packs blocks into one page of a DocResult.
+func renderDoc(p *model.Package, blocks []render.Block, maxTokens, def, page int, tool string) *DocResult {
+	budget := render.ClampBudget(maxTokens, def)
+	pg := render.Pack(render.Header(p), blocks, render.Options{
+		MaxTokens: budget, Page: page,
+		PageHint: func(n int) string { return fmt.Sprintf("call %s with the same arguments and page=%d", tool, n) },
+	})
+	return &DocResult{
+		Provenance: provenance(p), Markdown: pg.Markdown, Tokens: pg.Tokens, TotalTokens: pg.TotalTokens,
+		Page: pg.Page, Pages: pg.Pages, NextPage: pg.NextPage, Truncated: pg.Truncated, Omitted: pg.Omitted,
+	}
+}
+
+// describe renders a whole package, or one symbol of it.
+func describe(p *model.Package, symbol string, inc render.Include, maxTokens, page int, tool string) (*DocResult, error) {
+	blocks := render.Blocks(p, inc)
+	if symbol != "" {
+		blocks = render.SymbolBlocks(p, symbol)
+		if blocks == nil {
+			return nil, symbolNotFound(p, symbol)
+		}
+	}
+	return renderDoc(p, blocks, maxTokens, DefaultDescribeTokens, page, tool), nil
+}
+
+func symbolNotFound(p *model.Package, symbol string) error {
+	names := make([]string, 0, len(p.Symbols))
+	for _, s := range p.Symbols {
+		names = append(names, s.Name)
+	}
+	msg := fmt.Sprintf("%s@%s has no exported symbol %q", p.Name, p.Version, symbol)
+	if len(names) == 0 {
+		msg += " (no API symbols were found for this package; try search_package_docs)"
+	} else if sugg := search.Suggest(names, symbol, 3); len(sugg) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(sugg, ", "))
+	}
+	return fmt.Errorf("%s: %w", msg, ErrNotFound)
+}
+
+// ErrNotFound reports a package, version or symbol that does not exist.
+var ErrNotFound = errors.New("not found")
+
+func required(name, v string) error {
+	if strings.TrimSpace(v) == "" {
+		return fmt.Errorf("%w: %s is required", ErrInvalidArgument, name)
+	}
+	return nil
+}
