@@ -4,7 +4,8 @@
 //
 // It uses only the standard library, passes the whole official
 // JSON-Schema-Test-Suite for draft 2020-12 and draft-07 (required, optional
-// and format tests, with format assertion enabled for the latter), and is
+// and format tests, the latter with ResolveOptions.AssertFormat, and
+// draft-07's content tests with ResolveOptions.AssertContent), and is
 // built for the hot path of an MCP server: validating a tool call's
 // arguments usually allocates nothing.
 //

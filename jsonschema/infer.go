@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -120,7 +121,49 @@ var (
 
 // implements reports whether t or *t implements iface.
 func implements(t, iface reflect.Type) bool {
+	var bit uint8
+	switch iface {
+	case schemaerType:
+		bit = traitSchemaer
+	case marshalerType:
+		bit = traitMarshaler
+	case textMarshType:
+		bit = traitTextMarshaler
+	default:
+		return implementsSlow(t, iface)
+	}
+	return typeTraits(t)&bit != 0
+}
+
+func implementsSlow(t, iface reflect.Type) bool {
 	return t.Implements(iface) || (t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(iface))
+}
+
+// Traits of a type, cached since reflect's Implements is slow.
+const (
+	traitSchemaer uint8 = 1 << iota
+	traitMarshaler
+	traitTextMarshaler
+)
+
+var traitCache sync.Map // reflect.Type -> uint8
+
+func typeTraits(t reflect.Type) uint8 {
+	if v, ok := traitCache.Load(t); ok {
+		return v.(uint8)
+	}
+	var traits uint8
+	if implementsSlow(t, schemaerType) {
+		traits |= traitSchemaer
+	}
+	if implementsSlow(t, marshalerType) {
+		traits |= traitMarshaler
+	}
+	if implementsSlow(t, textMarshType) {
+		traits |= traitTextMarshaler
+	}
+	traitCache.Store(t, traits)
+	return traits
 }
 
 // schema infers the schema of t. nullable says whether a nil value of t
@@ -378,6 +421,7 @@ func (b *inferrer) structSchema(t reflect.Type) (*Schema, error) {
 		}
 		if s.Properties == nil {
 			s.Properties = make(map[string]*Schema, len(fields))
+			s.PropertyOrder = make([]string, 0, len(fields))
 		}
 		s.Properties[f.name] = fs
 		s.PropertyOrder = append(s.PropertyOrder, f.name)

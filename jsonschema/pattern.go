@@ -64,7 +64,7 @@ func compileRegexp(src string) (*regexp.Regexp, error) {
 
 // translatePattern rewrites an ECMA-262 pattern in RE2 syntax.
 func translatePattern(src string) (string, error) {
-	if !strings.ContainsAny(src, `\.([`) {
+	if !strings.ContainsAny(src, `\.([{`) {
 		return src, nil
 	}
 	var b strings.Builder
@@ -101,6 +101,13 @@ func translatePattern(src string) (string, error) {
 			b.WriteByte(']')
 		case c == '.' && !inClass:
 			b.WriteString(`[^\n\r\x{2028}\x{2029}]`)
+		case c == '{' && !inClass:
+			// A quantifier: ECMA-262 allows leading zeros, RE2 does not.
+			if n := normalizeQuantifier(&b, src[i:]); n > 0 {
+				i += n
+				continue
+			}
+			b.WriteByte(c)
 		case c == '(' && !inClass && strings.HasPrefix(src[i:], "(?"):
 			rest := src[i+2:]
 			switch {
@@ -249,4 +256,48 @@ var categoryNames = map[string]string{
 	"Separator": "Z", "Space_Separator": "Zs", "Line_Separator": "Zl", "Paragraph_Separator": "Zp",
 	"Other": "C", "Control": "Cc", "cntrl": "Cc", "Format": "Cf", "Surrogate": "Cs",
 	"Private_Use": "Co", "Unassigned": "Cn",
+}
+
+// normalizeQuantifier writes the quantifier {n}, {n,} or {n,m} at the start
+// of s without leading zeros and returns its length, or returns 0 if s does
+// not start with a quantifier.
+func normalizeQuantifier(b *strings.Builder, s string) int {
+	end := strings.IndexByte(s, '}')
+	if end < 2 {
+		return 0
+	}
+	lo, hi, comma := strings.Cut(s[1:end], ",")
+	if !allDigits(lo) || (comma && hi != "" && !allDigits(hi)) {
+		return 0
+	}
+	b.WriteByte('{')
+	b.WriteString(trimZeros(lo))
+	if comma {
+		b.WriteByte(',')
+		if hi != "" {
+			b.WriteString(trimZeros(hi))
+		}
+	}
+	b.WriteByte('}')
+	return end + 1
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func trimZeros(s string) string {
+	t := strings.TrimLeft(s, "0")
+	if t == "" {
+		return "0"
+	}
+	return t
 }

@@ -12,13 +12,18 @@ import (
 // simulates a small NFA with a bit set of states, so it takes linear time.
 // Patterns with groups, alternation or assertions use regexp instead.
 type simplePattern struct {
-	items       []charSet   // one per state; state len(items) accepts
-	star        []bool      // item may repeat (it loops on itself)
-	closure     []uint64    // states reachable from each state by skipping optional items
-	follow      []uint64    // states active after state k consumes a character
+	states      []spState   // state len(states) accepts
+	start       uint64      // the states active before the first character
 	ascii       [128]uint64 // for each ASCII character, the states that accept it
 	anchorStart bool
 	anchorEnd   bool
+}
+
+// spState is one state: the set of characters it consumes, and the states
+// active after it consumed one.
+type spState struct {
+	cs     charSet
+	follow uint64
 }
 
 // charSet is a set of code points: an ASCII bitmap plus ranges.
@@ -69,6 +74,12 @@ const maxSimpleStates = 63
 // compileSimplePattern returns a simplePattern for src, or nil if src is not
 // of the simple shape.
 func compileSimplePattern(src string) *simplePattern {
+	var (
+		items    [maxSimpleStates + 1]charSet
+		star     [maxSimpleStates + 1]bool // the item may repeat
+		optional [maxSimpleStates + 1]bool // the item may be skipped
+		n        int
+	)
 	p := &simplePattern{}
 	s := src
 	if len(s) > 0 && s[0] == '^' {
@@ -79,7 +90,6 @@ func compileSimplePattern(src string) *simplePattern {
 		p.anchorEnd = true
 		s = s[:len(s)-1]
 	}
-	var optional []bool
 	for s != "" {
 		set, rest, ok := parseSimpleAtom(s)
 		if !ok {
@@ -90,62 +100,55 @@ func compileSimplePattern(src string) *simplePattern {
 			return nil
 		}
 		s = rest
-		for k := 0; k < lo; k++ {
-			p.items, p.star, optional = append(p.items, set), append(p.star, false), append(optional, false)
-		}
+		copies := hi
 		if hi < 0 {
-			p.items, p.star, optional = append(p.items, set), append(p.star, true), append(optional, true)
+			copies = lo + 1
 		}
-		for k := lo; k < hi; k++ {
-			p.items, p.star, optional = append(p.items, set), append(p.star, false), append(optional, true)
-		}
-		if len(p.items) > maxSimpleStates {
+		if n+copies > maxSimpleStates {
 			return nil
 		}
-	}
-	p.buildClosure(optional)
-	p.follow = make([]uint64, len(p.items))
-	for k := range p.items {
-		if p.star[k] {
-			p.follow[k] = p.closure[k]
-		} else {
-			p.follow[k] = p.closure[k+1]
+		for k := 0; k < copies; k++ {
+			items[n], star[n], optional[n] = set, hi < 0 && k == lo, k >= lo
+			n++
 		}
-		cs := &p.items[k]
+	}
+	// closure[k]: the states reachable from k by skipping optional items.
+	var closure [maxSimpleStates + 2]uint64
+	closure[n] = 1 << n
+	for k := n - 1; k >= 0; k-- {
+		closure[k] = 1 << k
+		if optional[k] {
+			closure[k] |= closure[k+1]
+		}
+	}
+	p.start = closure[0]
+	p.states = make([]spState, n)
+	for k := 0; k < n; k++ {
+		st := &p.states[k]
+		st.cs = items[k]
+		if star[k] {
+			st.follow = closure[k]
+		} else {
+			st.follow = closure[k+1]
+		}
 		for w := 0; w < 2; w++ {
-			bitsSet := cs.ascii[w]
-			if cs.negate {
-				bitsSet = ^bitsSet
+			set := st.cs.ascii[w]
+			if st.cs.negate {
+				set = ^set
 			}
-			for ; bitsSet != 0; bitsSet &= bitsSet - 1 {
-				p.ascii[w*64+bits.TrailingZeros64(bitsSet)] |= 1 << k
+			for ; set != 0; set &= set - 1 {
+				p.ascii[w*64+bits.TrailingZeros64(set)] |= 1 << k
 			}
 		}
 	}
 	return p
 }
 
-// buildClosure computes, for each state, the states reachable by skipping
-// optional items (?, * and the copies beyond n of {n,m}).
-func (p *simplePattern) buildClosure(optional []bool) {
-	n := len(p.items)
-	p.closure = make([]uint64, n+1)
-	p.closure[n] = 1 << n
-	for i := n - 1; i >= 0; i-- {
-		p.closure[i] = 1 << i
-		if optional[i] {
-			p.closure[i] |= p.closure[i+1]
-		}
-	}
-}
-
 // match reports whether the pattern matches somewhere in s (anywhere, unless
 // anchored).
 func (p *simplePattern) match(s []byte) bool {
-	n := len(p.items)
-	accept := uint64(1) << n
-	start := p.closure[0]
-	active := start
+	accept := uint64(1) << len(p.states)
+	active := p.start
 	if !p.anchorEnd && active&accept != 0 {
 		return true
 	}
@@ -158,17 +161,17 @@ func (p *simplePattern) match(s []byte) bool {
 			r, size := utf8.DecodeRune(s[i:])
 			i += size
 			for a := active &^ accept; a != 0; a &= a - 1 {
-				if k := bits.TrailingZeros64(a); p.items[k].has(r) {
+				if k := bits.TrailingZeros64(a); p.states[k].cs.has(r) {
 					m |= 1 << k
 				}
 			}
 		}
 		var next uint64
 		for ; m != 0; m &= m - 1 {
-			next |= p.follow[bits.TrailingZeros64(m)]
+			next |= p.states[bits.TrailingZeros64(m)].follow
 		}
 		if !p.anchorStart {
-			next |= start
+			next |= p.start
 		}
 		active = next
 		if active&accept != 0 && !p.anchorEnd {
@@ -344,6 +347,9 @@ func parseSimpleQuantifier(s string) (lo, hi int, rest string, ok bool) {
 		}
 		body := s[1:end]
 		a, b, comma := cutByte(body, ',')
+		if !allDigits(a) || (comma && b != "" && !allDigits(b)) || len(a) > 4 || len(b) > 4 {
+			return 0, 0, s, false
+		}
 		var err error
 		if lo, err = strconv.Atoi(a); err != nil || lo > maxSimpleStates {
 			return 0, 0, s, false

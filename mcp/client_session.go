@@ -61,6 +61,9 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 	})
 	if err := cs.start(ctx); err != nil {
 		cs.conn.Close()
+		if errors.Is(err, ErrConnectionClosed) {
+			err = fmt.Errorf("mcp: the server closed the connection before the protocol was settled (did it start? see its stderr): %w", err)
+		}
 		return nil, err
 	}
 	c.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -337,8 +338,7 @@ func TestStreamableHTTPCloseEndsListenStreams(t *testing.T) {
 	copts := &ClientOptions{SubscriptionsAcknowledgedHandler: func(context.Context, *ClientSession, *SubscriptionsAcknowledgedParams) {
 		acked <- struct{}{}
 	}}
-	server, h, ts, _ := newHTTPTest(t, nil, nil)
-	_ = server
+	_, h, ts, _ := newHTTPTest(t, nil, nil)
 	cs, err := NewClient("c", "v1", copts).Connect(context.Background(), NewStreamableClientTransport(ts.URL, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -362,4 +362,26 @@ func TestStreamableHTTPCloseEndsListenStreams(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Listen still running after the handler closed")
 	}
+}
+
+func TestStreamableClientNoGoroutineLeft(t *testing.T) {
+	_, _, ts, _ := newHTTPTest(t, &StreamableHTTPOptions{EventStore: NewMemoryEventStore(nil)}, nil)
+	tr := &http.Transport{}
+	httpClient := &http.Client{Transport: tr}
+	before := runtime.NumGoroutine()
+	for _, version := range []string{"", Version20251125} {
+		client := NewClient("c", "v1", &ClientOptions{ProtocolVersion: version})
+		for range 100 {
+			cs, err := client.Connect(context.Background(), NewStreamableClientTransport(ts.URL, &StreamableClientTransportOptions{HTTPClient: httpClient}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cs.CallTool(context.Background(), "progress", nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			cs.Close()
+		}
+	}
+	tr.CloseIdleConnections()
+	waitUntil(t, func() bool { tr.CloseIdleConnections(); return runtime.NumGoroutine() <= before })
 }

@@ -81,6 +81,7 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 	}
 	s.listeners.add(l)
 	defer s.listeners.remove(l)
+	s.sendTaskStates(ctx, l) // tasks extension (task_server.go)
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()

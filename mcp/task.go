@@ -4,8 +4,11 @@ import (
 	"time"
 )
 
-// The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) lets a
-// 2026-07-28 server answer tools/call with a task handle instead of the
+// TasksExtension is the identifier of the tasks extension, the key under
+// which clients and servers declare it in their capabilities' Extensions.
+//
+// The extension (SEP-2663) lets a 2026-07-28
+// server answer tools/call with a task handle instead of the
 // tool's result: the client polls tasks/get until the task is terminal,
 // answers the task's input requests with tasks/update, and may cancel it
 // with tasks/cancel.
@@ -17,7 +20,8 @@ import (
 // state, and runs the handler in the background. Inside the handler,
 // Elicit, CreateMessage and ListRoots wait until the client answers through
 // tasks/update; the task is input_required meanwhile. AskAll asks several
-// questions at once. A tool whose ServerTool.HandlerStartsTask is set runs
+// questions at once. Progress and log notifications of a task's handler
+// are dropped: the extension has no stream to carry them. A tool whose ServerTool.HandlerStartsTask is set runs
 // synchronously until its handler calls ServerSession.StartTask, so it can
 // gather input through input-required results first. A call from a client
 // that did not declare the extension runs synchronously, except that a
@@ -32,9 +36,9 @@ import (
 // client's handlers. StartToolCall and AwaitToolTask expose the task handle
 // for callers that persist task ids; GetTask, UpdateTask and CancelTask are
 // the extension's methods.
-
-// TasksExtension is the identifier of the tasks extension, the key under
-// which clients and servers declare it in their capabilities' Extensions.
+//
+// Before 2026-07-28 every call runs synchronously: the SDK does not
+// implement the different task design of 2025-11-25.
 const TasksExtension = "io.modelcontextprotocol/tasks"
 
 // Method names the tasks extension adds to those of 2025-11-25 (tasks/get

@@ -104,6 +104,9 @@ func (cs *ClientSession) AwaitToolTask(ctx context.Context, taskID string) (*Cal
 	}
 	t, err := cs.GetTask(ctx, &GetTaskParams{TaskID: taskID})
 	if err != nil {
+		if ctx.Err() != nil {
+			cs.abandonTask(ctx, taskID)
+		}
 		return nil, err
 	}
 	res := new(CallToolResult)

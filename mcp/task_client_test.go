@@ -221,7 +221,7 @@ func TestTasksOverHTTP(t *testing.T) {
 		t.Fatal(task, err)
 	}
 	c := &rawClient{t: t, url: ts}
-	body := strings.Replace(modernCall(7, MethodGetTask, fmt.Sprintf(`"taskId":%q`, task.TaskID)), `"clientCapabilities":{}`, `"clientCapabilities":{"extensions":{"`+TasksExtension+`":{}}}`, 1)
+	body := strings.Replace(modernCall(7, MethodGetTask, fmt.Sprintf(`"taskId":%q`, task.TaskID)), `/clientCapabilities":{}`, `/clientCapabilities":{"extensions":{"`+TasksExtension+`":{}}}`, 1)
 	for _, tt := range []struct {
 		name     string
 		mcpName  string

@@ -206,6 +206,8 @@ func (r *taskRun) finish(ctx context.Context, ctxErr error, res *CallToolResult,
 			final(t, werr)
 		case errors.Is(ctxErr, context.DeadlineExceeded):
 			final(t, newError(CodeInternalError, "the task expired before its handler finished"))
+		case ctxErr != nil: // not cancelled by the client, which ends the task itself
+			final(t, newError(CodeInternalError, "the server shut down before the task finished"))
 		case errors.Is(err, errInputRequired):
 			final(t, newError(CodeInternalError, "the tool asked for input through an input-required result after its task started"))
 		default:

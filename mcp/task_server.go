@@ -330,6 +330,28 @@ func (s *Server) publishTask(ctx context.Context, t *DetailedTask) {
 	}
 }
 
+// sendTaskStates sends a new listener the current state of each task it
+// follows, so that no change made while it was being set up goes unseen.
+// A task's state is read and sent while its changes wait, so that the
+// listener never gets an older state after a newer one.
+func (s *Server) sendTaskStates(ctx context.Context, l *listener) {
+	e := s.taskEngine()
+	for _, id := range l.filter.TaskIDs {
+		r := e.run(id)
+		if r != nil {
+			r.notifyMu.Lock()
+		}
+		if t, err := e.store.Get(ctx, id); err == nil {
+			c := t.clone()
+			c.ResultType = ""
+			_ = l.send(ctx, NotificationTasks, c)
+		}
+		if r != nil {
+			r.notifyMu.Unlock()
+		}
+	}
+}
+
 // honouredTaskIDs returns the task ids of a subscriptions/listen filter
 // the server agrees to send notifications/tasks for: those it knows. A
 // client that did not declare the extension gets -32021.

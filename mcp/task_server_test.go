@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -504,4 +505,95 @@ func TestServerCloseCancelsTasks(t *testing.T) {
 	if got := mustWire(t, s, withTasks, MethodGetTask, map[string]any{"taskId": id}); got["status"] != "failed" {
 		t.Fatalf("task of a closed server: %v", got)
 	}
+}
+
+func TestTaskNotificationsOnListen(t *testing.T) {
+	s, release := taskTestServer(nil)
+	id := mustWire(t, s, withTasks, MethodCallTool, map[string]any{"name": "wait"})["taskId"].(string)
+
+	// Without the extension, asking for task notifications is refused.
+	refused, err := jsonrpc2.NewCall(jsonrpc2.Int64ID(2), MethodSubscriptionsListen, map[string]any{
+		"_meta":         map[string]any{MetaKeyProtocolVersion: Version20260728, MetaKeyClientCapabilities: map[string]any{}},
+		"notifications": map[string]any{"taskIds": []string{id}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.serveStateless(context.Background(), refused, func(context.Context, string, any) error { return nil })
+	if werr := (*JSONRPCError)(nil); !errors.As(err, &werr) || werr.Code != CodeMissingRequiredClientCapability {
+		t.Fatalf("listen for tasks without the extension: %v", err)
+	}
+
+	notes := make(chan map[string]any, 16)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := jsonrpc2.NewCall(jsonrpc2.StringID("listen-1"), MethodSubscriptionsListen, map[string]any{
+		"_meta": map[string]any{
+			MetaKeyProtocolVersion:    Version20260728,
+			MetaKeyClientCapabilities: withTasks,
+		},
+		"notifications": map[string]any{"taskIds": []string{id, "unknown-task"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = s.serveStateless(ctx, req, func(_ context.Context, method string, params any) error {
+			raw, err := strictjson.Marshal(params)
+			if err != nil {
+				return err
+			}
+			var m map[string]any
+			if err := strictjson.Unmarshal(raw, &m); err != nil {
+				return err
+			}
+			notes <- map[string]any{"method": method, "params": m}
+			return nil
+		})
+	}()
+	next := func() map[string]any {
+		select {
+		case n := <-notes:
+			return n
+		case <-time.After(5 * time.Second):
+			t.Fatal("no notification")
+			return nil
+		}
+	}
+	ack := next()
+	if ack["method"] != NotificationSubscriptionsAcknowledged || !reflect.DeepEqual(ack["params"].(map[string]any)["notifications"], map[string]any{"taskIds": []any{id}}) {
+		t.Fatalf("acknowledgement %v: the server agrees to the tasks it knows", ack)
+	}
+	// The current state comes first, then each change.
+	if n := next(); n["method"] != NotificationTasks || n["params"].(map[string]any)["status"] != "working" {
+		t.Fatalf("first task notification %v", n)
+	}
+	close(release)
+	n := next()
+	p := n["params"].(map[string]any)
+	if n["method"] != NotificationTasks || p["taskId"] != id || p["status"] != "completed" || p["result"] == nil || p["resultType"] != nil ||
+		p["_meta"].(map[string]any)[MetaKeySubscriptionID] != "listen-1" {
+		t.Fatalf("task notification %v", n)
+	}
+	cancel()
+	<-done
+}
+
+func TestTaskGoroutinesEnd(t *testing.T) {
+	s, release := taskTestServer(nil)
+	defer close(release)
+	before := runtime.NumGoroutine()
+	var ids []string
+	for i := range 50 {
+		tool := "quick"
+		if i%2 == 1 {
+			tool = "wait"
+		}
+		ids = append(ids, mustWire(t, s, withTasks, MethodCallTool, map[string]any{"name": tool})["taskId"].(string))
+	}
+	for _, id := range ids {
+		mustWire(t, s, withTasks, MethodCancelTask, map[string]any{"taskId": id})
+	}
+	waitUntil(t, func() bool { return runtime.NumGoroutine() <= before })
 }

@@ -20,7 +20,7 @@ func inputRequiredTools() []*mcp.ServerTool {
 	return []*mcp.ServerTool{
 		tool("test_input_required_result_elicitation", "Asks the user's name, then greets them.", nil,
 			func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-				name, err := askName(ctx, ss, "What is your name?")
+				name, err := askName(mcp.InputKey(ctx, "user_name"), ss, "What is your name?")
 				if err != nil {
 					return nil, err
 				}
@@ -28,7 +28,7 @@ func inputRequiredTools() []*mcp.ServerTool {
 			}),
 		tool("test_input_required_result_sampling", "Asks the client's model for the capital of France.", nil,
 			func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-				text, err := askModel(ctx, ss, "What is the capital of France?", 100)
+				text, err := askModel(mcp.InputKey(ctx, "capital_question"), ss, "What is the capital of France?", 100)
 				if err != nil {
 					return nil, err
 				}
@@ -36,7 +36,7 @@ func inputRequiredTools() []*mcp.ServerTool {
 			}),
 		tool("test_input_required_result_list_roots", "Asks the client for its roots.", nil,
 			func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-				roots, err := askRoots(ctx, ss)
+				roots, err := askRoots(mcp.InputKey(ctx, "client_roots"), ss)
 				if err != nil {
 					return nil, err
 				}
@@ -44,7 +44,7 @@ func inputRequiredTools() []*mcp.ServerTool {
 			}),
 		tool("test_input_required_result_request_state", "Asks for a confirmation carried through requestState.", nil,
 			func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-				ok, err := askConfirm(ctx, ss)
+				ok, err := askConfirm(mcp.InputKey(ctx, "confirm"), ss)
 				if err != nil {
 					return nil, err
 				}
@@ -57,11 +57,11 @@ func inputRequiredTools() []*mcp.ServerTool {
 			multipleInputs),
 		tool("test_input_required_result_multi_round", "Asks for a name, then for a favorite color.", nil,
 			func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-				name, err := askName(ctx, ss, "Step 1: What is your name?")
+				name, err := askName(mcp.InputKey(ctx, "step1"), ss, "Step 1: What is your name?")
 				if err != nil {
 					return nil, err
 				}
-				color, err := askString(ctx, ss, "Step 2: What is your favorite color?", "color")
+				color, err := askString(mcp.InputKey(ctx, "step2"), ss, "Step 2: What is your favorite color?", "color")
 				if err != nil {
 					return nil, err
 				}
@@ -69,7 +69,7 @@ func inputRequiredTools() []*mcp.ServerTool {
 			}),
 		tool("test_input_required_result_tampered_state", "Asks for a confirmation; a tampered requestState is refused.", nil,
 			func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-				ok, err := askConfirm(ctx, ss)
+				ok, err := askConfirm(mcp.InputKey(ctx, "confirm"), ss)
 				if err != nil {
 					return nil, err
 				}
@@ -84,9 +84,9 @@ func inputRequiredTools() []*mcp.ServerTool {
 // each ask that has no answer yet adds its input request, and the handler
 // returns the first such error once all three are asked.
 func multipleInputs(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-	name, err1 := askName(ctx, ss, "What is your name?")
-	greeting, err2 := askModel(ctx, ss, "Generate a greeting", 50)
-	roots, err3 := askRoots(ctx, ss)
+	name, err1 := askName(mcp.InputKey(ctx, "user_name"), ss, "What is your name?")
+	greeting, err2 := askModel(mcp.InputKey(ctx, "greeting"), ss, "Generate a greeting", 50)
+	roots, err3 := askRoots(mcp.InputKey(ctx, "client_roots"), ss)
 	if err := firstErr(err1, err2, err3); err != nil {
 		return nil, err
 	}
@@ -100,15 +100,15 @@ func inputsByCapability(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallT
 	var parts []string
 	var errs []error
 	if caps.Elicitation != nil {
-		name, err := askName(ctx, ss, "What is your name?")
+		name, err := askName(mcp.InputKey(ctx, "user_name"), ss, "What is your name?")
 		parts, errs = append(parts, "name="+name), append(errs, err)
 	}
 	if caps.Sampling != nil {
-		greeting, err := askModel(ctx, ss, "Generate a greeting", 50)
+		greeting, err := askModel(mcp.InputKey(ctx, "greeting"), ss, "Generate a greeting", 50)
 		parts, errs = append(parts, "greeting="+greeting), append(errs, err)
 	}
 	if caps.Roots != nil {
-		roots, err := askRoots(ctx, ss)
+		roots, err := askRoots(mcp.InputKey(ctx, "client_roots"), ss)
 		parts, errs = append(parts, "roots="+roots), append(errs, err)
 	}
 	if err := firstErr(errs...); err != nil {

@@ -48,7 +48,7 @@ func prompts() []*mcp.ServerPrompt {
 		{
 			Prompt: &mcp.Prompt{Name: "test_input_required_result_prompt", Description: "Asks for context before it renders (2026-07-28)."},
 			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
-				context, err := askString(ctx, ss, "Please provide context for the prompt", "context")
+				context, err := askString(mcp.InputKey(ctx, "user_context"), ss, "Please provide context for the prompt", "context")
 				if err != nil {
 					return nil, err
 				}

@@ -24,12 +24,15 @@ func newServer() *mcp.Server {
 		// Subscriptions are kept by the SDK; the handlers only accept them.
 		SubscribeHandler:   func(context.Context, *mcp.ServerSession, *mcp.SubscribeParams) error { return nil },
 		UnsubscribeHandler: func(context.Context, *mcp.ServerSession, *mcp.UnsubscribeParams) error { return nil },
+		// Tasks (tools_tasks.go): clients poll every 100ms.
+		Tasks: &mcp.TaskOptions{PollInterval: 100 * time.Millisecond},
 	})
 	srv.AddTools(contentTools()...)
 	srv.AddTools(legacyAskTools()...)
 	srv.AddTools(modernTools()...)
 	srv.AddTools(inputRequiredTools()...)
 	srv.AddTools(jsonSchemaTool(), reconnectionTool())
+	srv.AddTools(taskTools()...)
 	srv.AddResources(resources()...)
 	srv.AddResourceTemplates(resourceTemplates()...)
 	srv.AddPrompts(prompts()...)

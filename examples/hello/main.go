@@ -9,10 +9,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"log"
 	"net/http"
 	"os"
@@ -62,28 +60,17 @@ func serveHTTP(ctx context.Context, addr string, server *mcp.Server) error {
 
 func newServer() *mcp.Server {
 	server := mcp.NewServer("greeter", "v1.0.0", nil)
-	server.AddTools(&mcp.ServerTool{
-		Tool: &mcp.Tool{
-			Name:        "greet",
-			Description: "say hi",
-			InputSchema: map[string]any{
-				"type":       "object",
-				"properties": map[string]any{"name": map[string]any{"type": "string", "description": "who to greet"}},
-				"required":   []string{"name"},
-			},
-		},
-		Handler: greet,
-	})
+	server.AddTools(mcp.NewTool("greet", "say hi", greet,
+		mcp.Input(mcp.Property("name", mcp.Description("who to greet")))))
 	return server
 }
 
-func greet(ctx context.Context, ss *mcp.ServerSession, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-	var args struct {
-		Name string `json:"name"`
-	}
-	raw, _ := params.Arguments.(json.RawMessage)
-	if err := json.Unmarshal(raw, &args); err != nil || args.Name == "" {
-		return nil, errors.New(`argument "name" must be a non-empty string`)
-	}
-	return &mcp.CallToolResult{Content: []*mcp.Content{mcp.NewTextContent(fmt.Sprintf("Hi %s", args.Name))}}, nil
+// greetArgs are the arguments of greet; the input schema is inferred from
+// them, and arguments are validated against it before greet runs.
+type greetArgs struct {
+	Name string `json:"name"`
+}
+
+func greet(ctx context.Context, ss *mcp.ServerSession, args greetArgs) ([]*mcp.Content, error) {
+	return []*mcp.Content{mcp.NewTextContent("Hi " + args.Name)}, nil
 }

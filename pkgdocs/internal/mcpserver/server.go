@@ -5,6 +5,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 
 	"github.com/gomcp/sdk/mcp"
 	"github.com/gomcp/sdk/pkgdocs/internal/service"
@@ -42,15 +43,15 @@ func New(svc *service.Service, version string) *mcp.Server {
 	})
 	server.AddTools(
 		describeTool("describe_go_package", "Describe a Go package: doc comment, exported API with signatures, examples. Fetched from the Go module proxy and read in-process.", svc.DescribeGoPackage),
-		describeTool("describe_npm_package", "Describe an npm package: README digest (install, usage, API), TypeScript signatures from its .d.ts files, examples.", svc.DescribeNPMPackage),
+		describeTool("describe_npm_package", "Describe an npm package: README digest (install, usage, API), TypeScript signatures from its .d.ts files (or @types/<name>), examples.", svc.DescribeNPMPackage),
 		describeTool("get_npm_package_doc", "Get an npm package's documentation (README, docs/), whole or by section, or searched with query.", svc.GetNPMPackageDoc),
-		describeTool("describe_python_package", "Describe a Python package from PyPI: summary, description, API from its wheel or sdist.", svc.DescribePythonPackage),
+		describeTool("describe_python_package", "Describe a Python package from PyPI (or PIP_INDEX_URL): summary, description, and the API with docstrings read from its wheel or sdist.", svc.DescribePythonPackage),
 		describeTool("describe_rust_package", "Describe a Rust crate: README, crate docs and item signatures (docs.rs rustdoc JSON or the crate source).", svc.DescribeRustPackage),
-		describeTool("describe_swift_package", "Describe a Swift package: products and targets from Package.swift, public declarations with doc comments, DocC articles.", svc.DescribeSwiftPackage),
+		describeTool("describe_swift_package", "Describe a Swift package (owner/repo, a repository URL, or \".\" with projectPath): products and targets from Package.swift, public declarations with doc comments, DocC articles.", svc.DescribeSwiftPackage),
 		mcp.NewStructuredTool("search_package_docs", "Search a package's documentation, symbols and examples; an exact symbol name ranks first.",
 			func(ctx context.Context, ss *mcp.ServerSession, args service.SearchArgs) (searchAnswer, error) {
 				res, err := svc.SearchPackageDocs(ctx, args)
-				return searchAnswer{res}, err
+				return searchAnswer{res}, toolError(err)
 			}, mcp.ReadOnly(), mcp.OpenWorld(true)),
 	)
 	return server
@@ -61,6 +62,17 @@ func describeTool[In any](name, description string, describe func(context.Contex
 	return mcp.NewStructuredTool(name, description,
 		func(ctx context.Context, ss *mcp.ServerSession, args In) (docAnswer, error) {
 			res, err := describe(ctx, args)
-			return docAnswer{res}, err
+			return docAnswer{res}, toolError(err)
 		}, mcp.ReadOnly(), mcp.OpenWorld(true))
+}
+
+// toolError decides how a failure reaches the client: arguments the
+// service cannot use are a protocol error (invalid params); everything else
+// (package not found, registry down, auth needed) is a tool result with
+// isError, whose actionable message the model can act on.
+func toolError(err error) error {
+	if err != nil && errors.Is(err, service.ErrInvalidArgument) {
+		return &mcp.JSONRPCError{Code: mcp.CodeInvalidParams, Message: err.Error()}
+	}
+	return err
 }
