@@ -66,7 +66,7 @@ func (cs *ClientSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 			return nil, nil
 		}
 		params := m.newParams()
-		if decodeParams(req.Params, params) == nil {
+		if decodeRequestParams(req, params) == nil {
 			_, _ = cs.client.methodHandler()(ctx, cs, req.Method, params)
 		}
 		return nil, nil
@@ -75,7 +75,7 @@ func (cs *ClientSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 		return nil, newError(CodeMethodNotFound, "method not found: %s", req.Method)
 	}
 	params := m.newParams()
-	if err := decodeParams(req.Params, params); err != nil {
+	if err := decodeRequestParams(req, params); err != nil {
 		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
 	}
 	return cs.client.methodHandler()(ctx, cs, req.Method, params)

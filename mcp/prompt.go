@@ -96,7 +96,7 @@ func (ss *ServerSession) listPrompts(ctx context.Context, p *ListPromptsParams) 
 		res.Prompts[i] = sp.Prompt
 	}
 	if ss.request != nil {
-		setCacheHints(&res.TTLMs, &res.CacheScope)
+		ss.server.setCacheHints(MethodListPrompts, &res.TTLMs, &res.CacheScope)
 	}
 	return res, nil
 }

@@ -154,7 +154,7 @@ func (ss *ServerSession) listResources(ctx context.Context, p *ListResourcesPara
 		res.Resources[i] = r.Resource
 	}
 	if ss.request != nil {
-		setCacheHints(&res.TTLMs, &res.CacheScope)
+		ss.server.setCacheHints(MethodListResources, &res.TTLMs, &res.CacheScope)
 	}
 	return res, nil
 }
@@ -169,7 +169,7 @@ func (ss *ServerSession) listResourceTemplates(ctx context.Context, p *ListResou
 		res.ResourceTemplates[i] = t.Template
 	}
 	if ss.request != nil {
-		setCacheHints(&res.TTLMs, &res.CacheScope)
+		ss.server.setCacheHints(MethodListResourceTemplates, &res.TTLMs, &res.CacheScope)
 	}
 	return res, nil
 }

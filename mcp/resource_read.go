@@ -104,7 +104,7 @@ func (ss *ServerSession) readResource(ctx context.Context, p *ReadResourceParams
 		}
 	}
 	if ss.request != nil && (res.ResultType == "" || res.ResultType == "complete") {
-		setCacheHints(&res.TTLMs, &res.CacheScope)
+		ss.server.setCacheHints(MethodReadResource, &res.TTLMs, &res.CacheScope)
 	}
 	return res, nil
 }

@@ -26,6 +26,12 @@ type ServerOptions struct {
 	// ProtocolVersions restricts the protocol versions served, newest first.
 	// Nil means every version in SupportedVersions.
 	ProtocolVersions []string
+	// CacheHints sets the cache hints (2026-07-28 ttlMs and cacheScope) of
+	// the server's cacheable results, by method (MethodListTools,
+	// MethodReadResource, MethodDiscover, ...); the entry for "" applies to
+	// the methods not listed. A result whose handler sets its own hints
+	// keeps them. Nil means immediately stale and private.
+	CacheHints map[string]CacheHint
 	// PageSize is the number of items in a page of tools/list and the other
 	// list methods (default DefaultPageSize).
 	PageSize int

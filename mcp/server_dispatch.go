@@ -97,7 +97,7 @@ func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 			return nil, nil // unknown notifications are ignored
 		}
 		params := m.newParams()
-		if err := decodeParams(req.Params, params); err != nil {
+		if err := decodeRequestParams(req, params); err != nil {
 			return nil, nil
 		}
 		target := ss
@@ -111,7 +111,7 @@ func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 		return nil, newError(CodeMethodNotFound, "method not found: %s", req.Method)
 	}
 	params := m.newParams()
-	if err := decodeParams(req.Params, params); err != nil {
+	if err := decodeRequestParams(req, params); err != nil {
 		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
 	}
 	target, err := ss.route(req.Method, m, metaOf(params))
@@ -226,6 +226,13 @@ func newScopedSession(s *Server, meta *Meta, notify func(context.Context, string
 	return &sc.ss
 }
 
+// decodeRequestParams decodes the params of req strictly; params whose
+// depth was bounded when the message was decoded are not scanned again.
+func decodeRequestParams(req *jsonrpc2.Request, params any) error {
+	return jsonrpc2.DecodeParams(req, params)
+}
+
+// decodeParams decodes raw params strictly, depth check included.
 func decodeParams(raw []byte, params any) error {
 	if len(raw) == 0 {
 		return nil
@@ -300,20 +307,8 @@ func (ss *ServerSession) discover(ctx context.Context, p *DiscoverParams) (*Disc
 		Instructions:      s.opts.Instructions,
 	}
 	res.Meta.ServerInfo = &impl
-	setCacheHints(&res.TTLMs, &res.CacheScope)
+	s.setCacheHints(MethodDiscover, &res.TTLMs, &res.CacheScope)
 	return res, nil
-}
-
-// setCacheHints fills the required cache hints of a 2026-07-28 cacheable
-// result with the defaults: immediately stale, private.
-func setCacheHints(ttl **int64, scope *string) {
-	if *ttl == nil {
-		zero := int64(0)
-		*ttl = &zero
-	}
-	if *scope == "" {
-		*scope = "private"
-	}
 }
 
 func (ss *ServerSession) initializedNotification(ctx context.Context, p *InitializedParams) {
@@ -364,15 +359,38 @@ func idFromRaw(v any) (jsonrpc2.ID, bool) {
 // request's own response stream; it may be nil when there is none. A
 // notification (req.ID null) is handled and gives nil, nil.
 func (s *Server) serveStateless(ctx context.Context, req *jsonrpc2.Request, notify func(ctx context.Context, method string, params any) error) (any, error) {
+	return s.serveStatelessChecked(ctx, req, notify, nil)
+}
+
+// serveStatelessChecked is serveStateless with a check of the decoded
+// params, run before anything else looks at them: the streamable HTTP
+// handler compares its request headers with them there, so params are
+// decoded once. A non-nil error from check is the request's error. check
+// also runs when params could not be decoded (decodeErr is set; params is
+// nil for an unknown method): it then returns the error to report instead,
+// or nil to report decodeErr's.
+func (s *Server) serveStatelessChecked(ctx context.Context, req *jsonrpc2.Request, notify func(ctx context.Context, method string, params any) error, check func(params any, decodeErr error) error) (any, error) {
 	m := serverMethods[req.Method]
 	if m == nil || m.notification != req.IsNotification() {
 		if req.IsNotification() {
 			return nil, nil
 		}
-		return nil, newError(CodeMethodNotFound, "method not found: %s", req.Method)
+		nf := newError(CodeMethodNotFound, "method not found: %s", req.Method)
+		if check != nil {
+			if cerr := check(nil, nf); cerr != nil {
+				return nil, cerr
+			}
+		}
+		return nil, nf
 	}
 	params := m.newParams()
-	if err := decodeParams(req.Params, params); err != nil {
+	err := decodeRequestParams(req, params)
+	if check != nil {
+		if cerr := check(params, err); cerr != nil {
+			return nil, cerr
+		}
+	}
+	if err != nil {
 		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
 	}
 	meta := metaOf(params)

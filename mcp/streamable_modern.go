@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
@@ -11,8 +12,10 @@ import (
 // request served on its own, on the HTTP request's goroutine, with no
 // session or connection object.
 
-// serveModern serves a 2026-07-28 POST. perr is the error of decoding the
-// probe fields of its params.
+// serveModern serves a 2026-07-28 POST. p holds the probe fields of its
+// params and perr the error of reading them; p is nil when the request was
+// routed by its MCP-Protocol-Version header without probing, and the
+// request metadata is then checked on the params the method decodes.
 func (h *StreamableHTTPHandler) serveModern(w http.ResponseWriter, r *http.Request, s *Server, req *jsonrpc2.Request, p *modernProbe, perr error, accept acceptSet) {
 	if req.IsNotification() {
 		ctx := context.WithValue(r.Context(), httpRequestKey{}, r)
@@ -20,7 +23,12 @@ func (h *StreamableHTTPHandler) serveModern(w http.ResponseWriter, r *http.Reque
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if resp := h.checkModernRequest(r, s, req, p, perr); resp != nil {
+	var check func(params any, decodeErr error) error
+	if p == nil {
+		check = func(params any, decodeErr error) error {
+			return h.checkDecoded(r, s, req, params, decodeErr)
+		}
+	} else if resp := h.checkModernRequest(r, s, req, p, perr); resp != nil {
 		writeJSONResponse(w, modernStatus(resp.Error), resp)
 		return
 	}
@@ -38,8 +46,59 @@ func (h *StreamableHTTPHandler) serveModern(w http.ResponseWriter, r *http.Reque
 	if accept.sse {
 		notify = st.notify
 	}
-	res, err := s.serveStateless(withStream(ctx, st), req, notify)
+	res, err := s.serveStatelessChecked(withStream(ctx, st), req, notify, check)
 	st.finish(jsonrpc2.NewResponse(req.ID, res, err))
+}
+
+// checkDecoded is checkModernRequest on the params as the method decoded
+// them, so they are parsed once. When they did not decode, or a value the
+// headers mirror is empty (it may have been absent or not a string), the
+// probe reads the raw params, so the answer is the same as probing first.
+func (h *StreamableHTTPHandler) checkDecoded(r *http.Request, s *Server, req *jsonrpc2.Request, params any, decodeErr error) error {
+	var p modernProbe
+	var perr error
+	if decodeErr != nil || !probeDecoded(req.Method, params, &p) {
+		p = modernProbe{}
+		perr = decodeProbe(req.Params, &p)
+	}
+	if resp := h.checkModernRequest(r, s, req, &p, perr); resp != nil {
+		return resp.Error
+	}
+	return nil
+}
+
+// probeDecoded fills p from decoded params, and reports whether it could
+// do so exactly.
+func probeDecoded(method string, params any, p *modernProbe) bool {
+	if meta := metaOf(params); meta != nil {
+		p.version = meta.ProtocolVersion
+		p.hasCaps = meta.ClientCapabilities != nil
+	}
+	var value string
+	switch t := params.(type) {
+	case *CallToolParams:
+		value, p.name, p.hasName = t.Name, t.Name, true
+		if raw, ok := t.Arguments.(json.RawMessage); ok {
+			p.arguments = raw
+		}
+	case *GetPromptParams:
+		value, p.name, p.hasName = t.Name, t.Name, true
+	case *ReadResourceParams:
+		value, p.uri, p.hasURI = t.URI, t.URI, true
+	case *GetTaskParams:
+		value, p.taskID, p.hasTaskID = t.TaskID, t.TaskID, true
+	case *UpdateTaskParams:
+		value, p.taskID, p.hasTaskID = t.TaskID, t.TaskID, true
+	case *CancelTaskParams:
+		value, p.taskID, p.hasTaskID = t.TaskID, t.TaskID, true
+	default:
+		_, _, applies := p.nameSource(method)
+		return !applies
+	}
+	if _, _, applies := p.nameSource(method); !applies {
+		return true
+	}
+	return value != ""
 }
 
 // checkModernRequest validates what the HTTP layer owns: the required

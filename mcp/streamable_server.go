@@ -163,10 +163,20 @@ func (h *StreamableHTTPHandler) servePOST(w http.ResponseWriter, r *http.Request
 	sid := r.Header.Get(headerSessionID)
 	pv := r.Header.Get(headerProtocolVersion)
 	var s *Server
-	if req, ok := msg.(*jsonrpc2.Request); ok && (sid == "" || isModernVersion(pv)) {
+	if req, ok := msg.(*jsonrpc2.Request); ok && isModernVersion(pv) {
+		// Routed by its header: the request metadata is checked on the
+		// params the method decodes (serveModern), not probed first.
+		if s = h.server(w, r); s == nil {
+			return
+		}
+		if s.servesModern() {
+			h.serveModern(w, r, s, req, nil, nil, accept)
+			return
+		}
+	} else if ok && sid == "" {
 		var p modernProbe
 		perr := decodeProbe(req.Params, &p)
-		if isModernVersion(pv) || (perr == nil && p.version != "") {
+		if perr == nil && p.version != "" {
 			if s = h.server(w, r); s == nil {
 				return
 			}

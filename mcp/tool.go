@@ -58,7 +58,7 @@ func (ss *ServerSession) listTools(ctx context.Context, p *ListToolsParams) (*Li
 		res.Tools[i] = t.Tool
 	}
 	if ss.request != nil {
-		setCacheHints(&res.TTLMs, &res.CacheScope)
+		ss.server.setCacheHints(MethodListTools, &res.TTLMs, &res.CacheScope)
 	}
 	return res, nil
 }

@@ -14,6 +14,10 @@ type Request struct {
 	ID     ID
 	Method string
 	Params json.RawMessage // raw JSON object or array, or nil when absent
+
+	// checked reports that Decode produced the request, so its params are
+	// within strictjson.DefaultMaxDepth and need no second depth check.
+	checked bool
 }
 
 // A Response answers a request. Exactly one of Result and Error is set.

@@ -127,7 +127,7 @@ func decodeOne(data []byte) (Message, error) {
 		if env.ID != nil && !id.IsValid() {
 			return nil, invalid("request id must not be null")
 		}
-		return &Request{ID: id, Method: env.Method, Params: json.RawMessage(params)}, nil
+		return &Request{ID: id, Method: env.Method, Params: json.RawMessage(params), checked: true}, nil
 	}
 	switch {
 	case env.Result != nil && env.Error != nil:
@@ -157,6 +157,20 @@ func salvageID(data []byte) ID {
 	}
 	id, _ := parseID(probe.ID)
 	return id
+}
+
+// DecodeParams decodes the params of req into v under the strict rules of
+// strictjson. The nesting depth of params that Decode read was bounded with
+// the whole message, so only params built otherwise (in memory, or by a
+// custom transport) are checked again. Absent params leave v unchanged.
+func DecodeParams(req *Request, v any) error {
+	if len(req.Params) == 0 {
+		return nil
+	}
+	if req.checked {
+		return strictjson.UnmarshalTrusted(req.Params, v)
+	}
+	return strictjson.Unmarshal(req.Params, v)
 }
 
 // Encode returns the JSON encoding of msg.
