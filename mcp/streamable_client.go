@@ -103,8 +103,11 @@ type streamableClientConn struct {
 	wg       sync.WaitGroup // background stream readers
 	closed   sync.Once
 
+	endOnce sync.Once // the receiver was told the connection ended
+
 	mu        sync.Mutex
-	closing   bool // Close started: no new background goroutines
+	receiver  func(jsonrpc2.Message, error) // set by Receive
+	closing   bool                          // Close started: no new background goroutines
 	sessionID string
 	version   string // legacy version negotiated by initialize
 	failure   error
@@ -146,14 +149,46 @@ func (c *streamableClientConn) fail(err error) {
 	}
 	c.mu.Unlock()
 	c.cancel()
+	c.ended()
 }
 
-// deliver queues a message for Read, unless the connection ended.
+// Receive makes the connection a jsonrpc2.PushStream: messages go straight
+// to deliver from the goroutine that read them (a POST's response, an SSE
+// stream), so an idle client session runs no goroutine at all.
+func (c *streamableClientConn) Receive(deliver func(jsonrpc2.Message, error)) {
+	c.mu.Lock()
+	c.receiver = deliver
+	c.mu.Unlock()
+}
+
+// deliver passes a message on: to the receiver, or queued for Read, unless
+// the connection ended.
 func (c *streamableClientConn) deliver(msg jsonrpc2.Message) {
+	c.mu.Lock()
+	receiver := c.receiver
+	c.mu.Unlock()
+	if receiver != nil {
+		if c.ctx.Err() == nil {
+			receiver(msg, nil)
+		}
+		return
+	}
 	select {
 	case c.incoming <- msg:
 	case <-c.ctx.Done():
 	}
+}
+
+// ended tells the receiver, once, that the connection is over.
+func (c *streamableClientConn) ended() {
+	c.endOnce.Do(func() {
+		c.mu.Lock()
+		receiver := c.receiver
+		c.mu.Unlock()
+		if receiver != nil {
+			receiver(nil, c.err())
+		}
+	})
 }
 
 // Write sends a message to the server, each in its own POST.
@@ -194,6 +229,7 @@ func (c *streamableClientConn) Close() error {
 			cancel()
 		}
 		c.wg.Wait()
+		c.ended()
 	})
 	return nil
 }

@@ -77,6 +77,7 @@ type Conn struct {
 
 	shutdownOnce sync.Once
 	readDone     chan struct{}
+	readDoneOnce sync.Once
 	done         chan struct{} // closed when shutdown is complete
 	err          error         // why the connection ended; set before done closes
 }
@@ -100,7 +101,11 @@ func NewConn(stream Stream, opts *ConnOptions) *Conn {
 	if c.opts.CloseTimeout <= 0 {
 		c.opts.CloseTimeout = DefaultCloseTimeout
 	}
-	go c.readLoop()
+	if ps, ok := stream.(PushStream); ok {
+		ps.Receive(c.receive)
+	} else {
+		go c.readLoop()
+	}
 	return c
 }
 
@@ -223,31 +228,81 @@ func (c *Conn) isDone() bool {
 }
 
 func (c *Conn) readLoop() {
-	defer close(c.readDone)
+	defer c.closeReadDone()
 	for {
 		msg, err := c.stream.Read(context.Background())
 		if err != nil {
-			var derr *DecodeError
-			if errors.As(err, &derr) {
-				c.reply(&Response{ID: derr.ID, Error: errorFor(derr.Err)})
+			if c.readFailed(err) {
 				continue
 			}
-			// No more responses can arrive: fail pending calls now, so
-			// handlers waiting on them finish before shutdown waits on them.
-			c.failPending()
-			if errors.Is(err, ErrClosed) {
-				// The stream is closed both ways: no response can be
-				// written, so running handlers need not finish.
-				c.cancelAll()
-			}
-			if errors.Is(err, io.EOF) || errors.Is(err, ErrClosed) || c.isClosing() {
-				err = nil
-			}
-			c.shutdown(err)
+			c.shutdown(c.endCause(err))
 			return
 		}
 		c.dispatch(msg)
 	}
+}
+
+// readFailed handles an error reading the stream. It answers a message
+// that could not be decoded and reports true: the stream goes on. For any
+// other error it fails what can no longer complete and reports false.
+func (c *Conn) readFailed(err error) bool {
+	var derr *DecodeError
+	if errors.As(err, &derr) {
+		c.reply(&Response{ID: derr.ID, Error: errorFor(derr.Err)})
+		return true
+	}
+	// No more responses can arrive: fail pending calls now, so handlers
+	// waiting on them finish before shutdown waits on them.
+	c.failPending()
+	if errors.Is(err, ErrClosed) {
+		// The stream is closed both ways: no response can be written, so
+		// running handlers need not finish.
+		c.cancelAll()
+	}
+	return false
+}
+
+// endCause is what Wait reports for a stream that ended with err: nothing
+// for an orderly end.
+func (c *Conn) endCause(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, ErrClosed) || c.isClosing() {
+		return nil
+	}
+	return err
+}
+
+func (c *Conn) closeReadDone() { c.readDoneOnce.Do(func() { close(c.readDone) }) }
+
+// A PushStream is a Stream that delivers what it receives itself, from
+// goroutines of its own (an HTTP response being read, say), instead of
+// being read. A Conn over a PushStream runs no goroutine of its own, so an
+// idle connection costs none. Read is never called.
+type PushStream interface {
+	Stream
+	// Receive registers deliver. The stream calls deliver(msg, nil) for
+	// each message, deliver(nil, err) for a message it could not decode
+	// (err a *DecodeError), and deliver(nil, err) once when it ends. deliver
+	// may be called concurrently; messages delivered by one goroutine are
+	// handled in the order delivered.
+	Receive(deliver func(Message, error))
+}
+
+// receive is the deliver function a Conn gives a PushStream.
+func (c *Conn) receive(msg Message, err error) {
+	if err == nil {
+		c.dispatch(msg)
+		return
+	}
+	if c.readFailed(err) {
+		return
+	}
+	cause := c.endCause(err)
+	// Shut down on another goroutine: the stream may be calling from a
+	// goroutine its Close waits for.
+	go func() {
+		c.shutdown(cause)
+		c.closeReadDone()
+	}()
 }
 
 func (c *Conn) isClosing() bool {
@@ -467,6 +522,9 @@ func (c *Conn) shutdown(cause error) {
 		close(c.done)
 		c.cancelAll()
 		_ = c.stream.Close()
+		if _, push := c.stream.(PushStream); push {
+			c.closeReadDone() // no reading goroutine will
+		}
 		c.failPending()
 		if c.opts.OnDone != nil {
 			c.opts.OnDone()
