@@ -118,8 +118,11 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 	cs.modern = true
 	res, err := clientCall[DiscoverParams, DiscoverResult](pctx, cs, MethodDiscover, nil)
 	if err == nil {
-		if len(res.SupportedVersions) == 0 {
-			// Not a DiscoverResult: whatever answered is no modern server.
+		if !slices.ContainsFunc(res.SupportedVersions, func(v string) bool {
+			return isModernVersion(v) && slices.Contains(SupportedVersions, v)
+		}) {
+			// Not a DiscoverResult (no versions), or a server that lists
+			// only handshake versions: use it through initialize.
 			cs.modern = false
 			return false, nil
 		}

@@ -168,7 +168,11 @@ func (ss *ServerSession) route(method string, m *methodInfo[ServerSession], meta
 		if m.legacyOnly {
 			return nil, newError(CodeMethodNotFound, "method %s is not part of protocol %s", method, meta.ProtocolVersion)
 		}
-		ss.era.CompareAndSwap(eraUndecided, eraModern)
+		if method != MethodDiscover {
+			// server/discover is a probe: a client that finds no common
+			// modern version may still initialize on this connection.
+			ss.era.CompareAndSwap(eraUndecided, eraModern)
+		}
 		return ss.requestScoped(meta, nil), nil
 	case m.anyTime:
 		return ss, nil

@@ -82,14 +82,22 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 	s.listeners.add(l)
 	defer s.listeners.remove(l)
 	s.sendTaskStates(ctx, l) // tasks extension (task_server.go)
+	// The stream also ends gracefully when its connection starts closing
+	// (a stdio client closed its input), so the result is written before
+	// the connection ends.
+	var connClosing <-chan struct{}
+	if c, ok := ss.root().conn.(interface{ Closing() <-chan struct{} }); ok {
+		connClosing = c.Closing()
+	}
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-s.shutdown:
-		res := &SubscriptionsListenResult{}
-		res.Meta.SubscriptionID = l.id
-		return res, nil
+	case <-connClosing:
 	}
+	res := &SubscriptionsListenResult{}
+	res.Meta.SubscriptionID = l.id
+	return res, nil
 }
 
 // honoured returns the part of a requested filter the server will honour:

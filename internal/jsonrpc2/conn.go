@@ -68,16 +68,17 @@ type Conn struct {
 	opts   ConnOptions
 	nextID atomic.Int64
 
-	mu       sync.Mutex
-	pending  map[ID]chan *Response // outgoing calls awaiting a response
-	incoming map[ID]*incomingCall  // requests being handled
-	closing  bool
+	mu            sync.Mutex
+	pending       map[ID]chan *Response // outgoing calls awaiting a response
+	incoming      map[ID]*incomingCall  // requests being handled
+	isClosingFlag bool                  // shutdown has started: no new requests
 
 	handlers sync.WaitGroup
 
 	shutdownOnce sync.Once
 	readDone     chan struct{}
 	readDoneOnce sync.Once
+	closing      chan struct{} // closed when shutdown starts
 	done         chan struct{} // closed when shutdown is complete
 	err          error         // why the connection ended; set before done closes
 }
@@ -90,6 +91,7 @@ func NewConn(stream Stream, opts *ConnOptions) *Conn {
 		pending:  make(map[ID]chan *Response),
 		incoming: make(map[ID]*incomingCall),
 		readDone: make(chan struct{}),
+		closing:  make(chan struct{}),
 		done:     make(chan struct{}),
 	}
 	if opts != nil {
@@ -215,6 +217,12 @@ func (c *Conn) Wait() error {
 	return c.err
 }
 
+// Closing is closed when the connection starts to shut down: the peer
+// closed its side, or Close was called. Long-running handlers (such as a
+// subscription stream) should wrap up then, so their responses are written
+// before the connection ends.
+func (c *Conn) Closing() <-chan struct{} { return c.closing }
+
 // Done is closed when the connection has ended.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
@@ -308,7 +316,7 @@ func (c *Conn) receive(msg Message, err error) {
 func (c *Conn) isClosing() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.closing
+	return c.isClosingFlag
 }
 
 func (c *Conn) dispatch(msg Message) {
@@ -354,7 +362,7 @@ func (c *Conn) admit(req *Request) (context.Context, *Response) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
-	case c.closing:
+	case c.isClosingFlag:
 		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInternalError, Message: "connection is closing"}}
 	case len(c.incoming) >= c.opts.MaxInFlight:
 		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInternalError, Message: ErrBusy.Error()}}
@@ -501,8 +509,9 @@ func (c *Conn) failPending() {
 func (c *Conn) shutdown(cause error) {
 	c.shutdownOnce.Do(func() {
 		c.mu.Lock()
-		c.closing = true
+		c.isClosingFlag = true
 		c.mu.Unlock()
+		close(c.closing)
 
 		finished := make(chan struct{})
 		go func() {

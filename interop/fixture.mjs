@@ -1,0 +1,35 @@
+// fixture.mjs holds the interop fixture's names and fixed answers, the same
+// as in bench/interop_fixture_test.go and interop/goclient/fixture.go.
+
+export const fixture = {
+  serverName: 'interop-server',
+  serverVersion: '1.0.0',
+  instructions: 'Interop fixture: tools, prompts, resources, completion, logging.',
+  clientName: 'interop-client',
+  clientVersion: '0.0.1',
+  failText: 'boom',
+  sampleIn: 'ping-sample',
+  sampleOut: 'pong-sample',
+  model: 'interop-model',
+  elicitPrompt: 'What is your name?',
+  elicitName: 'Ada',
+  rootURI: 'file:///interop/root',
+  rootName: 'interop root',
+  staticURI: 'test://static',
+  staticText: 'static text',
+  blobURI: 'test://blob',
+  blobBase64: 'AAECA/8=', // bytes 0, 1, 2, 3, 255
+  template: 'test://items/{id}',
+  promptName: 'greet',
+  logger: 'interop',
+  embeddedURI: 'test://embedded',
+  embeddedText: 'embedded text',
+  progressDone: 'progress done',
+  logged: 'logged',
+  cancelled: 'cancelled',
+  changed: 'changed',
+  addedTool: 'added',
+  rootsChanged: 'roots changed',
+  nameCandidates: ['Ada', 'Alan', 'Grace'],
+  idCandidates: ['1', '10', '2'],
+};
