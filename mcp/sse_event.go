@@ -85,7 +85,7 @@ func newSSEReader(r io.Reader, max int) *sseReader {
 	if max <= 0 {
 		max = DefaultMaxSSEEventSize
 	}
-	return &sseReader{br: bufio.NewReaderSize(r, 16<<10), max: max}
+	return &sseReader{br: bufio.NewReaderSize(r, 4<<10), max: max} // lines longer than the buffer accumulate in line
 }
 
 // Next returns the next event. Comments are skipped. A block with an id or
