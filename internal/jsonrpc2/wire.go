@@ -23,7 +23,11 @@ type DecodeError struct {
 	Err error
 }
 
+// Error returns the message of the underlying error.
 func (e *DecodeError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error (wrapping ErrParse or
+// ErrInvalidRequest).
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // envelope is the union of request and response members, decoded in one pass.

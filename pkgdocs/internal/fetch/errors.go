@@ -30,6 +30,7 @@ type StatusError struct {
 	Body       string        // first bytes of the body, for diagnostics
 }
 
+// Error describes the failed request: URL, status and any Retry-After.
 func (e *StatusError) Error() string {
 	msg := fmt.Sprintf("GET %s: %d %s", e.URL, e.Code, http.StatusText(e.Code))
 	if e.RetryAfter > 0 {
