@@ -69,9 +69,9 @@ type Conn struct {
 	nextID atomic.Int64
 
 	mu            sync.Mutex
-	pending       map[ID]chan *Response // outgoing calls awaiting a response
-	incoming      map[ID]*incomingCall  // requests being handled
-	isClosingFlag bool                  // shutdown has started: no new requests
+	pending       pendingCalls         // outgoing calls awaiting a response
+	incoming      map[ID]*incomingCall // requests being handled
+	isClosingFlag bool                 // shutdown has started: no new requests
 
 	handlers sync.WaitGroup
 
@@ -88,7 +88,6 @@ type Conn struct {
 func NewConn(stream Stream, opts *ConnOptions) *Conn {
 	c := &Conn{
 		stream:   stream,
-		pending:  make(map[ID]chan *Response),
 		incoming: make(map[ID]*incomingCall),
 		readDone: make(chan struct{}),
 		closing:  make(chan struct{}),
@@ -126,7 +125,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 		c.mu.Unlock()
 		return nil, ErrClosed
 	}
-	c.pending[id] = ch
+	c.pending.add(id, ch)
 	c.mu.Unlock()
 
 	if err := c.stream.Write(ctx, req); err != nil {
@@ -154,8 +153,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 func (c *Conn) forget(id ID) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, ok := c.pending[id]
-	delete(c.pending, id)
+	_, ok := c.pending.take(id)
 	return ok
 }
 
@@ -347,8 +345,7 @@ func (c *Conn) dispatch(msg Message) {
 }
 func (c *Conn) deliver(resp *Response) {
 	c.mu.Lock()
-	ch, ok := c.pending[resp.ID]
-	delete(c.pending, resp.ID)
+	ch, ok := c.pending.take(resp.ID)
 	c.mu.Unlock()
 	if ok {
 		ch <- resp
@@ -495,11 +492,10 @@ func (c *Conn) cancelAll() {
 // failPending ends every outgoing call with ErrClosed.
 func (c *Conn) failPending() {
 	c.mu.Lock()
-	pending := c.pending
-	c.pending = make(map[ID]chan *Response)
+	pending := c.pending.drain()
 	c.mu.Unlock()
-	for _, ch := range pending {
-		ch <- nil
+	for _, call := range pending {
+		call.ch <- nil
 	}
 }
 
