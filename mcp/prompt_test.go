@@ -283,14 +283,14 @@ func FuzzPromptRequests(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		ctx := context.Background()
 		var gp GetPromptParams
-		if decodeParams(raw, &gp) == nil {
+		if decodeRequestParams(&JSONRPCRequest{Params: raw}, &gp) == nil {
 			res, err := ss.getPrompt(ctx, &gp)
 			if (res == nil) == (err == nil) {
 				t.Fatalf("prompts/get %s: result %v and error %v", raw, res, err)
 			}
 		}
 		var cp CompleteParams
-		if decodeParams(raw, &cp) == nil {
+		if decodeRequestParams(&JSONRPCRequest{Params: raw}, &cp) == nil {
 			res, err := ss.complete(ctx, &cp)
 			if (res == nil) == (err == nil) {
 				t.Fatalf("completion/complete %s: result %v and error %v", raw, res, err)

@@ -236,14 +236,6 @@ func decodeRequestParams(req *jsonrpc2.Request, params any) error {
 	return jsonrpc2.DecodeParams(req, params)
 }
 
-// decodeParams decodes raw params strictly, depth check included.
-func decodeParams(raw []byte, params any) error {
-	if len(raw) == 0 {
-		return nil
-	}
-	return strictjson.Unmarshal(raw, params)
-}
-
 func decodeResult(raw []byte, result any) error {
 	if err := strictjson.Unmarshal(raw, result); err != nil {
 		return fmt.Errorf("mcp: decoding result: %w", err)

@@ -258,14 +258,7 @@ func (t *SSEServerTransport) close() {
 type sseServerConn struct{ t *SSEServerTransport }
 
 func (c sseServerConn) Read(ctx context.Context) (jsonrpc2.Message, error) {
-	select {
-	case msg := <-c.t.incoming:
-		return msg, nil
-	case <-c.t.done:
-		return nil, jsonrpc2.ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return receive(ctx, c.t.incoming, c.t.done)
 }
 
 func (c sseServerConn) Write(_ context.Context, msg jsonrpc2.Message) error {

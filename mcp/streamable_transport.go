@@ -205,14 +205,7 @@ func (t *StreamableServerTransport) close() {
 type streamableTransportConn struct{ t *StreamableServerTransport }
 
 func (c streamableTransportConn) Read(ctx context.Context) (jsonrpc2.Message, error) {
-	select {
-	case msg := <-c.t.incoming:
-		return msg, nil
-	case <-c.t.done:
-		return nil, jsonrpc2.ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return receive(ctx, c.t.incoming, c.t.done)
 }
 
 // Write sends a response to the POST of its request, and any other
@@ -251,4 +244,18 @@ func (c streamableTransportConn) Write(_ context.Context, msg jsonrpc2.Message) 
 func (c streamableTransportConn) Close() error {
 	c.t.close()
 	return nil
+}
+
+// receive returns the next message an HTTP server transport received for
+// its session (POSTed by the client), or ErrClosed once done is closed.
+// The SSE and streamable server transports both read this way.
+func receive(ctx context.Context, incoming <-chan jsonrpc2.Message, done <-chan struct{}) (jsonrpc2.Message, error) {
+	select {
+	case msg := <-incoming:
+		return msg, nil
+	case <-done:
+		return nil, jsonrpc2.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }

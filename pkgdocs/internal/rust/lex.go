@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/srclex"
 )
 
 // tokKind classifies a Rust token.
@@ -65,7 +67,7 @@ func lex(src string) []token {
 			i = end
 		case c >= '0' && c <= '9':
 			j := i + 1
-			for j < len(src) && (isIdentByte(src[j]) || src[j] == '.' && j+1 < len(src) && src[j+1] >= '0' && src[j+1] <= '9') {
+			for j < len(src) && (srclex.IsIdentByte(src[j]) || src[j] == '.' && j+1 < len(src) && src[j+1] >= '0' && src[j+1] <= '9') {
 				j++
 			}
 			emit(tLiteral, i, j, src[i:j])
@@ -118,56 +120,20 @@ func comment(src string, i int) (end int, kind tokKind, text string) {
 		}
 		return i + n, tPunct, ""
 	}
-	end = blockCommentEnd(src, i)
+	end = srclex.BlockCommentEnd(src, i)
 	body := src[i:end]
 	switch {
 	case strings.HasPrefix(body, "/**") && !strings.HasPrefix(body, "/***") && body != "/**/":
-		return end, tDocOuter, blockDocText(body)
+		return end, tDocOuter, srclex.BlockDocText(body)
 	case strings.HasPrefix(body, "/*!"):
-		return end, tDocInner, blockDocText(body)
+		return end, tDocInner, srclex.BlockDocText(body)
 	}
 	return end, tPunct, ""
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 func isIdentStart(src string, i int) bool {
 	r, _ := utf8.DecodeRuneInString(src[i:])
 	return r == '_' || unicode.IsLetter(r)
-}
-
-// blockCommentEnd returns the end of the (nestable) block comment at i.
-func blockCommentEnd(src string, i int) int {
-	depth := 0
-	for j := i; j < len(src)-1; j++ {
-		switch {
-		case src[j] == '/' && src[j+1] == '*':
-			depth++
-			j++
-		case src[j] == '*' && src[j+1] == '/':
-			depth--
-			j++
-			if depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return len(src)
-}
-
-// blockDocText strips /** */ markers and leading " * " decorations.
-func blockDocText(body string) string {
-	body = strings.TrimSuffix(body[3:], "*/")
-	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		t := strings.TrimLeft(l, " \t")
-		if strings.HasPrefix(t, "*") {
-			lines[i] = strings.TrimPrefix(t[1:], " ")
-		}
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
 
 // quotedEnd returns the index after the closing quote, honouring escapes.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/srclex"
 )
 
 // tokKind classifies a Swift token.
@@ -58,9 +60,9 @@ func lex(src string) []token {
 			}
 			i += end
 		case strings.HasPrefix(src[i:], "/*"):
-			end := blockCommentEnd(src, i)
+			end := srclex.BlockCommentEnd(src, i)
 			if strings.HasPrefix(src[i:], "/**") && !strings.HasPrefix(src[i:], "/**/") && !strings.HasPrefix(src[i:], "/***") {
-				emit(tDoc, i, end, blockDocText(src[i:end]))
+				emit(tDoc, i, end, srclex.BlockDocText(src[i:end]))
 			} else {
 				space = true
 			}
@@ -71,7 +73,7 @@ func lex(src string) []token {
 			i = end
 		case c >= '0' && c <= '9':
 			j := i + 1
-			for j < len(src) && (isIdentByte(src[j]) || src[j] == '.' && j+1 < len(src) && src[j+1] >= '0' && src[j+1] <= '9') {
+			for j < len(src) && (srclex.IsIdentByte(src[j]) || src[j] == '.' && j+1 < len(src) && src[j+1] >= '0' && src[j+1] <= '9') {
 				j++
 			}
 			emit(tNumber, i, j, src[i:j])
@@ -102,10 +104,6 @@ func lex(src string) []token {
 	return toks
 }
 
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
 func identStart(src string, i int) bool {
 	r, _ := utf8.DecodeRuneInString(src[i:])
 	return r == '_' || unicode.IsLetter(r)
@@ -120,38 +118,6 @@ func identEnd(src string, i int) int {
 		i += n
 	}
 	return i
-}
-
-// blockCommentEnd returns the end of the (nestable) block comment at i.
-func blockCommentEnd(src string, i int) int {
-	depth := 0
-	for j := i; j < len(src)-1; j++ {
-		switch {
-		case src[j] == '/' && src[j+1] == '*':
-			depth++
-			j++
-		case src[j] == '*' && src[j+1] == '/':
-			depth--
-			j++
-			if depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return len(src)
-}
-
-// blockDocText strips /** */ markers and leading " * " decorations.
-func blockDocText(body string) string {
-	body = strings.TrimSuffix(strings.TrimPrefix(body, "/**"), "*/")
-	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		t := strings.TrimLeft(l, " \t")
-		if strings.HasPrefix(t, "*") {
-			lines[i] = strings.TrimPrefix(t[1:], " ")
-		}
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
 
 // rawStringAt reports whether a raw string (#"...", ##"""...) starts at i.
