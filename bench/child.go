@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,17 +10,27 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // childEnv names the environment variable that turns a benchmark binary
-// into a child server: its value is "<sdk>:<era>".
+// into a child server: its value is "<target>:<era>".
 const childEnv = "GOMCP_BENCH_CHILD"
+
+// CeilingName is the target name of the Ceiling handler, next to the SDKs'
+// names.
+const CeilingName = "ceiling"
+
+// CPUPath is the path on which a child server answers GET with the CPU time
+// (user and system) its process has used so far, in nanoseconds, as a
+// decimal number. Every other path goes to the served handler.
+const CPUPath = "/cpu"
 
 // RunChildIfAsked serves as a child server and reports true if the process
 // was started by StartChild; call it first in TestMain and exit with the
-// returned code if it reports true. A child serves the named SDK's
+// returned code if it reports true. A child serves the named target's
 // streamable HTTP handler on 127.0.0.1, prints its URL on stdout and exits
 // when its stdin closes, so it never outlives its parent.
 func RunChildIfAsked() (asked bool, code int) {
@@ -34,72 +45,111 @@ func RunChildIfAsked() (asked bool, code int) {
 	return true, 0
 }
 
+// TargetHandler returns the streamable HTTP handler of target in era: an
+// SDK's handler (target is its Name) or the Ceiling (CeilingName). done
+// shuts the SDK's server down. The error wraps ErrPending if the SDK has no
+// such handler yet.
+func TargetHandler(target string, era Era) (h http.Handler, done func() error, err error) {
+	if target == CeilingName {
+		return Ceiling{}, func() error { return nil }, nil
+	}
+	for _, sdk := range SDKs() {
+		if sdk.Name() != target {
+			continue
+		}
+		srv, err := sdk.NewServer()
+		if err != nil {
+			return nil, nil, err
+		}
+		h, err := srv.Handler(era)
+		if err != nil {
+			srv.Close()
+			return nil, nil, err
+		}
+		return h, srv.Close, nil
+	}
+	return nil, nil, fmt.Errorf("unknown benchmark target %q", target)
+}
+
 func serveChild(spec string) error {
-	name, eraName, _ := strings.Cut(spec, ":")
+	target, eraName, _ := strings.Cut(spec, ":")
 	era := Legacy
 	if eraName == Modern.String() {
 		era = Modern
 	}
-	var sdk SDK
-	for _, s := range SDKs() {
-		if s.Name() == name {
-			sdk = s
-		}
-	}
-	if sdk == nil {
-		return fmt.Errorf("unknown SDK %q", name)
-	}
-	srv, err := sdk.NewServer()
-	if err != nil {
-		return err
-	}
-	h, err := srv.Handler(era)
+	h, done, err := TargetHandler(target, era)
 	if err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		done()
 		return err
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: withCPU(h), ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	fmt.Printf("http://%s\n", ln.Addr())
 	io.Copy(io.Discard, os.Stdin) // until the parent closes stdin or dies
 	hs.Close()
-	return srv.Close()
+	return done()
 }
 
-// StartChild starts a copy of the running benchmark binary serving sdk's
-// handler in era and returns its URL. stop ends the child and waits for it.
+// withCPU serves GET CPUPath itself and passes every other request to h.
+func withCPU(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != CPUPath {
+			h.ServeHTTP(w, r)
+			return
+		}
+		if r.Method != http.MethodGet {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		cpu, err := processCPU()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusNotImplemented)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, strconv.FormatInt(cpu.Nanoseconds(), 10))
+	})
+}
+
+// A Child is a copy of the running benchmark binary serving one target's
+// streamable HTTP handler in its own process, so that the server's memory
+// and CPU time can be measured apart from the client's.
+type Child struct {
+	// URL is the endpoint of the served handler.
+	URL string
+
+	name  string
+	cmd   *exec.Cmd
+	stdin io.Closer
+}
+
+// StartChild starts a copy of the running benchmark binary serving the
+// handler of target (an SDK's Name or CeilingName) in era. Stop ends it.
 // The benchmark binary's TestMain must call RunChildIfAsked.
-func StartChild(sdk SDK, era Era) (url string, stop func() error, err error) {
+func StartChild(target string, era Era) (*Child, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+sdk.Name()+":"+era.String())
+	cmd.Env = append(os.Environ(), childEnv+"="+target+":"+era.String())
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	stop = func() error {
-		stdin.Close()
-		err := cmd.Wait()
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return fmt.Errorf("bench child %s: %w", sdk.Name(), err)
-		}
-		return err
-	}
+	c := &Child{name: target, cmd: cmd, stdin: stdin}
 	lines := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(stdout).ReadString('\n')
@@ -107,15 +157,55 @@ func StartChild(sdk SDK, era Era) (url string, stop func() error, err error) {
 		io.Copy(io.Discard, stdout)
 	}()
 	select {
-	case url = <-lines:
+	case c.URL = <-lines:
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
-		stop()
-		return "", nil, errors.New("bench child: no URL within 30s")
+		c.Stop()
+		return nil, errors.New("bench child: no URL within 30s")
 	}
-	if !strings.HasPrefix(url, "http://127.0.0.1:") {
-		stop()
-		return "", nil, fmt.Errorf("bench child: got %q instead of a URL", url)
+	if !strings.HasPrefix(c.URL, "http://127.0.0.1:") {
+		c.Stop()
+		return nil, fmt.Errorf("bench child %s: got %q instead of a URL", target, c.URL)
 	}
-	return url, stop, nil
+	return c, nil
+}
+
+// CPU returns the CPU time (user and system) the child's process has used
+// so far, asking it over hc.
+func (c *Child) CPU(ctx context.Context, hc *http.Client) (time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.URL+CPUPath, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("bench child %s: CPU: %w", c.name, err)
+	}
+	defer drain(resp)
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64))
+	if err != nil {
+		return 0, fmt.Errorf("bench child %s: CPU: %w", c.name, err)
+	}
+	if resp.StatusCode == http.StatusNotImplemented {
+		return 0, fmt.Errorf("%w: bench child %s: %s", ErrPending, c.name, strings.TrimSpace(string(body)))
+	}
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("bench child %s: CPU: status %s", c.name, resp.Status)
+	}
+	ns, err := strconv.ParseInt(string(body), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bench child %s: CPU: %w", c.name, err)
+	}
+	return time.Duration(ns), nil
+}
+
+// Stop ends the child and waits for it.
+func (c *Child) Stop() error {
+	c.stdin.Close()
+	err := c.cmd.Wait()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return fmt.Errorf("bench child %s: %w", c.name, err)
+	}
+	return err
 }

@@ -5,7 +5,8 @@
 //
 // The package holds one adapter per SDK (see [SDK]), the SDK-neutral pieces
 // the benchmarks share (a raw JSON-RPC load generator, a bare net/http
-// ceiling handler, a latency recorder, heap and goroutine accounting) and the
+// ceiling handler, a latency recorder, heap and goroutine accounting, child
+// processes serving one handler and reporting their own CPU time) and the
 // JSON Schema fixtures. The benchmarks themselves are in the package's test
 // files; the runner in ./cmd/report runs them pass by pass and writes
 // BENCHMARKS.md.

@@ -34,26 +34,30 @@ func (f *footprints) report(b *testing.B) {
 	b.ReportMetric(f.client.Goroutines/f.n, "client-goroutines/session")
 }
 
-// BenchmarkIdleSessions opens -bench.sessions idle legacy sessions (1,000
-// by default) and reports heap, stack and goroutines per session, server and
+// BenchmarkIdleSessions opens -bench.sessions idle sessions (1,000 by
+// default) and reports heap, stack and goroutines per session, server and
 // client apart. The ns/op figure means nothing here.
 //
-// In memory, the server's share is measured with sessions whose client half
-// is a minimal raw peer sending initialize and notifications/initialized
-// over the SDK's in-memory transport; the client's share is a full
-// client-server pair minus that.
+// In memory (legacy sessions), the server's share is measured with sessions
+// whose client half is a minimal raw peer sending initialize and
+// notifications/initialized over the SDK's in-memory transport; the
+// client's share is a full client-server pair minus that.
 //
-// Over HTTP, the server's share is measured with the raw load generator's
-// sessions (initialize, then notifications/initialized) against the SDK's
-// handler in this process; the client's share with the SDK's own client
-// against the SDK's server running in a child process. Idle keep-alive
-// connections are closed before measuring: an idle session needs none.
+// Over HTTP, in each era, the server's share is measured with the raw load
+// generator's sessions against the SDK's handler in this process (legacy:
+// initialize, then notifications/initialized; 2026-07-28: one
+// server/discover, after which the server should hold nothing); the
+// client's share with the SDK's own client against the SDK's server running
+// in a child process. Idle keep-alive connections are closed before
+// measuring: an idle session needs none.
 func BenchmarkIdleSessions(b *testing.B) {
 	for _, sdk := range SDKs() {
 		b.Run("memory/"+sdk.Name(), func(b *testing.B) { benchIdleMemory(b, sdk) })
 	}
-	for _, sdk := range SDKs() {
-		b.Run("http/"+sdk.Name(), func(b *testing.B) { benchIdleHTTP(b, sdk) })
+	for _, era := range Eras {
+		for _, sdk := range SDKs() {
+			b.Run("http/"+era.String()+"/"+sdk.Name(), func(b *testing.B) { benchIdleHTTP(b, sdk, era) })
+		}
 	}
 }
 
@@ -85,28 +89,24 @@ func benchIdleMemory(b *testing.B, sdk SDK) {
 	f.report(b)
 }
 
-func benchIdleHTTP(b *testing.B, sdk SDK) {
+func benchIdleHTTP(b *testing.B, sdk SDK, era Era) {
 	ctx := context.Background()
-	srv, err := sdk.NewServer()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	h, err := srv.Handler(Legacy)
+	h, done, err := TargetHandler(sdk.Name(), era)
 	if errors.Is(err, ErrPending) {
 		b.Skip(err)
 	}
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer done()
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	childURL, stop, err := StartChild(sdk, Legacy)
+	child, err := StartChild(sdk.Name(), era)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer func() {
-		if err := stop(); err != nil {
+		if err := child.Stop(); err != nil {
 			b.Error(err)
 		}
 	}()
@@ -114,8 +114,11 @@ func benchIdleHTTP(b *testing.B, sdk SDK) {
 	for b.Loop() {
 		hc := newHTTPClient(4)
 		server, open, err := MeasureSessions(*sessions, func() (io.Closer, error) {
-			c := &RawClient{URL: ts.URL, HTTP: hc, Era: Legacy}
-			return c, c.Start(ctx)
+			c := &RawClient{URL: ts.URL, HTTP: hc, Era: era}
+			if err := c.Start(ctx); err != nil || era == Legacy {
+				return c, err
+			}
+			return c, c.Discover(ctx)
 		}, hc.CloseIdleConnections)
 		if err != nil {
 			b.Fatal(err)
@@ -125,7 +128,7 @@ func benchIdleHTTP(b *testing.B, sdk SDK) {
 
 		hc = newHTTPClient(4)
 		client, open, err := MeasureSessions(*sessions, func() (io.Closer, error) {
-			return sdk.ConnectHTTP(ctx, childURL, Legacy, hc)
+			return sdk.ConnectHTTP(ctx, child.URL, era, hc)
 		}, hc.CloseIdleConnections)
 		if err != nil {
 			b.Fatal(err)

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 )
 
@@ -88,6 +90,33 @@ func (c *RawClient) Call(ctx context.Context) error {
 		}
 	}
 	return checkEcho(texts, r.IsError, EchoText)
+}
+
+// Discover sends one 2026-07-28 server/discover request, reads the answer
+// fully and checks that the server lists ModernVersion. It needs a client
+// of the modern era.
+func (c *RawClient) Discover(ctx context.Context) error {
+	if c.Era != Modern {
+		return errors.New("server/discover needs a client of the modern era")
+	}
+	resp, err := c.post(ctx, "server/discover", "", DiscoverRequest(c.id()))
+	if err != nil {
+		return err
+	}
+	result, err := readResult(resp)
+	if err != nil {
+		return err
+	}
+	var r struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	if err := json.Unmarshal(result, &r); err != nil {
+		return fmt.Errorf("%w: result %s: %v", ErrMismatch, result, err)
+	}
+	if !slices.Contains(r.SupportedVersions, ModernVersion) {
+		return fmt.Errorf("%w: server/discover lists %q, not %s", ErrMismatch, r.SupportedVersions, ModernVersion)
+	}
+	return nil
 }
 
 // Close ends a legacy session with DELETE; servers that do not allow it

@@ -76,6 +76,46 @@ func TestRawClient(t *testing.T) {
 	}
 }
 
+// TestRawDiscover checks the raw server/discover against every SDK's
+// modern handler, and that a legacy-era client refuses to send it.
+func TestRawDiscover(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, sdk := range SDKs() {
+		h, done, err := TargetHandler(sdk.Name(), Modern)
+		if errors.Is(err, ErrPending) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(h)
+		c := &RawClient{URL: ts.URL, HTTP: ts.Client(), Era: Modern}
+		for range 2 {
+			if err := c.Discover(ctx); err != nil {
+				t.Errorf("%s: Discover: %v", sdk.Name(), err)
+			}
+		}
+		ts.Close()
+		done()
+	}
+	c := &RawClient{URL: "http://127.0.0.1:1", HTTP: http.DefaultClient, Era: Legacy}
+	if err := c.Discover(ctx); err == nil {
+		t.Errorf("legacy-era client sent server/discover")
+	}
+}
+
+// TestDiscoverAgainstCeiling checks that Discover fails on an answer that
+// lists no versions, which is what the ceiling sends.
+func TestDiscoverAgainstCeiling(t *testing.T) {
+	ts := httptest.NewServer(Ceiling{})
+	defer ts.Close()
+	c := &RawClient{URL: ts.URL, HTTP: ts.Client(), Era: Modern}
+	if err := c.Discover(context.Background()); !errors.Is(err, ErrMismatch) {
+		t.Errorf("Discover = %v, want ErrMismatch", err)
+	}
+}
+
 // TestCeilingRejects checks that the ceiling decodes what it is sent.
 func TestCeilingRejects(t *testing.T) {
 	ts := httptest.NewServer(Ceiling{})

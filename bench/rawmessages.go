@@ -44,6 +44,17 @@ func ModernCallRequest(id int) []byte {
 		`,"io.modelcontextprotocol/clientCapabilities":{}}}}`)
 }
 
+// DiscoverRequest returns a 2026-07-28 server/discover request with the
+// given id and the _meta every stateless request needs. It declares the
+// roots capability, as the SDKs' default clients do, so that it is about as
+// long as their own probe.
+func DiscoverRequest(id int) []byte {
+	return []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) +
+		`,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"` + ModernVersion +
+		`","io.modelcontextprotocol/clientInfo":{"name":"` + ClientName + `","version":"1.0.0"}` +
+		`,"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}}}}}`)
+}
+
 // closers closes each of its members, in order.
 type closers []io.Closer
 

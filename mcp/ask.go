@@ -156,7 +156,12 @@ func (c *Client) RemoveRoots(uris ...string) {
 func (c *Client) rootsChanged() {
 	for cs := range c.Sessions() {
 		if !cs.modern {
-			go cs.conn.Notify(context.Background(), NotificationRootsListChanged, &RootsListChangedParams{})
+			go func() {
+				// The server answers with roots/list, on the GET stream.
+				ctx := context.Background()
+				_ = cs.awaitServerStream(ctx, cs.openServerStream())
+				_ = cs.conn.Notify(ctx, NotificationRootsListChanged, &RootsListChangedParams{})
+			}()
 		}
 	}
 }

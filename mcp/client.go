@@ -5,7 +5,10 @@ import (
 	"iter"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/gomcp/sdk/internal/strictjson"
 )
 
 // ClientOptions configure a Client. A nil *ClientOptions means defaults.
@@ -64,6 +67,9 @@ type Client struct {
 	impl Implementation
 	opts ClientOptions
 
+	caps *ClientCapabilities         // declared by every session; read-only
+	meta atomic.Pointer[encodedMeta] // the _meta of modern requests, encoded once
+
 	mu         sync.Mutex
 	roots      []*Root
 	sessions   []*ClientSession
@@ -84,6 +90,7 @@ func NewClient(name, version string, opts *ClientOptions) *Client {
 		c.opts.ProbeTimeout = 3 * time.Second
 	}
 	c.handler = clientMethodHandler
+	c.caps = c.capabilities()
 	return c
 }
 
@@ -136,4 +143,37 @@ func (c *Client) capabilities() *ClientCapabilities {
 		caps.Elicitation = &ElicitationCapability{Form: &FormElicitationCapability{}, URL: &URLElicitationCapability{}}
 	}
 	return caps
+}
+
+// wantsServerMessages reports whether the client expects messages a legacy
+// server sends unrelated to any request: it has a handler for list
+// changes, resource updates, log messages, sampling or elicitation, or
+// roots the server may ask for.
+func (c *Client) wantsServerMessages() bool {
+	o := &c.opts
+	if o.ToolListChangedHandler != nil || o.PromptListChangedHandler != nil ||
+		o.ResourceListChangedHandler != nil || o.ResourceUpdatedHandler != nil ||
+		o.LoggingMessageHandler != nil || o.CreateMessageHandler != nil ||
+		o.ElicitationHandler != nil || o.ElicitationCompleteHandler != nil {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.roots) > 0
+}
+
+// encodedMeta returns the encoding of the per-request _meta its sessions
+// send at version, made once and shared by every session.
+func (c *Client) encodedMeta(version string) *encodedMeta {
+	if e := c.meta.Load(); e != nil && e.version == version {
+		return e
+	}
+	e := &encodedMeta{version: version, caps: c.caps, info: &c.impl}
+	b, err := strictjson.Marshal(&Meta{ProtocolVersion: version, ClientCapabilities: c.caps, ClientInfo: &c.impl})
+	if err != nil {
+		return nil
+	}
+	e.json = b
+	c.meta.Store(e)
+	return e
 }

@@ -21,8 +21,8 @@ import (
 type ClientSession struct {
 	client *Client
 	conn   *jsonrpc2.Conn
-	caps   *ClientCapabilities
-	impl   *Implementation // the client's, shared by every request's _meta
+	opener serverStreamOpener  // the connection's, if it has one
+	caps   *ClientCapabilities // the client's, shared by its sessions
 
 	// Set by Connect, read-only afterwards.
 	modern       bool
@@ -34,7 +34,6 @@ type ClientSession struct {
 
 	mu            sync.Mutex
 	outputSchemas map[string]*jsonschema.Resolved // by tool name, from tools/list
-	encodedMeta   *encodedMeta                    // the _meta of every modern request
 	logLevel      LoggingLevel
 	progress      map[string]func(context.Context, *ProgressNotificationParams)
 	nextToken     atomic.Int64
@@ -51,8 +50,8 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting client: %w", err)
 	}
-	impl := c.impl
-	cs := &ClientSession{client: c, caps: c.capabilities(), impl: &impl}
+	cs := &ClientSession{client: c, caps: c.caps}
+	cs.opener, _ = conn.(serverStreamOpener)
 	cs.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
 		Handler:     jsonrpc2.HandlerFunc(cs.handle),
 		MaxInFlight: c.opts.MaxInFlight,
@@ -69,10 +68,8 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 	c.mu.Lock()
 	c.sessions = append(c.sessions, cs)
 	c.mu.Unlock()
-	select {
-	case <-cs.conn.Done():
+	if cs.conn.IsDone() {
 		c.removeSession(cs) // ended before it was listed
-	default:
 	}
 	if c.opts.KeepAlive > 0 {
 		cs.keepAliveStop = make(chan struct{})
@@ -200,7 +197,56 @@ func (cs *ClientSession) initialize(ctx context.Context, version string) error {
 		cs.serverCaps = &ServerCapabilities{}
 	}
 	cs.instructions = res.Instructions
-	return cs.conn.Notify(ctx, NotificationInitialized, &InitializedParams{})
+	var ready <-chan struct{}
+	if cs.client.wantsServerMessages() {
+		ready = cs.openServerStream()
+	}
+	if err := cs.conn.Notify(ctx, NotificationInitialized, &InitializedParams{}); err != nil {
+		return err
+	}
+	return cs.awaitServerStream(ctx, ready)
+}
+
+// A serverStreamOpener is a connection on which the server can send
+// messages unrelated to any request only once the client opens a channel
+// for them: the legacy streamable HTTP GET stream. openStandalone returns a
+// channel closed once that channel is ready (or could not be opened).
+type serverStreamOpener interface {
+	openStandalone() <-chan struct{}
+}
+
+// openServerStream opens the legacy session's channel for the server's own
+// messages, if its connection has one to open and it is not open yet, and
+// returns a channel closed once it is ready (nil if there is none).
+//
+// An idle session costs a goroutine and an HTTP connection while that
+// stream is open, so a session opens it only once something needs it: at
+// connect when the client has handlers for such messages or roots to list
+// (Client.wantsServerMessages), otherwise when the user subscribes to a
+// resource or changes the roots.
+func (cs *ClientSession) openServerStream() <-chan struct{} {
+	if cs.opener == nil || cs.modern {
+		return nil
+	}
+	return cs.opener.openStandalone()
+}
+
+// awaitServerStream waits until ready is closed: the server can then reach
+// the client. It gives up quietly after the client's ProbeTimeout (the
+// stream keeps trying in the background) and with an error when ctx ends.
+func (cs *ClientSession) awaitServerStream(ctx context.Context, ready <-chan struct{}) error {
+	if ready == nil {
+		return nil
+	}
+	t := time.NewTimer(cs.client.opts.ProbeTimeout)
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-t.C:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
 }
 
 // Client returns the client the session belongs to.
@@ -252,24 +298,16 @@ func (cs *ClientSession) sendCancelled(id jsonrpc2.ID) {
 
 // fillMeta adds the per-request metadata of 2026-07-28 to meta.
 func (cs *ClientSession) fillMeta(meta *Meta) {
+	c := cs.client
 	meta.ProtocolVersion = cs.version
-	meta.ClientCapabilities = cs.caps
-	meta.ClientInfo = cs.impl
-	cs.mu.Lock()
+	meta.ClientCapabilities = c.caps
+	meta.ClientInfo = &c.impl
 	if meta.LogLevel == "" {
+		cs.mu.Lock()
 		meta.LogLevel = cs.logLevel
+		cs.mu.Unlock()
 	}
-	if cs.encodedMeta == nil {
-		e := &encodedMeta{version: cs.version, caps: cs.caps, info: cs.impl}
-		if b, err := strictjson.Marshal(&Meta{ProtocolVersion: cs.version, ClientCapabilities: cs.caps, ClientInfo: cs.impl}); err == nil {
-			e.json = b
-			cs.encodedMeta = e
-		}
-	}
-	if e := cs.encodedMeta; e != nil && e.version == cs.version {
-		meta.encoded = e
-	}
-	cs.mu.Unlock()
+	meta.encoded = c.encodedMeta(cs.version)
 }
 
 // clientCall sends a request and decodes its result. In the modern era it

@@ -51,6 +51,15 @@ func (c *loggingConn) log(prefix string, msg JSONRPCMessage, err error) {
 	_, _ = c.w.Write(append(line, '\n'))
 }
 
+// openStandalone passes the client session's request for the server's own
+// stream on to the logged connection.
+func (c *loggingConn) openStandalone() <-chan struct{} {
+	if o, ok := c.Connection.(serverStreamOpener); ok {
+		return o.openStandalone()
+	}
+	return closedSignal
+}
+
 func (c *loggingConn) Read(ctx context.Context) (JSONRPCMessage, error) {
 	msg, err := c.Connection.Read(ctx)
 	c.log("read: ", msg, err)

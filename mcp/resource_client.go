@@ -66,6 +66,10 @@ func (cs *ClientSession) Subscribe(ctx context.Context, params *SubscribeParams)
 	if err := cs.requireSubscribe(MethodSubscribe); err != nil {
 		return err
 	}
+	// The server sends the updates on the GET stream.
+	if err := cs.awaitServerStream(ctx, cs.openServerStream()); err != nil {
+		return err
+	}
 	_, err := clientCall[SubscribeParams, EmptyResult](ctx, cs, MethodSubscribe, params)
 	return err
 }

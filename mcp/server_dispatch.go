@@ -89,8 +89,15 @@ func serverMethodHandler(ctx context.Context, ss *ServerSession, method string, 
 	return m.handle(ctx, ss, params)
 }
 
-// handle is the jsonrpc2 handler of a connection's session.
+// handle is the jsonrpc2 handler of a connection's session. Results with
+// a direct encoding are returned encoded.
 func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	return encodeResult(ss.handleRequest(ctx, req))
+}
+
+// handleRequest is handle without the encoding of the result, for
+// transports that make the response themselves (newResponse).
+func (ss *ServerSession) handleRequest(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	m := serverMethods[req.Method]
 	if req.IsNotification() {
 		if m == nil || !m.notification {
@@ -101,7 +108,7 @@ func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 			return nil, nil
 		}
 		target := ss
-		if meta := metaOf(params); meta != nil && meta.ProtocolVersion != "" {
+		if meta := requestMeta(params); meta != nil && meta.ProtocolVersion != "" {
 			target = ss.requestScoped(meta, nil)
 		}
 		_, _ = ss.server.methodHandler()(ctx, target, req.Method, params)
@@ -114,7 +121,7 @@ func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 	if err := decodeRequestParams(req, params); err != nil {
 		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
 	}
-	target, err := ss.route(req.Method, m, metaOf(params))
+	target, err := ss.route(req.Method, m, requestMeta(params))
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +147,13 @@ func (ss *ServerSession) serve(ctx context.Context, method string, params any) (
 		return nil, err
 	}
 	if ss.request != nil {
-		setResultType(res, "complete")
+		if r, ok := res.(*CallToolResult); ok && r != nil {
+			if r.ResultType == "" {
+				r.ResultType = "complete"
+			}
+		} else {
+			setResultType(res, "complete")
+		}
 	}
 	return res, nil
 }
@@ -228,12 +241,6 @@ func newScopedSession(s *Server, meta *Meta, notify func(context.Context, string
 	sc.req.meta, sc.req.notify = meta, notify
 	sc.ss.server, sc.ss.request = s, &sc.req
 	return &sc.ss
-}
-
-// decodeRequestParams decodes the params of req strictly; params whose
-// depth was bounded when the message was decoded are not scanned again.
-func decodeRequestParams(req *jsonrpc2.Request, params any) error {
-	return jsonrpc2.DecodeParams(req, params)
 }
 
 func decodeResult(raw []byte, result any) error {
@@ -389,7 +396,7 @@ func (s *Server) serveStatelessChecked(ctx context.Context, req *jsonrpc2.Reques
 	if err != nil {
 		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
 	}
-	meta := metaOf(params)
+	meta := requestMeta(params)
 	if meta == nil || meta.ProtocolVersion == "" || !s.servesModern() {
 		return nil, newError(CodeInvalidParams, "missing _meta[%q]: required in every %s request", "io.modelcontextprotocol/protocolVersion", Version20260728)
 	}
@@ -406,4 +413,13 @@ func (s *Server) serveStatelessChecked(ctx context.Context, req *jsonrpc2.Reques
 		return nil, nil
 	}
 	return ss.serve(ctx, req.Method, params)
+}
+
+// requestMeta is metaOf with the hottest params type handled without
+// reflection.
+func requestMeta(params any) *Meta {
+	if p, ok := params.(*CallToolParams); ok && p != nil {
+		return &p.Meta
+	}
+	return metaOf(params)
 }

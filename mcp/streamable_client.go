@@ -49,9 +49,13 @@ type StreamableClientTransportOptions struct {
 	// MaxEventSize bounds one SSE event or JSON response read (default
 	// DefaultMaxSSEEventSize).
 	MaxEventSize int
-	// DisableStandaloneSSE keeps a legacy session from opening the GET
-	// stream on which servers send messages unrelated to any request
-	// (list changes, requests for roots).
+	// DisableStandaloneSSE keeps a legacy session from ever opening the
+	// GET stream on which servers send messages unrelated to any request
+	// (list changes, resource updates, requests for roots). Without it, a
+	// session opens that stream only when something needs it: at connect
+	// if the client has handlers for such messages or roots, otherwise on
+	// its first Subscribe or roots change. Until then an idle session
+	// runs no goroutine and holds no HTTP connection.
 	DisableStandaloneSSE bool
 }
 
@@ -60,7 +64,8 @@ type StreamableClientTransportOptions struct {
 // the 2026-07-28 per-request _meta are sent with the MCP-Protocol-Version,
 // Mcp-Method, Mcp-Name and Mcp-Param-* headers and no session; once the
 // client falls back to initialize, requests carry the session ID and the
-// negotiated version, and a GET stream receives the server's own messages.
+// negotiated version, and a GET stream, opened once the client needs it,
+// receives the server's own messages.
 // Broken streams are resumed with Last-Event-ID, honouring the server's
 // retry field, with exponential backoff otherwise.
 type StreamableClientTransport struct {
@@ -89,39 +94,51 @@ func NewStreamableClientTransport(url string, opts *StreamableClientTransportOpt
 
 // Connect returns a new connection to the endpoint. It sends nothing.
 func (t *StreamableClientTransport) Connect(ctx context.Context) (Connection, error) {
-	c := &streamableClientConn{t: t, incoming: make(chan jsonrpc2.Message, 1)}
-	c.ctx, c.cancel = context.WithCancel(context.Background())
-	return c, nil
+	return &streamableClientConn{t: t}, nil
 }
 
 // streamableClientConn is one client connection over streamable HTTP.
+//
+// An idle connection is this struct and nothing else: no goroutine, no
+// channel, no context. Requests in progress and the legacy GET stream are
+// registered in calls, so that the connection's end cancels them.
 type streamableClientConn struct {
-	t        *StreamableClientTransport
-	incoming chan jsonrpc2.Message
-	ctx      context.Context // ends when the connection does
-	cancel   context.CancelFunc
-	wg       sync.WaitGroup // background stream readers
-	closed   sync.Once
-
+	t       *StreamableClientTransport
+	wg      sync.WaitGroup // background stream readers
+	closed  sync.Once
 	endOnce sync.Once // the receiver was told the connection ended
 
-	mu        sync.Mutex
-	receiver  func(jsonrpc2.Message, error) // set by Receive
-	closing   bool                          // Close started: no new background goroutines
-	sessionID string
-	version   string // legacy version negotiated by initialize
-	failure   error
-	tools     map[string][]headerBinding // 2026-07-28 x-mcp-header bindings
+	mu         sync.Mutex
+	receiver   func(jsonrpc2.Message, error) // set by Receive
+	queue      chan jsonrpc2.Message         // for Read, made by its first call
+	done       chan struct{}                 // made on demand, closed when the connection ends
+	isEnded    bool                          // Close was called or the connection failed
+	failure    error
+	calls      []linkedCall // requests and streams in progress
+	nextCall   uint64
+	standalone chan struct{} // the legacy GET stream's, once started: closed when it is ready
+	sessionID  string
+	version    string                     // legacy version negotiated by initialize
+	tools      map[string][]headerBinding // 2026-07-28 x-mcp-header bindings
 }
 
-// Read returns the next message from the server.
+// A linkedCall is a request or stream in progress, cancelled when the
+// connection ends.
+type linkedCall struct {
+	id     uint64
+	cancel context.CancelFunc
+}
+
+// Read returns the next message from the server. It is used only when the
+// connection is not a push stream (Receive was not called).
 func (c *streamableClientConn) Read(ctx context.Context) (jsonrpc2.Message, error) {
+	queue, done := c.readChans()
 	select {
-	case m := <-c.incoming:
+	case m := <-queue:
 		return m, nil
-	case <-c.ctx.Done():
+	case <-done:
 		select {
-		case m := <-c.incoming:
+		case m := <-queue:
 			return m, nil
 		default:
 		}
@@ -129,6 +146,30 @@ func (c *streamableClientConn) Read(ctx context.Context) (jsonrpc2.Message, erro
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// readChans returns the queue of messages for Read and the channel closed
+// when the connection ends, making them on first use.
+func (c *streamableClientConn) readChans() (chan jsonrpc2.Message, chan struct{}) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.queue == nil {
+		c.queue = make(chan jsonrpc2.Message, 1)
+	}
+	if c.done == nil {
+		c.done = make(chan struct{})
+		if c.isEnded {
+			close(c.done)
+		}
+	}
+	return c.queue, c.done
+}
+
+// ended reports whether the connection has ended.
+func (c *streamableClientConn) ended() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.isEnded
 }
 
 // err returns why the connection ended.
@@ -141,15 +182,33 @@ func (c *streamableClientConn) err() error {
 	return jsonrpc2.ErrClosed
 }
 
-// fail ends the connection with err.
-func (c *streamableClientConn) fail(err error) {
+// end ends the connection, with err as the reason if it is the first,
+// and cancels what is in progress.
+func (c *streamableClientConn) end(err error) {
 	c.mu.Lock()
-	if c.failure == nil {
+	if err != nil && c.failure == nil {
 		c.failure = err
 	}
+	calls := c.calls
+	if !c.isEnded {
+		c.isEnded = true
+		c.calls = nil
+		if c.done != nil {
+			close(c.done)
+		}
+	} else {
+		calls = nil
+	}
 	c.mu.Unlock()
-	c.cancel()
-	c.ended()
+	for _, call := range calls {
+		call.cancel()
+	}
+}
+
+// fail ends the connection with err.
+func (c *streamableClientConn) fail(err error) {
+	c.end(err)
+	c.tellEnded()
 }
 
 // Receive makes the connection a jsonrpc2.PushStream: messages go straight
@@ -165,22 +224,23 @@ func (c *streamableClientConn) Receive(deliver func(jsonrpc2.Message, error)) {
 // the connection ended.
 func (c *streamableClientConn) deliver(msg jsonrpc2.Message) {
 	c.mu.Lock()
-	receiver := c.receiver
+	receiver, ended := c.receiver, c.isEnded
 	c.mu.Unlock()
 	if receiver != nil {
-		if c.ctx.Err() == nil {
+		if !ended {
 			receiver(msg, nil)
 		}
 		return
 	}
+	queue, done := c.readChans()
 	select {
-	case c.incoming <- msg:
-	case <-c.ctx.Done():
+	case queue <- msg:
+	case <-done:
 	}
 }
 
-// ended tells the receiver, once, that the connection is over.
-func (c *streamableClientConn) ended() {
+// tellEnded tells the receiver, once, that the connection is over.
+func (c *streamableClientConn) tellEnded() {
 	c.endOnce.Do(func() {
 		c.mu.Lock()
 		receiver := c.receiver
@@ -193,7 +253,7 @@ func (c *streamableClientConn) ended() {
 
 // Write sends a message to the server, each in its own POST.
 func (c *streamableClientConn) Write(ctx context.Context, msg jsonrpc2.Message) error {
-	if c.ctx.Err() != nil {
+	if c.ended() {
 		return c.err()
 	}
 	switch m := msg.(type) {
@@ -212,9 +272,8 @@ func (c *streamableClientConn) Write(ctx context.Context, msg jsonrpc2.Message) 
 // on the server.
 func (c *streamableClientConn) Close() error {
 	c.closed.Do(func() {
-		c.cancel()
+		c.end(nil)
 		c.mu.Lock()
-		c.closing = true
 		sid, version := c.sessionID, c.version
 		c.mu.Unlock()
 		if sid != "" {
@@ -229,17 +288,17 @@ func (c *streamableClientConn) Close() error {
 			cancel()
 		}
 		c.wg.Wait()
-		c.ended()
+		c.tellEnded()
 	})
 	return nil
 }
 
 // background runs f on a goroutine that Close waits for, unless the
-// connection is closing; it reports whether f runs.
+// connection has ended; it reports whether f runs.
 func (c *streamableClientConn) background(f func()) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closing {
+	if c.isEnded {
 		return false
 	}
 	c.wg.Add(1)
@@ -250,11 +309,39 @@ func (c *streamableClientConn) background(f func()) bool {
 	return true
 }
 
-// linked returns a context that ends with ctx or with the connection.
+// linked returns a context that ends with ctx or with the connection, and
+// the function that releases it.
 func (c *streamableClientConn) linked(ctx context.Context) (context.Context, context.CancelFunc) {
 	lctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(c.ctx, cancel)
-	return lctx, func() { stop(); cancel() }
+	c.mu.Lock()
+	if c.isEnded {
+		c.mu.Unlock()
+		cancel()
+		return lctx, cancel
+	}
+	c.nextCall++
+	id := c.nextCall
+	c.calls = append(c.calls, linkedCall{id, cancel})
+	c.mu.Unlock()
+	return lctx, func() {
+		c.unlink(id)
+		cancel()
+	}
+}
+
+// unlink forgets the linked call id.
+func (c *streamableClientConn) unlink(id uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, call := range c.calls {
+		if call.id == id {
+			c.calls = append(c.calls[:i], c.calls[i+1:]...)
+			break
+		}
+	}
+	if len(c.calls) == 0 {
+		c.calls = nil // an idle connection keeps no array
+	}
 }
 
 // setCommonHeaders adds the user's headers and the legacy session's.
@@ -344,7 +431,7 @@ func (c *streamableClientConn) postNoReply(ctx context.Context, msg jsonrpc2.Mes
 // doError reports a POST that failed: why the connection ended, if it
 // ended while the caller's ctx is still live, else err.
 func (c *streamableClientConn) doError(ctx context.Context, err error) error {
-	if ctx.Err() == nil && c.ctx.Err() != nil {
+	if ctx.Err() == nil && c.ended() {
 		return c.err()
 	}
 	return fmt.Errorf("mcp: POST %s: %w", c.t.url, err)
@@ -481,8 +568,7 @@ func (c *streamableClientConn) adoptSession(resp *http.Response) {
 	}
 }
 
-// adoptVersion records the version initialize negotiated and opens the GET
-// stream of the session.
+// adoptVersion records the version initialize negotiated.
 func (c *streamableClientConn) adoptVersion(result []byte) {
 	var res struct {
 		ProtocolVersion string `json:"protocolVersion"`
@@ -492,22 +578,59 @@ func (c *streamableClientConn) adoptVersion(result []byte) {
 	}
 	c.mu.Lock()
 	c.version = res.ProtocolVersion
-	sid := c.sessionID
 	c.mu.Unlock()
-	if sid != "" && !c.t.opts.DisableStandaloneSSE {
-		c.background(c.standaloneLoop)
-	}
 }
+
+// openStandalone starts the legacy session's GET stream, on which the
+// server sends messages unrelated to any request, unless it was started
+// already, the options disable it, or there is no legacy session. The
+// channel it returns is closed once the server answered the first GET (or
+// the stream could not be opened): from then on the server can reach the
+// client. The client session calls it once something needs that stream
+// (see ClientSession.openServerStream).
+func (c *streamableClientConn) openStandalone() <-chan struct{} {
+	if c.t.opts.DisableStandaloneSSE {
+		return closedSignal
+	}
+	c.mu.Lock()
+	if c.standalone != nil {
+		defer c.mu.Unlock()
+		return c.standalone
+	}
+	if c.sessionID == "" || c.version == "" {
+		c.mu.Unlock()
+		return closedSignal
+	}
+	ready := make(chan struct{})
+	c.standalone = ready
+	c.mu.Unlock()
+	ctx, stop := c.linked(context.Background())
+	if !c.background(func() {
+		defer stop()
+		c.standaloneLoop(ctx, ready)
+	}) {
+		stop()
+		close(ready)
+	}
+	return ready
+}
+
+// closedSignal is a closed channel, for a signal that needs no waiting.
+var closedSignal = func() chan struct{} {
+	ch := make(chan struct{})
+	close(ch)
+	return ch
+}()
 
 // cancelLegacy tells a legacy server that the client gave up on request
 // id: in the legacy era a closed connection is not a cancellation.
 func (c *streamableClientConn) cancelLegacy(id jsonrpc2.ID) {
 	n, err := jsonrpc2.NewNotification(NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"})
-	if err != nil || c.ctx.Err() != nil {
+	if err != nil {
 		return
 	}
 	c.background(func() {
-		ctx, cancel := context.WithTimeout(c.ctx, 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = c.postNoReply(ctx, n)
 	})

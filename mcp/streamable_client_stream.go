@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
@@ -100,15 +101,19 @@ func (c *streamableClientConn) resume(ctx context.Context, r *jsonrpc2.Request, 
 
 // standaloneLoop keeps the legacy session's GET stream open, reconnecting
 // when it ends. It stops when the server does not offer one (405), after
-// MaxRetries failures in a row, or when the connection ends.
-func (c *streamableClientConn) standaloneLoop() {
+// MaxRetries failures in a row, or when ctx ends with the connection. It
+// closes ready once the server answered the first GET, or when it stops.
+func (c *streamableClientConn) standaloneLoop(ctx context.Context, ready chan struct{}) {
+	signal := sync.OnceFunc(func() { close(ready) })
+	defer signal()
 	cur := streamCursor{retry: -1}
 	failures := 0
-	for first := true; c.ctx.Err() == nil; first = false {
-		if !first && !sleepCtx(c.ctx, reconnectDelay(cur.retry, failures)) {
+	for first := true; ctx.Err() == nil; first = false {
+		if !first && !sleepCtx(ctx, reconnectDelay(cur.retry, failures)) {
 			return
 		}
-		resp, err := c.get(c.ctx, cur.lastID)
+		resp, err := c.get(ctx, cur.lastID)
+		signal()
 		if err != nil {
 			if failures++; failures > c.t.opts.MaxRetries {
 				return

@@ -76,7 +76,10 @@ func headerMismatch(id jsonrpc2.ID, format string, args ...any) *jsonrpc2.Respon
 // singleHeader returns the one value of header key; several values are an
 // error, since they could disagree.
 func singleHeader(h http.Header, key string) (string, bool, error) {
-	vs := h.Values(key)
+	vs, ok := h[key] // a canonical key is found without canonicalizing it
+	if !ok {
+		vs = h.Values(key)
+	}
 	switch len(vs) {
 	case 0:
 		return "", false, nil

@@ -135,8 +135,8 @@ func (sess *httpSession) serveRequest(w http.ResponseWriter, r *http.Request, re
 	if !resumable {
 		st.attachLocked(w)
 		defer sess.release(req.ID)
-		res, err := sess.ss.handle(ctx, req)
-		resp := jsonrpc2.NewResponse(req.ID, res, err)
+		res, err := sess.ss.handleRequest(ctx, req)
+		resp := newResponse(req.ID, res, err)
 		st.finish(resp)
 		return resp
 	}
@@ -158,8 +158,8 @@ func (sess *httpSession) serveRequest(w http.ResponseWriter, r *http.Request, re
 			defer sess.leave()
 		}
 		defer sess.release(req.ID)
-		res, err := sess.ss.handle(ctx, req)
-		st.finish(jsonrpc2.NewResponse(req.ID, res, err))
+		res, err := sess.ss.handleRequest(ctx, req)
+		st.finish(newResponse(req.ID, res, err))
 	}()
 	select {
 	case <-release:
@@ -204,8 +204,8 @@ func (sess *httpSession) serveBatch(w http.ResponseWriter, r *http.Request, batc
 		go func() {
 			defer wg.Done()
 			defer sess.release(req.ID)
-			res, err := sess.ss.handle(withStream(ctx, st), req)
-			out[i] = jsonrpc2.NewResponse(req.ID, res, err)
+			res, err := sess.ss.handleRequest(withStream(ctx, st), req)
+			out[i] = newResponse(req.ID, res, err)
 		}()
 	}
 	wg.Wait()
@@ -238,8 +238,8 @@ func (h *StreamableHTTPHandler) serveStatelessLegacy(w http.ResponseWriter, r *h
 	}
 	st := &responseStream{h: h, req: r, canSSE: accept.sse && !h.opts.JSONResponse}
 	st.attachLocked(w)
-	res, err := ss.handle(withStream(r.Context(), st), req)
-	st.finish(jsonrpc2.NewResponse(req.ID, res, err))
+	res, err := ss.handleRequest(withStream(r.Context(), st), req)
+	st.finish(newResponse(req.ID, res, err))
 }
 
 // statelessPeer is the connection of a stateless legacy request: it can

@@ -47,7 +47,7 @@ func (h *StreamableHTTPHandler) serveModern(w http.ResponseWriter, r *http.Reque
 		notify = st.notify
 	}
 	res, err := s.serveStatelessChecked(withStream(ctx, st), req, notify, check)
-	st.finish(jsonrpc2.NewResponse(req.ID, res, err))
+	st.finish(newResponse(req.ID, res, err))
 }
 
 // checkDecoded is checkModernRequest on the params as the method decoded
@@ -70,7 +70,7 @@ func (h *StreamableHTTPHandler) checkDecoded(r *http.Request, s *Server, req *js
 // probeDecoded fills p from decoded params, and reports whether it could
 // do so exactly.
 func probeDecoded(method string, params any, p *modernProbe) bool {
-	if meta := metaOf(params); meta != nil {
+	if meta := requestMeta(params); meta != nil {
 		p.version = meta.ProtocolVersion
 		p.hasCaps = meta.ClientCapabilities != nil
 	}

@@ -44,7 +44,11 @@ func TestStreamableServerTransport(t *testing.T) {
 	router := &sessionRouter{server: server, byID: map[string]*StreamableServerTransport{}}
 	ts := httptest.NewServer(router)
 	defer ts.Close()
-	cs, err := NewClient("c", "v1", &ClientOptions{ProtocolVersion: Version20251125}).Connect(context.Background(), NewStreamableClientTransport(ts.URL, nil))
+	// The client has roots: it opens the GET stream for the server's
+	// requests at connect.
+	client := NewClient("c", "v1", &ClientOptions{ProtocolVersion: Version20251125})
+	client.AddRoots(&Root{URI: "file:///tmp"})
+	cs, err := client.Connect(context.Background(), NewStreamableClientTransport(ts.URL, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

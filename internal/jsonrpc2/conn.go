@@ -76,23 +76,16 @@ type Conn struct {
 	handlers sync.WaitGroup
 
 	shutdownOnce sync.Once
-	readDone     chan struct{}
-	readDoneOnce sync.Once
-	closing      chan struct{} // closed when shutdown starts
-	done         chan struct{} // closed when shutdown is complete
-	err          error         // why the connection ended; set before done closes
+	readDone     signal // the stream will deliver nothing more
+	closing      signal // shutdown has started
+	done         signal // shutdown is complete
+	err          error  // why the connection ended; set before done fires
 }
 
 // NewConn starts a connection over stream. It takes ownership of the stream
 // and closes it at shutdown.
 func NewConn(stream Stream, opts *ConnOptions) *Conn {
-	c := &Conn{
-		stream:   stream,
-		incoming: make(map[ID]*incomingCall),
-		readDone: make(chan struct{}),
-		closing:  make(chan struct{}),
-		done:     make(chan struct{}),
-	}
+	c := &Conn{stream: stream}
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -203,15 +196,15 @@ func (c *Conn) CancelIncoming(id ID) {
 // It returns when the reading goroutine has exited.
 func (c *Conn) Close() error {
 	c.shutdown(nil)
-	<-c.readDone
+	<-c.readDone.wait()
 	return nil
 }
 
 // Wait blocks until the connection has ended and returns why: nil when the
 // peer closed the stream or Close was called.
 func (c *Conn) Wait() error {
-	<-c.readDone
-	<-c.done
+	<-c.readDone.wait()
+	<-c.done.wait()
 	return c.err
 }
 
@@ -219,19 +212,16 @@ func (c *Conn) Wait() error {
 // closed its side, or Close was called. Long-running handlers (such as a
 // subscription stream) should wrap up then, so their responses are written
 // before the connection ends.
-func (c *Conn) Closing() <-chan struct{} { return c.closing }
+func (c *Conn) Closing() <-chan struct{} { return c.closing.wait() }
 
 // Done is closed when the connection has ended.
-func (c *Conn) Done() <-chan struct{} { return c.done }
+func (c *Conn) Done() <-chan struct{} { return c.done.wait() }
 
-func (c *Conn) isDone() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
-}
+// IsDone reports whether the connection has ended, without making the
+// channel Done returns.
+func (c *Conn) IsDone() bool { return c.done.hasFired() }
+
+func (c *Conn) isDone() bool { return c.done.hasFired() }
 
 func (c *Conn) readLoop() {
 	defer c.closeReadDone()
@@ -277,7 +267,7 @@ func (c *Conn) endCause(err error) error {
 	return err
 }
 
-func (c *Conn) closeReadDone() { c.readDoneOnce.Do(func() { close(c.readDone) }) }
+func (c *Conn) closeReadDone() { c.readDone.fire() }
 
 // A PushStream is a Stream that delivers what it receives itself, from
 // goroutines of its own (an HTTP response being read, say), instead of
@@ -367,6 +357,9 @@ func (c *Conn) admit(req *Request) (context.Context, *Response) {
 		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInvalidRequest, Message: "request id " + req.ID.String() + " is already in use"}}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	if c.incoming == nil {
+		c.incoming = make(map[ID]*incomingCall)
+	}
 	c.incoming[req.ID] = &incomingCall{cancel: cancel}
 	c.handlers.Add(1)
 	return ctx, nil
@@ -507,7 +500,7 @@ func (c *Conn) shutdown(cause error) {
 		c.mu.Lock()
 		c.isClosingFlag = true
 		c.mu.Unlock()
-		close(c.closing)
+		c.closing.fire()
 
 		finished := make(chan struct{})
 		go func() {
@@ -524,7 +517,7 @@ func (c *Conn) shutdown(cause error) {
 		timer.Stop()
 
 		c.err = cause
-		close(c.done)
+		c.done.fire()
 		c.cancelAll()
 		_ = c.stream.Close()
 		if _, push := c.stream.(PushStream); push {

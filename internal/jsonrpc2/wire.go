@@ -44,6 +44,17 @@ type envelope struct {
 // names are case-sensitive, duplicates are rejected, and nesting is bounded by
 // strictjson.DefaultMaxDepth. Errors are *DecodeError.
 func Decode(data []byte) (Message, error) {
+	if firstByte(data) == '{' {
+		if req := decodeRequestFast(data); req != nil {
+			return req, nil
+		}
+	}
+	return decodeFull(data)
+}
+
+// decodeFull is Decode without the request fast path (envelope.go): it
+// decodes every message, and is the one that reports errors.
+func decodeFull(data []byte) (Message, error) {
 	if err := strictjson.CheckDepth(data, strictjson.DefaultMaxDepth); err != nil {
 		return nil, &DecodeError{Err: fmt.Errorf("%w: %w", ErrInvalidRequest, err)}
 	}
@@ -258,3 +269,9 @@ func marshalParams(v any) (json.RawMessage, error) {
 	}
 	return b, nil
 }
+
+// ParamsChecked reports whether Decode produced req, so its params are one
+// JSON value already validated under the strict rules (syntax, UTF-8, no
+// duplicate names, bounded depth). Faster decoders may rely on that;
+// params built otherwise must be decoded with DecodeParams.
+func ParamsChecked(req *Request) bool { return req.checked }

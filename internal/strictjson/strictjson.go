@@ -13,6 +13,7 @@
 package strictjson
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -59,31 +60,54 @@ func UnmarshalTrusted(data []byte, v any) error {
 // max. It scans bytes only and does not validate the JSON otherwise.
 func CheckDepth(data []byte, max int) error {
 	depth := 0
-	inString := false
 	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
+		switch depthClass[data[i]] {
+		case classQuote:
+			end := stringEnd(data, i)
+			if end < 0 {
+				return nil // unterminated string: nothing nests after it
 			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
+			i = end
+		case classOpen:
 			depth++
 			if depth > max {
 				return fmt.Errorf("%w: more than %d levels", ErrTooDeep, max)
 			}
-		case '}', ']':
+		case classClose:
 			depth--
 		}
 	}
 	return nil
+}
+
+// Byte classes of CheckDepth.
+const (
+	classOther = iota
+	classQuote
+	classOpen
+	classClose
+)
+
+var depthClass = [256]uint8{'"': classQuote, '{': classOpen, '[': classOpen, '}': classClose, ']': classClose}
+
+// stringEnd returns the index of the quote that ends the string whose
+// opening quote is at data[open], or -1 if the string does not end: the
+// first quote after it not escaped by an odd run of backslashes.
+func stringEnd(data []byte, open int) int {
+	for j := open + 1; ; j++ {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		backslashes := 0
+		for m := j - 1; m > open && data[m] == '\\'; m-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return j
+		}
+	}
 }
 
 // Valid reports whether data is one syntactically valid JSON value.

@@ -75,3 +75,77 @@ func FuzzUnmarshal(f *testing.F) {
 		_ = Unmarshal(data, &p)
 	})
 }
+
+// checkDepthByteByByte is the plain definition CheckDepth must agree with:
+// every byte in turn, a backslash in a string skipping the next one.
+func checkDepthByteByByte(data []byte, max int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			if depth++; depth > max {
+				return false
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return true
+}
+
+var depthCases = []string{
+	`{"a":[1,{"b":[]}]}`,
+	`[[["\\"]]]`,
+	`[["\\\"[[[["]]`,
+	`["\\\\"[[[]]]]`,
+	`"\`,
+	`"abc`,
+	`[[[`,
+	`]]][[[[`,
+	`{"a\"[[[[[[":"}}}[[[["}`,
+}
+
+func TestCheckDepthAgreesWithDefinition(t *testing.T) {
+	for _, s := range depthCases {
+		for max := 0; max < 5; max++ {
+			got := CheckDepth([]byte(s), max) == nil
+			if want := checkDepthByteByByte([]byte(s), max); got != want {
+				t.Errorf("CheckDepth(%s, %d) passes = %v, want %v", s, max, got, want)
+			}
+		}
+	}
+}
+
+func FuzzCheckDepth(f *testing.F) {
+	for _, s := range depthCases {
+		f.Add([]byte(s), 3)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, max int) {
+		max = max % 8
+		got := CheckDepth(data, max) == nil
+		if want := checkDepthByteByByte(data, max); got != want {
+			t.Fatalf("CheckDepth(%q, %d) passes = %v, want %v", data, max, got, want)
+		}
+	})
+}
+
+func BenchmarkCheckDepth(b *testing.B) {
+	data := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}`)
+	for b.Loop() {
+		if err := CheckDepth(data, DefaultMaxDepth); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -9,8 +9,10 @@ import (
 // formatValue formats a figure for the report according to its unit.
 func formatValue(unit string, v float64) string {
 	switch {
-	case unit == "ns/op" || strings.HasSuffix(unit, "-ns"):
+	case unit == "ns/op" || strings.HasSuffix(unit, "-ns") || strings.Contains(unit, "-ns/"):
 		return formatNanos(v)
+	case strings.HasSuffix(unit, "/post"): // a ratio of two times
+		return formatRatio(v)
 	case unit == "B/op" || strings.HasSuffix(unit, "B/session"):
 		return formatBytes(v)
 	case strings.Contains(unit, "goroutines"):

@@ -20,6 +20,9 @@ func TestFormatValue(t *testing.T) {
 		{"server-goroutines/session", 1, "1.00"},
 		{"allocs/op", 51, "51"},
 		{"calls/s", 2504.6, "2505"},
+		{"server-cpu-ns/call", 102536, "103 µs"},
+		{"connect-ns", 283989, "284 µs"},
+		{"connect/post", 1.1523, "1.15"},
 	}
 	for _, tt := range tests {
 		if got := formatValue(tt.unit, tt.v); got != tt.want {

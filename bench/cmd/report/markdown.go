@@ -49,7 +49,7 @@ func writeMarkdown(w io.Writer, env environment, groups []group, s *store) error
 	b.WriteString("\n## Figures\n\n")
 	b.WriteString("Arrows say which way is better. \"ours ÷ best peer\" divides our figure by the best peer's in the same pass " +
 		"(below 1 is better for ↓ figures, above 1 for ↑); the peer named is the best by median. " +
-		"\"÷ ceiling\" divides calls/s by the bare net/http handler's. B/op and allocs/op count client and server together.\n")
+		"\"÷ ceiling\" divides calls/s or server CPU per call by the bare net/http handler's. B/op and allocs/op count client and server together.\n")
 	for _, sec := range sections(groups) {
 		writeSection(&b, sec, s)
 	}
@@ -117,7 +117,7 @@ func writeSection(b *strings.Builder, sec section, s *store) {
 			r, ok := s.toBestPeer(g, m, ours)
 			fmt.Fprintf(b, " %s |", ratioCell(r, ok, best))
 			if withCeiling {
-				if g.hasCeiling() && m.unit == "calls/s" {
+				if g.hasCeiling() && m.vsCeiling {
 					r1, ok1 := s.toTarget(g, m, ours, ceiling)
 					r2, ok2 := s.toCeilingBestPeer(g, m)
 					fmt.Fprintf(b, " %s | %s |", ratioCell(r1, ok1, ""), ratioCell(r2, ok2, best))

@@ -30,18 +30,30 @@ which negotiates 2026-07-28 (server/discover, stateless requests) with all three
   must decode it first; "compile" parses and compiles the schema.
   ours is github.com/gomcp/sdk/jsonschema, google is google/jsonschema-go (used by go-sdk),
   santhosh is santhosh-tekuri/jsonschema/v6 (used by mcp-go).
-- **Idle sessions**: 1,000 idle legacy sessions at once; live heap (after two GCs), goroutine stacks
-  and goroutines per session. In memory, the server's share uses sessions whose client half is a
-  minimal raw peer, and the client's share is a full pair minus that. Over HTTP, the server's share
-  uses sessions made by the raw load generator (initialize, notifications/initialized) against the
-  handler in this process; the client's share uses the SDK's client against the SDK's server running
-  in a child process. Idle keep-alive connections are closed first: an idle session needs none.
+- **Idle sessions**: 1,000 idle sessions at once; live heap (after two GCs), goroutine stacks and
+  goroutines per session. In memory (legacy sessions), the server's share uses sessions whose client
+  half is a minimal raw peer, and the client's share is a full pair minus that. Over HTTP, in each era,
+  the server's share uses sessions made by the raw load generator against the handler in this process
+  (legacy: initialize, notifications/initialized; 2026-07-28: one server/discover, after which a
+  server holds nothing); the client's share uses the SDK's client (connected: initialize or
+  server/discover done) against the SDK's server running in a child process. Idle keep-alive
+  connections are closed first: an idle session needs none.
 - **Session setup**: one op connects a new client session (in memory: a new transport pair and
   server connection too) through initialize (legacy) or server/discover (modern); closing is not timed.
+- **Client start**: the time to connect a new 2026-07-28 client session over streamable HTTP
+  (server/discover) with a warm, shared http.Client whose keep-alive connection is open, against one
+  plain POST of a server/discover request of about the same size (the raw load generator's, read fully)
+  to the same handler on the same http.Client; handler in the same process, 400 of each, alternating,
+  after a warm-up. connect-ns and post-ns are the medians; connect/post is their ratio within one run.
 - **Streamable HTTP load**: a fixed number of calls on 127.0.0.1 from 1, 8 and 64 concurrent sessions;
   calls/s and the p50 and p99 latency of a call. "sdk" uses each SDK's own client; "raw" uses an
   SDK-neutral load generator sending hand-built JSON-RPC POSTs (legacy: one session per worker, made
   once; 2026-07-28: stateless, with the _meta, MCP-Protocol-Version, Mcp-Method and Mcp-Name it
   requires) against each SDK's handler and against the ceiling, a bare net/http handler that decodes
   the request and writes a fixed response.
+- **Server CPU per call**: each SDK's handler, and the ceiling, runs alone in a child process; the raw
+  load generator in the parent makes tools/call from 8 and 64 concurrent sessions for about a second
+  (after a warm-up of a tenth as many calls) and divides the CPU time (user and system, from
+  getrusage, garbage collection included) the child used by the number of calls; "÷ ceiling"
+  divides by the ceiling's CPU per call in the same pass.
 `

@@ -10,8 +10,9 @@ import (
 
 // A metric is one figure a group reports, by its go test unit.
 type metric struct {
-	unit   string
-	higher bool // higher is better (throughput); otherwise lower is
+	unit      string
+	higher    bool // higher is better (throughput); otherwise lower is
+	vsCeiling bool // the report divides it by the ceiling's, in groups that have one
 }
 
 var (
@@ -20,7 +21,9 @@ var (
 		{unit: "server-B/session"}, {unit: "server-goroutines/session"}, {unit: "server-stackB/session"},
 		{unit: "client-B/session"}, {unit: "client-goroutines/session"}, {unit: "client-stackB/session"},
 	}
-	loadMetrics = []metric{{unit: "calls/s", higher: true}, {unit: "p50-ns"}, {unit: "p99-ns"}, {unit: "B/op"}, {unit: "allocs/op"}}
+	loadMetrics  = []metric{{unit: "calls/s", higher: true, vsCeiling: true}, {unit: "p50-ns"}, {unit: "p99-ns"}, {unit: "B/op"}, {unit: "allocs/op"}}
+	cpuMetrics   = []metric{{unit: "server-cpu-ns/call", vsCeiling: true}}
+	startMetrics = []metric{{unit: "connect-ns"}, {unit: "post-ns"}, {unit: "connect/post"}}
 )
 
 // A group is one comparison: the same benchmark run for several targets
@@ -64,12 +67,14 @@ func (g group) pattern(target string) string {
 type budget struct {
 	micro string // benchtime of micro-benchmarks (time-based, they end by themselves)
 	setup string // benchtime of session setup
+	start string // benchtime of client start latency (one op: a connect and a POST)
 	calls int    // calls of one HTTP load run
+	cpu   string // benchtime of one server CPU run (one op: one call)
 }
 
 var (
-	fullBudget  = budget{micro: "200ms", setup: "100ms", calls: 600}
-	quickBudget = budget{micro: "1x", setup: "1x", calls: 1}
+	fullBudget  = budget{micro: "200ms", setup: "100ms", start: "400x", calls: 600, cpu: "1s"}
+	quickBudget = budget{micro: "1x", setup: "1x", start: "1x", calls: 1, cpu: "1x"}
 )
 
 // plan returns every group, in the order of the report.
@@ -89,25 +94,34 @@ func plan(b budget) []group {
 		group{"JSON Schema", "BenchmarkSchemaValidate", "value", libs, b.micro, timeMetrics},
 		group{"JSON Schema", "BenchmarkSchemaValidate", "json", libs, b.micro, timeMetrics})
 	gs = append(gs, group{"JSON Schema", "BenchmarkSchemaCompile", "", libs, b.micro, timeMetrics})
-	for _, tr := range []string{"memory", "http"} {
-		gs = append(gs, group{"Idle sessions (1,000 legacy sessions)", "BenchmarkIdleSessions", tr, sdks, "1x", idleMetrics})
+	for _, sub := range []string{"memory", "http/legacy", "http/modern"} {
+		gs = append(gs, group{"Idle sessions (1,000 sessions)", "BenchmarkIdleSessions", sub, sdks, "1x", idleMetrics})
 	}
 	for _, tr := range []string{"memory", "http"} {
 		for _, era := range bench.Eras {
 			gs = append(gs, group{"Session setup", "BenchmarkSetup", tr + "/" + era.String(), sdks, b.setup, timeMetrics})
 		}
 	}
+	gs = append(gs, group{"Client start (2026-07-28, streamable HTTP, warm connection)", "BenchmarkStartLatency",
+		bench.Modern.String(), sdks, b.start, startMetrics})
 	calls := fmt.Sprintf("%dx", b.calls)
+	withCeiling := append(append([]string(nil), sdks...), ceiling)
 	for _, kind := range []string{"sdk", "raw"} {
 		targets := sdks
 		if kind == "raw" {
-			targets = append(append([]string(nil), sdks...), "ceiling")
+			targets = withCeiling
 		}
 		for _, era := range bench.Eras {
 			for _, c := range []int{1, 8, 64} {
 				gs = append(gs, group{"Streamable HTTP load", "BenchmarkHTTPLoad",
 					fmt.Sprintf("%s/%s/c%d", kind, era, c), targets, calls, loadMetrics})
 			}
+		}
+	}
+	for _, era := range bench.Eras {
+		for _, c := range []int{8, 64} {
+			gs = append(gs, group{"Server CPU per call (streamable HTTP, server in a child process, raw load generator)",
+				"BenchmarkServerCPU", fmt.Sprintf("%s/c%d", era, c), withCeiling, b.cpu, cpuMetrics})
 		}
 	}
 	return gs

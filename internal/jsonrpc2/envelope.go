@@ -1,0 +1,140 @@
+package jsonrpc2
+
+import (
+	"bytes"
+	"io"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/gomcp/sdk/internal/strictjson"
+)
+
+// The request fast path of Decode: one pass of a pooled token reader over
+// the message, under the same strict rules as the full decoder (exact
+// member names, no duplicate names at any level, valid UTF-8, depth
+// bounded by strictjson.CheckDepth), that keeps the members of a request as sub-slices of the input
+// and copies only the params. Anything it does not recognise as a
+// well-formed request (responses, wrong member types, escaped member
+// names, any syntax or strictness error) is left to the full decoder, so
+// errors and unusual messages are decoded exactly as before.
+
+// envelopeReader is a pooled token reader of messages.
+type envelopeReader struct {
+	rd  bytes.Reader
+	dec jsontext.Decoder
+}
+
+var envelopePool = sync.Pool{New: func() any { return new(envelopeReader) }}
+
+// requestMembers are the members of a request, as sub-slices of the
+// message.
+type requestMembers struct {
+	version, id, method, params []byte
+}
+
+// decodeRequestFast returns the request data holds, or nil when data is
+// not a well-formed request or needs the full decoder to say why not.
+func decodeRequestFast(data []byte) *Request {
+	if strictjson.CheckDepth(data, strictjson.DefaultMaxDepth) != nil {
+		return nil
+	}
+	er := envelopePool.Get().(*envelopeReader)
+	er.rd.Reset(data)
+	er.dec.Reset(&er.rd)
+	var m requestMembers
+	ok := er.read(data, &m)
+	er.rd.Reset(nil)
+	er.dec.Reset(&er.rd)
+	envelopePool.Put(er)
+	if !ok {
+		return nil
+	}
+	return m.request()
+}
+
+// read reads the members of the single JSON object data holds into m. It
+// reports false for anything but an object whose member names are written
+// without escapes and which has no result or error member.
+func (er *envelopeReader) read(data []byte, m *requestMembers) bool {
+	d := &er.dec
+	if d.PeekKind() != '{' {
+		return false
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return false
+	}
+	for d.PeekKind() != '}' {
+		name, err := d.ReadValue()
+		if err != nil || len(name) < 2 || bytes.IndexByte(name, '\\') >= 0 {
+			return false
+		}
+		var member *[]byte
+		switch string(name[1 : len(name)-1]) { // no allocation
+		case "jsonrpc":
+			member = &m.version
+		case "id":
+			member = &m.id
+		case "method":
+			member = &m.method
+		case "params":
+			member = &m.params
+		case "result", "error":
+			return false
+		}
+		v, err := d.ReadValue()
+		if err != nil {
+			return false
+		}
+		if member != nil {
+			// v is only valid until the next read: keep the input's bytes.
+			end := int(d.InputOffset())
+			*member = data[end-len(v) : end]
+		}
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return false
+	}
+	_, err := d.ReadToken()
+	return err == io.EOF
+}
+
+// request checks the members as the full decoder does and returns the
+// request, or nil when the full decoder must report an error.
+func (m *requestMembers) request() *Request {
+	if string(m.version) != `"2.0"` || len(m.method) < 3 || m.method[0] != '"' {
+		return nil
+	}
+	switch firstByte(m.params) {
+	case 0, 'n':
+		m.params = nil
+	case '{', '[':
+	default:
+		return nil
+	}
+	if string(m.id) == "null" {
+		return nil // a request id must not be null
+	}
+	id, err := parseID(m.id)
+	if err != nil {
+		return nil
+	}
+	method, err := unquoteMember(m.method)
+	if err != nil || method == "" {
+		return nil
+	}
+	req := &Request{ID: id, Method: method, checked: true}
+	if m.params != nil {
+		req.Params = bytes.Clone(m.params)
+	}
+	return req
+}
+
+// unquoteMember returns the text of a JSON string already validated.
+func unquoteMember(raw []byte) (string, error) {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	b, err := jsontext.AppendUnquote(nil, raw)
+	return string(b), err
+}

@@ -1,0 +1,118 @@
+package jsonrpc2
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// envelopeCases are messages for the request fast path: each is decoded by
+// it and by the full decoder, which must agree.
+var envelopeCases = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`,
+	`{"jsonrpc":"2.0","id":"a\u00e9","method":"m","params":[1,2]}`,
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	`{"jsonrpc":"2.0","id":2,"method":"m","params":null}`,
+	` {"method":"m\u002fx", "id":-7, "jsonrpc":"2.0", "other":{"a":[true,null]}} `,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"a":2}}`,                // duplicate deep inside
+	`{"jsonrpc":"2.0","id":1,"method":"m","method":"n"}`,                          // duplicate member
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":"\ud800"}}`,               // lone surrogate
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"x\":\"\xff\"}}", // invalid UTF-8
+	`{"jsonrpc":"2.0","id":1,"method":"m"} {}`,                                    // trailing value
+	`{"jsonrpc":"2.0","id":1,"method":"m"`,                                        // truncated
+	`{"jsonrpc":"2.0","id":null,"method":"m"}`,
+	`{"jsonrpc":"2.0","id":1.5,"method":"m"}`,
+	`{"jsonrpc":"2.0","id":1,"method":""}`,
+	`{"jsonrpc":"2.0","id":1,"method":5}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":5}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":"x"}`,
+	`{"jsonrpc":"1.0","id":1,"method":"m"}`,
+	`{"jsonrpc":"2\u002e0","id":1,"method":"m"}`,
+	`{"j\u0073onrpc":"2.0","id":1,"method":"m"}`,
+	`{"Jsonrpc":"2.0","id":1,"method":"m"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","result":{}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":` + strings.Repeat("[", 127) + strings.Repeat("]", 127) + `}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":` + strings.Repeat("[", 128) + strings.Repeat("]", 128) + `}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":` + strings.Repeat("{\"b\":", 126) + `1` + strings.Repeat("}", 126) + `}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":` + strings.Repeat("{\"b\":", 127) + `1` + strings.Repeat("}", 127) + `}}`,
+	`{"jsonrpc":"2.0","id":99999999999999999999,"method":"m"}`,
+	`{"jsonrpc":"2.0","id":"\"q\"","method":"m"}`,
+}
+
+// checkFastPath fails t if the request fast path accepts data and the full
+// decoder does not, or decodes it differently.
+func checkFastPath(t *testing.T, data []byte) {
+	t.Helper()
+	fast := decodeRequestFast(data)
+	full, err := decodeFull(data)
+	if fast == nil {
+		return // the full decoder decides
+	}
+	if err != nil {
+		t.Fatalf("fast path accepts %q, the full decoder refuses it: %v", data, err)
+	}
+	if !reflect.DeepEqual(Message(fast), full) {
+		t.Fatalf("decoding %q:\nfast %#v\nfull %#v", data, fast, full)
+	}
+}
+
+func TestDecodeRequestFastAgreesWithFullDecoder(t *testing.T) {
+	accepted := 0
+	for _, in := range envelopeCases {
+		checkFastPath(t, []byte(in))
+		if decodeRequestFast([]byte(in)) != nil {
+			accepted++
+		}
+	}
+	if accepted < 6 {
+		t.Errorf("the fast path took %d of the cases; it should take the well-formed requests", accepted)
+	}
+	// The fast path must take the common request, or it is useless.
+	if decodeRequestFast([]byte(envelopeCases[0])) == nil {
+		t.Error("the fast path refuses a plain tools/call")
+	}
+}
+
+func TestDecodeRequestFastCopiesParams(t *testing.T) {
+	data := []byte(`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1}}`)
+	msg, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range data {
+		data[i] = 'x'
+	}
+	if got := string(msg.(*Request).Params); got != `{"a":1}` {
+		t.Errorf("params changed with the input: %s", got)
+	}
+}
+
+func FuzzDecodeRequestFast(f *testing.F) {
+	for _, s := range envelopeCases {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFastPath(t, data)
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	data := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}`)
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Decode(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("full", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := decodeFull(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

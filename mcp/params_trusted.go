@@ -1,0 +1,141 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
+)
+
+// Trusted params decoding: the params of a request that jsonrpc2.Decode
+// read were validated with the whole message (syntax, UTF-8, no duplicate
+// names, bounded depth), so the params of the hottest methods are read
+// with a pooled token reader instead of the reflective decoder. Anything
+// unusual (escaped member names, members of an unexpected type, rarely
+// used members) makes the fast path give up, and the params are decoded
+// by the strict decoder as before, with its errors.
+
+// A trustedParams decodes itself from validated params. decodeTrusted
+// reports whether it did; when it did not, the params are left zero.
+type trustedParams interface {
+	decodeTrusted(data []byte) bool
+}
+
+// decodeRequestParams decodes the params of req strictly; params whose
+// depth was bounded when the message was decoded are not scanned again.
+func decodeRequestParams(req *jsonrpc2.Request, params any) error {
+	if tp, ok := params.(trustedParams); ok && len(req.Params) > 0 && jsonrpc2.ParamsChecked(req) {
+		if tp.decodeTrusted(req.Params) {
+			return nil
+		}
+	}
+	return jsonrpc2.DecodeParams(req, params)
+}
+
+// trustedOptions skip the checks the whole message already passed.
+var trustedOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+
+// getTrustedReader returns a pooled token reader of data; give it back
+// with putTrustedReader.
+func getTrustedReader(data []byte) *probeDecoder {
+	pd := probePool.Get().(*probeDecoder)
+	pd.rd.Reset(data)
+	pd.dec.Reset(&pd.rd, trustedOptions...)
+	return pd
+}
+
+func putTrustedReader(pd *probeDecoder) {
+	pd.rd.Reset(nil)
+	pd.dec.Reset(&pd.rd)
+	probePool.Put(pd)
+}
+
+// trustedName reads a member name written without escapes and returns
+// its text as a sub-slice valid until the next read, or nil.
+func trustedName(d *jsontext.Decoder) []byte {
+	v, err := d.ReadValue()
+	if err != nil || len(v) < 2 || bytes.IndexByte(v, '\\') >= 0 {
+		return nil
+	}
+	return v[1 : len(v)-1]
+}
+
+// trustedRaw reads a value and returns it as a sub-slice of data, the
+// reader's whole input.
+func trustedRaw(d *jsontext.Decoder, data []byte) (jsontext.Value, bool) {
+	v, err := d.ReadValue()
+	if err != nil {
+		return nil, false
+	}
+	end := int(d.InputOffset())
+	return data[end-len(v) : end], true
+}
+
+func (p *CallToolParams) decodeTrusted(data []byte) bool {
+	pd := getTrustedReader(data)
+	ok := p.readTrusted(&pd.dec, data)
+	putTrustedReader(pd)
+	if !ok {
+		*p = CallToolParams{}
+	}
+	return ok
+}
+
+// readTrusted reads the members of tools/call params that a plain call
+// has: name, arguments and _meta.
+func (p *CallToolParams) readTrusted(d *jsontext.Decoder, data []byte) bool {
+	if d.PeekKind() != '{' {
+		return false
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return false
+	}
+	for d.PeekKind() != '}' {
+		name := trustedName(d)
+		if name == nil {
+			return false
+		}
+		switch string(name) {
+		case "name":
+			v, ok := trustedRaw(d, data)
+			if !ok || v.Kind() != '"' {
+				return false
+			}
+			s, err := unquoteName(v)
+			if err != nil {
+				return false
+			}
+			p.Name = s
+		case "arguments":
+			v, ok := trustedRaw(d, data)
+			if !ok || v.Kind() == 'n' {
+				return false
+			}
+			p.Arguments = json.RawMessage(v)
+		case "_meta":
+			v, ok := trustedRaw(d, data)
+			if !ok || v.Kind() != '{' || p.Meta.UnmarshalJSON(v) != nil {
+				return false
+			}
+		case "task", "inputResponses", "requestState":
+			return false
+		default:
+			if d.SkipValue() != nil {
+				return false
+			}
+		}
+	}
+	_, err := d.ReadToken()
+	return err == nil
+}
+
+// unquoteName returns the text of a JSON string already validated.
+func unquoteName(v jsontext.Value) (string, error) {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1]), nil
+	}
+	b, err := jsontext.AppendUnquote(nil, v)
+	return string(b), err
+}
