@@ -185,6 +185,15 @@ type CallToolResult struct {
 // UnmarshalJSON decodes the result of tools/call, keeping the structured
 // content as the exact bytes received.
 func (r *CallToolResult) UnmarshalJSON(data []byte) error {
+	*r = CallToolResult{}
+	if r.decodeDirect(data) {
+		return nil
+	}
+	return r.decodeGeneral(data)
+}
+
+// decodeGeneral decodes any result with the reflective decoder.
+func (r *CallToolResult) decodeGeneral(data []byte) error {
 	type plain CallToolResult
 	var w struct {
 		plain
