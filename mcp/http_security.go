@@ -78,6 +78,9 @@ func newOriginPolicy(allowedHosts, allowedOrigins []string) *originPolicy {
 
 // stripPort removes a port from host, and the brackets of an IPv6 literal.
 func stripPort(host string) string {
+	if strings.IndexByte(host, ':') < 0 {
+		return host // no port: skip SplitHostPort, whose error allocates
+	}
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		return h
 	}

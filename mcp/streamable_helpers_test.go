@@ -110,8 +110,8 @@ func newHTTPTestWrapped(t testing.TB, opts *StreamableHTTPOptions, sopts *Server
 		default:
 			close(release)
 		}
+		h.Close() // ends open streams, which ts.Close would wait for
 		ts.Close()
-		h.Close()
 	})
 	return server, h, ts, release
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -133,8 +134,32 @@ func (m *requestMembers) request() *Request {
 // unquoteMember returns the text of a JSON string already validated.
 func unquoteMember(raw []byte) (string, error) {
 	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1]), nil
+		return internName(raw[1 : len(raw)-1]), nil
 	}
 	b, err := jsontext.AppendUnquote(nil, raw)
 	return string(b), err
+}
+
+// nameCache holds recently seen method names, so that a stream of requests
+// for the same few methods does not allocate a name per message. It is
+// direct-mapped and bounded: a name replaces the one in its slot, so
+// whatever names a peer sends, the cache holds at most len(nameCache).
+var nameCache [64]atomic.Pointer[string]
+
+// internName returns b as a string, from nameCache when it is there.
+func internName(b []byte) string {
+	if len(b) > 64 {
+		return string(b)
+	}
+	h := uint32(2166136261) // FNV-1a
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	slot := &nameCache[h%uint32(len(nameCache))]
+	if p := slot.Load(); p != nil && *p == string(b) {
+		return *p
+	}
+	s := string(b)
+	slot.Store(&s)
+	return s
 }

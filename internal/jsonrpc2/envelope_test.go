@@ -1,6 +1,7 @@
 package jsonrpc2
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -115,4 +116,25 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		}
 	})
+}
+
+func TestInternName(t *testing.T) {
+	for _, name := range []string{"tools/call", "", "ping", strings.Repeat("x", 65), "tools/call"} {
+		if got := internName([]byte(name)); got != name {
+			t.Fatalf("internName(%q) = %q", name, got)
+		}
+	}
+	// A name seen before comes from the cache: no allocation.
+	b := []byte("tools/list")
+	internName(b)
+	if n := testing.AllocsPerRun(100, func() { internName(b) }); n != 0 {
+		t.Errorf("internName of a cached name: %v allocations, want 0", n)
+	}
+	// Colliding names replace each other and stay correct.
+	for i := range 1000 {
+		name := fmt.Sprintf("m%d", i)
+		if got := internName([]byte(name)); got != name {
+			t.Fatalf("internName(%q) = %q", name, got)
+		}
+	}
 }

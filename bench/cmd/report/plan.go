@@ -73,7 +73,7 @@ type budget struct {
 }
 
 var (
-	fullBudget  = budget{micro: "200ms", setup: "100ms", start: "400x", calls: 600, cpu: "1s"}
+	fullBudget  = budget{micro: "200ms", setup: "100ms", start: "400x", calls: 3000, cpu: "1s"}
 	quickBudget = budget{micro: "1x", setup: "1x", start: "1x", calls: 1, cpu: "1x"}
 )
 
