@@ -6,6 +6,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"time"
 
 	"github.com/gomcp/sdk/mcp"
 )
@@ -24,9 +25,9 @@ func ExampleNewStreamableHTTPHandler() {
 		},
 	})
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	defer handler.Close()
 	ts := httptest.NewServer(handler) // listens on 127.0.0.1, which the default Host check accepts
 	defer ts.Close()
+	defer handler.Close() // first: it ends open streams, which ts.Close would wait for
 
 	transport := mcp.NewStreamableClientTransport(ts.URL, &mcp.StreamableClientTransportOptions{
 		Header: http.Header{"X-User": {"Ada"}},
@@ -42,4 +43,57 @@ func ExampleNewStreamableHTTPHandler() {
 	}
 	fmt.Println(session.ProtocolVersion(), res.Content[0].Text)
 	// Output: 2026-07-28 Hi Ada
+}
+
+// A legacy session (protocol 2025-11-25 and earlier) receives the server's
+// own messages, such as list changes, on a GET stream. The client opens it
+// only once it has a use for it, here a handler for tool list changes, so
+// that an idle session without one costs no goroutine.
+func ExampleNewStreamableClientTransport_legacyNotifications() {
+	tool := func(name string) *mcp.ServerTool {
+		return &mcp.ServerTool{
+			Tool: &mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
+			Handler: func(context.Context, *mcp.ServerSession, *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			},
+		}
+	}
+	server := mcp.NewServer("catalog", "v1", nil)
+	server.AddTools(tool("first"))
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	ts := httptest.NewServer(handler)
+	defer ts.Close()
+	defer handler.Close() // first: it ends the GET stream, which ts.Close would wait for
+
+	changed := make(chan struct{}, 1)
+	client := mcp.NewClient("client", "v1", &mcp.ClientOptions{
+		ProtocolVersion: mcp.Version20251125,
+		ToolListChangedHandler: func(context.Context, *mcp.ClientSession, *mcp.ToolListChangedParams) {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		},
+	})
+	session, err := client.Connect(context.Background(), mcp.NewStreamableClientTransport(ts.URL, nil))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer session.Close()
+
+	server.AddTools(tool("late"))
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		log.Fatal("no tools/list_changed notification")
+	}
+	for tool, err := range session.Tools(context.Background(), nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(session.ProtocolVersion(), tool.Name)
+	}
+	// Output:
+	// 2025-11-25 first
+	// 2025-11-25 late
 }
