@@ -45,7 +45,8 @@ which negotiates 2026-07-28 (server/discover, stateless requests) with all three
   plain POST of a server/discover request of about the same size (the raw load generator's, read fully)
   to the same handler on the same http.Client; handler in the same process, 400 of each, alternating,
   after a warm-up. connect-ns and post-ns are the medians; connect/post is their ratio within one run.
-- **Streamable HTTP load**: 3,000 calls on 127.0.0.1 from 1, 8 and 64 concurrent sessions, after two
+- **Streamable HTTP load**: calls on 127.0.0.1 from 1, 8 and 64 concurrent sessions (3,000 calls at 1
+  and 8; at 64, as many as take about a second, as go test -benchtime 1s picks them), after two
   untimed warm-up calls per session that open every keep-alive connection; calls/s and the p50 and p99
   latency of a call. "sdk" uses each SDK's own client; "raw" uses an
   SDK-neutral load generator sending hand-built JSON-RPC POSTs (legacy: one session per worker, made
