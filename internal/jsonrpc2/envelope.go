@@ -11,14 +11,15 @@ import (
 	"github.com/gomcp/sdk/internal/strictjson"
 )
 
-// The request fast path of Decode: one pass of a pooled token reader over
-// the message, under the same strict rules as the full decoder (exact
-// member names, no duplicate names at any level, valid UTF-8, depth
-// bounded by strictjson.CheckDepth), that keeps the members of a request as sub-slices of the input
-// and copies only the params. Anything it does not recognise as a
-// well-formed request (responses, wrong member types, escaped member
-// names, any syntax or strictness error) is left to the full decoder, so
-// errors and unusual messages are decoded exactly as before.
+// The fast path of Decode: one pass of a pooled token reader over the
+// message, under the same strict rules as the full decoder (exact member
+// names, no duplicate names at any level, valid UTF-8, depth bounded by
+// strictjson.CheckDepth), that keeps the members of a request or a result
+// response as sub-slices of the input and copies only the params or the
+// result. Anything it does not recognise as a well-formed request or result
+// (error responses, wrong member types, escaped member names, any syntax or
+// strictness error) is left to the full decoder, so errors and unusual
+// messages are decoded exactly as before.
 
 // envelopeReader is a pooled token reader of messages.
 type envelopeReader struct {
@@ -28,36 +29,45 @@ type envelopeReader struct {
 
 var envelopePool = sync.Pool{New: func() any { return new(envelopeReader) }}
 
-// requestMembers are the members of a request, as sub-slices of the
-// message.
-type requestMembers struct {
-	version, id, method, params []byte
+// messageMembers are the members of a request or a result, as sub-slices
+// of the message.
+type messageMembers struct {
+	version, id, method, params, result []byte
 }
 
-// decodeRequestFast returns the request data holds, or nil when data is
-// not a well-formed request or needs the full decoder to say why not.
-func decodeRequestFast(data []byte) *Request {
+// decodeFast returns the request or result response data holds, or nil
+// when data is neither, or needs the full decoder to say why not.
+func decodeFast(data []byte) Message {
 	if strictjson.CheckDepth(data, strictjson.DefaultMaxDepth) != nil {
 		return nil
 	}
 	er := envelopePool.Get().(*envelopeReader)
 	er.rd.Reset(data)
 	er.dec.Reset(&er.rd)
-	var m requestMembers
+	var m messageMembers
 	ok := er.read(data, &m)
 	er.rd.Reset(nil)
 	er.dec.Reset(&er.rd)
 	envelopePool.Put(er)
-	if !ok {
+	switch {
+	case !ok:
+		return nil
+	case m.result != nil:
+		if resp := m.response(); resp != nil {
+			return resp
+		}
 		return nil
 	}
-	return m.request()
+	if req := m.request(); req != nil {
+		return req
+	}
+	return nil
 }
 
 // read reads the members of the single JSON object data holds into m. It
 // reports false for anything but an object whose member names are written
-// without escapes and which has no result or error member.
-func (er *envelopeReader) read(data []byte, m *requestMembers) bool {
+// without escapes and which has no error member.
+func (er *envelopeReader) read(data []byte, m *messageMembers) bool {
 	d := &er.dec
 	if d.PeekKind() != '{' {
 		return false
@@ -80,7 +90,9 @@ func (er *envelopeReader) read(data []byte, m *requestMembers) bool {
 			member = &m.method
 		case "params":
 			member = &m.params
-		case "result", "error":
+		case "result":
+			member = &m.result
+		case "error":
 			return false
 		}
 		v, err := d.ReadValue()
@@ -102,7 +114,7 @@ func (er *envelopeReader) read(data []byte, m *requestMembers) bool {
 
 // request checks the members as the full decoder does and returns the
 // request, or nil when the full decoder must report an error.
-func (m *requestMembers) request() *Request {
+func (m *messageMembers) request() *Request {
 	if string(m.version) != `"2.0"` || len(m.method) < 3 || m.method[0] != '"' {
 		return nil
 	}
@@ -129,6 +141,20 @@ func (m *requestMembers) request() *Request {
 		req.Params = bytes.Clone(m.params)
 	}
 	return req
+}
+
+// response checks the members of a message with a result as the full
+// decoder does and returns the response, or nil when the full decoder must
+// decide (a method or params beside the result, a null result, a bad id).
+func (m *messageMembers) response() *Response {
+	if string(m.version) != `"2.0"` || m.method != nil || m.params != nil || string(m.result) == "null" || m.id == nil {
+		return nil
+	}
+	id, err := parseID(m.id)
+	if err != nil || !id.IsValid() {
+		return nil
+	}
+	return &Response{ID: id, Result: bytes.Clone(m.result)}
 }
 
 // unquoteMember returns the text of a JSON string already validated.

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// envelopeCases are messages for the request fast path: each is decoded by
+// envelopeCases are messages for the fast path: each is decoded by
 // it and by the full decoder, which must agree.
 var envelopeCases = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`,
@@ -33,6 +33,16 @@ var envelopeCases = []string{
 	`{"Jsonrpc":"2.0","id":1,"method":"m"}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","result":{}}`,
 	`{"jsonrpc":"2.0","id":1,"result":{}}`,
+	`{"jsonrpc":"2.0","id":"r","result":{"content":[{"type":"text","text":"hi"}]}}`,
+	`{"result":[1,2],"id":7,"jsonrpc":"2.0"}`,
+	`{"jsonrpc":"2.0","id":1,"result":null}`,
+	`{"jsonrpc":"2.0","id":null,"result":{}}`,
+	`{"jsonrpc":"2.0","result":{}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"m"}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{},"params":{}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"a":1,"a":2}}`,
+	`{"jsonrpc":"2.0","id":1,"result":{"a":"\xff"}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":` + strings.Repeat("[", 127) + strings.Repeat("]", 127) + `}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":` + strings.Repeat("[", 128) + strings.Repeat("]", 128) + `}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":` + strings.Repeat("{\"b\":", 126) + `1` + strings.Repeat("}", 126) + `}}`,
@@ -41,11 +51,11 @@ var envelopeCases = []string{
 	`{"jsonrpc":"2.0","id":"\"q\"","method":"m"}`,
 }
 
-// checkFastPath fails t if the request fast path accepts data and the full
+// checkFastPath fails t if the fast path accepts data and the full
 // decoder does not, or decodes it differently.
 func checkFastPath(t *testing.T, data []byte) {
 	t.Helper()
-	fast := decodeRequestFast(data)
+	fast := decodeFast(data)
 	full, err := decodeFull(data)
 	if fast == nil {
 		return // the full decoder decides
@@ -53,16 +63,16 @@ func checkFastPath(t *testing.T, data []byte) {
 	if err != nil {
 		t.Fatalf("fast path accepts %q, the full decoder refuses it: %v", data, err)
 	}
-	if !reflect.DeepEqual(Message(fast), full) {
+	if !reflect.DeepEqual(fast, full) {
 		t.Fatalf("decoding %q:\nfast %#v\nfull %#v", data, fast, full)
 	}
 }
 
-func TestDecodeRequestFastAgreesWithFullDecoder(t *testing.T) {
+func TestDecodeFastAgreesWithFullDecoder(t *testing.T) {
 	accepted := 0
 	for _, in := range envelopeCases {
 		checkFastPath(t, []byte(in))
-		if decodeRequestFast([]byte(in)) != nil {
+		if decodeFast([]byte(in)) != nil {
 			accepted++
 		}
 	}
@@ -70,12 +80,15 @@ func TestDecodeRequestFastAgreesWithFullDecoder(t *testing.T) {
 		t.Errorf("the fast path took %d of the cases; it should take the well-formed requests", accepted)
 	}
 	// The fast path must take the common request, or it is useless.
-	if decodeRequestFast([]byte(envelopeCases[0])) == nil {
+	if decodeFast([]byte(envelopeCases[0])) == nil {
 		t.Error("the fast path refuses a plain tools/call")
+	}
+	if _, ok := decodeFast([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)).(*Response); !ok {
+		t.Error("the fast path refuses a plain result")
 	}
 }
 
-func TestDecodeRequestFastCopiesParams(t *testing.T) {
+func TestDecodeFastCopiesParams(t *testing.T) {
 	data := []byte(`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1}}`)
 	msg, err := Decode(data)
 	if err != nil {
@@ -89,7 +102,7 @@ func TestDecodeRequestFastCopiesParams(t *testing.T) {
 	}
 }
 
-func FuzzDecodeRequestFast(f *testing.F) {
+func FuzzDecodeFast(f *testing.F) {
 	for _, s := range envelopeCases {
 		f.Add([]byte(s))
 	}

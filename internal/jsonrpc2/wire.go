@@ -45,14 +45,14 @@ type envelope struct {
 // strictjson.DefaultMaxDepth. Errors are *DecodeError.
 func Decode(data []byte) (Message, error) {
 	if firstByte(data) == '{' {
-		if req := decodeRequestFast(data); req != nil {
-			return req, nil
+		if msg := decodeFast(data); msg != nil {
+			return msg, nil
 		}
 	}
 	return decodeFull(data)
 }
 
-// decodeFull is Decode without the request fast path (envelope.go): it
+// decodeFull is Decode without the fast path (envelope.go): it
 // decodes every message, and is the one that reports errors.
 func decodeFull(data []byte) (Message, error) {
 	if err := strictjson.CheckDepth(data, strictjson.DefaultMaxDepth); err != nil {
