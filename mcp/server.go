@@ -36,7 +36,10 @@ type ServerOptions struct {
 	// list methods (default DefaultPageSize).
 	PageSize int
 	// KeepAlive, if positive, pings each connected client at this interval
-	// and closes the session when a ping fails.
+	// and closes the session when a ping fails. A legacy streamable HTTP
+	// client is pinged on its GET stream; one that has not opened that
+	// stream is not pinged, and its session ends by idle expiry
+	// (StreamableHTTPOptions.SessionTimeout).
 	KeepAlive time.Duration
 	// MaxInFlight bounds the requests of one session handled at once
 	// (default 256); requests over the bound are refused with an error.

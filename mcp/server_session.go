@@ -269,7 +269,12 @@ func keepAlive(stop <-chan struct{}, done <-chan struct{}, interval time.Duratio
 			ctx, cancel := context.WithTimeout(context.Background(), interval)
 			err := ping(ctx, nil)
 			cancel()
-			if err != nil && !errors.Is(err, ErrConnectionClosed) {
+			switch {
+			case err == nil, errors.Is(err, ErrConnectionClosed):
+			case errors.Is(err, errNoClientStream):
+				// A legacy HTTP client without a GET stream cannot be
+				// pinged; its session ends by idle expiry instead.
+			default:
 				_ = closeFn()
 				return
 			}

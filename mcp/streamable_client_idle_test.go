@@ -170,3 +170,21 @@ func TestStreamableClientOpensGETStreamOnDemand(t *testing.T) {
 		})
 	}
 }
+
+// TestKeepAliveSparesHTTPClientWithoutGETStream checks that a server's
+// keepalive does not end a legacy HTTP session whose client opened no GET
+// stream: such a client cannot be pinged, and its session ends by idle
+// expiry instead.
+func TestKeepAliveSparesHTTPClientWithoutGETStream(t *testing.T) {
+	_, _, ts, _ := newHTTPTest(t, nil, &ServerOptions{KeepAlive: 10 * time.Millisecond})
+	cs, err := NewClient("c", "v1", &ClientOptions{ProtocolVersion: Version20251125}).Connect(context.Background(), NewStreamableClientTransport(ts.URL, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	time.Sleep(100 * time.Millisecond) // several keepalive rounds
+	res, err := cs.CallTool(context.Background(), "echo", map[string]string{"text": "still here"}, nil)
+	if err != nil || res.IsError {
+		t.Fatalf("call after keepalive rounds: %v %v", res, err)
+	}
+}
