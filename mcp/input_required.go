@@ -163,14 +163,7 @@ var inputResponsesType = reflect.TypeFor[map[string]json.RawMessage]()
 func (ss *ServerSession) beginInput(method string, params any) error {
 	st := &ss.request.input
 	st.active = true
-	var responses map[string]json.RawMessage
-	if f := structField(params, "InputResponses", inputResponsesType); f.IsValid() {
-		responses = f.Interface().(map[string]json.RawMessage)
-	}
-	state := ""
-	if f := structField(params, "RequestState", stringType); f.IsValid() {
-		state = f.String()
-	}
+	responses, state := inputOf(params)
 	if state == "" && len(responses) == 0 {
 		return nil
 	}
@@ -188,6 +181,24 @@ func (ss *ServerSession) beginInput(method string, params any) error {
 		st.answers[k] = v
 	}
 	return nil
+}
+
+// inputOf returns the input responses and request state of a retried
+// request's params: directly for tools/call, the hot path, and by
+// reflection for the other methods that may carry them.
+func inputOf(params any) (map[string]json.RawMessage, string) {
+	if p, ok := params.(*CallToolParams); ok && p != nil {
+		return p.InputResponses, p.RequestState
+	}
+	var responses map[string]json.RawMessage
+	if f := structField(params, "InputResponses", inputResponsesType); f.IsValid() {
+		responses = f.Interface().(map[string]json.RawMessage)
+	}
+	state := ""
+	if f := structField(params, "RequestState", stringType); f.IsValid() {
+		state = f.String()
+	}
+	return responses, state
 }
 
 // inputRequired builds the input-required result for the requests a
