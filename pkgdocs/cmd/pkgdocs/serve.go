@@ -42,6 +42,7 @@ func serve(ctx context.Context, svc *service.Service, httpAddr string, stderr io
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		handler.Close() // ends open streams, which Shutdown would wait for
 		hs.Shutdown(shutdown)
 	}()
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
