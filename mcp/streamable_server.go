@@ -62,7 +62,12 @@ type StreamableHTTPOptions struct {
 	AllowedHosts []string
 	// AllowedOrigins lists origins ("https://app.example.com") accepted in
 	// the Origin header besides the request's own host; a request with
-	// another Origin gets 403. "*" accepts any origin.
+	// another Origin gets 403. "*" accepts any origin. A browser page on
+	// another origin (a web client, an inspector served on another port)
+	// also needs CORS headers, which the handler does not write: wrap it in
+	// CORS middleware that answers preflight requests, allows the
+	// Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name and
+	// Mcp-Param-* request headers, and exposes Mcp-Session-Id.
 	AllowedOrigins []string
 }
 
