@@ -159,7 +159,7 @@ func (c *Client) rootsChanged() {
 			go func() {
 				// The server answers with roots/list, on the GET stream.
 				ctx := context.Background()
-				_ = cs.awaitServerStream(ctx, cs.openServerStream())
+				_ = cs.ensureServerStream(ctx)
 				_ = cs.conn.Notify(ctx, NotificationRootsListChanged, &RootsListChangedParams{})
 			}()
 		}

@@ -231,6 +231,12 @@ func (cs *ClientSession) openServerStream() <-chan struct{} {
 	return cs.opener.openStandalone()
 }
 
+// ensureServerStream opens the legacy session's channel for the server's
+// own messages, if it has one, and waits until it is ready.
+func (cs *ClientSession) ensureServerStream(ctx context.Context) error {
+	return cs.awaitServerStream(ctx, cs.openServerStream())
+}
+
 // awaitServerStream waits until ready is closed: the server can then reach
 // the client. It gives up quietly after the client's ProbeTimeout (the
 // stream keeps trying in the background) and with an error when ctx ends.

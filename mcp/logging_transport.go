@@ -57,7 +57,7 @@ func (c *loggingConn) openStandalone() <-chan struct{} {
 	if o, ok := c.Connection.(serverStreamOpener); ok {
 		return o.openStandalone()
 	}
-	return closedSignal
+	return closedChan
 }
 
 func (c *loggingConn) Read(ctx context.Context) (JSONRPCMessage, error) {

@@ -67,7 +67,7 @@ func (cs *ClientSession) Subscribe(ctx context.Context, params *SubscribeParams)
 		return err
 	}
 	// The server sends the updates on the GET stream.
-	if err := cs.awaitServerStream(ctx, cs.openServerStream()); err != nil {
+	if err := cs.ensureServerStream(ctx); err != nil {
 		return err
 	}
 	_, err := clientCall[SubscribeParams, EmptyResult](ctx, cs, MethodSubscribe, params)

@@ -189,15 +189,15 @@ func (c *streamableClientConn) end(err error) {
 	if err != nil && c.failure == nil {
 		c.failure = err
 	}
+	if c.isEnded {
+		c.mu.Unlock()
+		return
+	}
+	c.isEnded = true
 	calls := c.calls
-	if !c.isEnded {
-		c.isEnded = true
-		c.calls = nil
-		if c.done != nil {
-			close(c.done)
-		}
-	} else {
-		calls = nil
+	c.calls = nil
+	if c.done != nil {
+		close(c.done)
 	}
 	c.mu.Unlock()
 	for _, call := range calls {
@@ -590,7 +590,7 @@ func (c *streamableClientConn) adoptVersion(result []byte) {
 // (see ClientSession.openServerStream).
 func (c *streamableClientConn) openStandalone() <-chan struct{} {
 	if c.t.opts.DisableStandaloneSSE {
-		return closedSignal
+		return closedChan
 	}
 	c.mu.Lock()
 	if c.standalone != nil {
@@ -599,7 +599,7 @@ func (c *streamableClientConn) openStandalone() <-chan struct{} {
 	}
 	if c.sessionID == "" || c.version == "" {
 		c.mu.Unlock()
-		return closedSignal
+		return closedChan
 	}
 	ready := make(chan struct{})
 	c.standalone = ready
@@ -614,13 +614,6 @@ func (c *streamableClientConn) openStandalone() <-chan struct{} {
 	}
 	return ready
 }
-
-// closedSignal is a closed channel, for a signal that needs no waiting.
-var closedSignal = func() chan struct{} {
-	ch := make(chan struct{})
-	close(ch)
-	return ch
-}()
 
 // cancelLegacy tells a legacy server that the client gave up on request
 // id: in the legacy era a closed connection is not a cancellation.

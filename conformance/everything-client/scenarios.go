@@ -110,43 +110,31 @@ func listTools(ctx context.Context, env *scenarioEnv) error {
 
 // callAddNumbers lists the tools and calls add_numbers (tools_call).
 func callAddNumbers(ctx context.Context, env *scenarioEnv) error {
-	cs, err := connect(ctx, env, nil)
-	if err != nil {
-		return err
-	}
-	defer cs.Close()
-	if _, err := tools(ctx, cs); err != nil {
-		return err
-	}
-	_, err = call(ctx, cs, "add_numbers", map[string]any{"a": 5, "b": 3})
-	return err
+	return listAndCall(ctx, env, nil, "add_numbers", map[string]any{"a": 5, "b": 3})
 }
 
 // elicitationDefaults accepts an elicitation without content, relying on
 // the SDK to fill in the requested schema's defaults
 // (elicitation-sep1034-client-defaults).
 func elicitationDefaults(ctx context.Context, env *scenarioEnv) error {
-	cs, err := connect(ctx, env, &mcp.ClientOptions{
+	return listAndCall(ctx, env, &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ClientSession, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: mcp.ElicitActionAccept, Content: map[string]any{}}, nil
 		},
-	})
-	if err != nil {
-		return err
-	}
-	defer cs.Close()
-	if _, err := tools(ctx, cs); err != nil {
-		return err
-	}
-	_, err = call(ctx, cs, "test_client_elicitation_defaults", map[string]any{})
-	return err
+	}, "test_client_elicitation_defaults", map[string]any{})
 }
 
 // callReconnection calls test_reconnection, whose SSE stream the server
 // closes; the SDK must wait the server's retry interval and resume it with
 // Last-Event-ID (sse-retry).
 func callReconnection(ctx context.Context, env *scenarioEnv) error {
-	cs, err := connect(ctx, env, nil)
+	return listAndCall(ctx, env, nil, "test_reconnection", map[string]any{})
+}
+
+// listAndCall connects with opts, lists the tools and calls the tool name
+// with args.
+func listAndCall(ctx context.Context, env *scenarioEnv, opts *mcp.ClientOptions, name string, args any) error {
+	cs, err := connect(ctx, env, opts)
 	if err != nil {
 		return err
 	}
@@ -154,7 +142,7 @@ func callReconnection(ctx context.Context, env *scenarioEnv) error {
 	if _, err := tools(ctx, cs); err != nil {
 		return err
 	}
-	_, err = call(ctx, cs, "test_reconnection", map[string]any{})
+	_, err = call(ctx, cs, name, args)
 	return err
 }
 

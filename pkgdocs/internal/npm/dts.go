@@ -207,40 +207,8 @@ func (s *Scanner) scanFile(file string, only map[string]string, prefix string, o
 		return
 	}
 	stmts := splitStatements(string(src))
-	// First pass: which local names are exported, and under what name.
-	exported := map[string]string{} // local name -> exported name
-	hasExports := false
-	exportEquals := "" // the local name of "export = x"
-	for _, st := range stmts {
-		t := st.text
-		switch {
-		case requireRE.MatchString(t):
-			if m := requireRE.FindStringSubmatch(t); m[1] != "" {
-				hasExports = true
-				exported[m[2]] = m[2]
-			}
-		case reexportRE.MatchString(t):
-			hasExports = true
-		case localExpRE.MatchString(t):
-			hasExports = true
-			for local, as := range parseSpecifiers(localExpRE.FindStringSubmatch(t)[1]) {
-				exported[local] = as
-			}
-		case defaultRE.MatchString(t):
-			hasExports = true
-			name := defaultRE.FindStringSubmatch(t)[1]
-			exported[name] = name
-			if strings.Contains(t, "=") {
-				exportEquals = name
-			}
-		default:
-			if m := declRE.FindStringSubmatch(t); m != nil && strings.HasPrefix(t, "export") {
-				hasExports = true
-				exported[m[2]] = m[2]
-			}
-		}
-	}
-	// Second pass: emit in source order.
+	exported, hasExports, exportEquals := exportsOf(stmts)
+	// Emit in source order.
 	for _, st := range stmts {
 		if len(*out) >= s.MaxSymbols {
 			return
@@ -286,6 +254,43 @@ func (s *Scanner) scanFile(file string, only map[string]string, prefix string, o
 		}
 		*out = append(*out, model.Symbol{Name: prefix + as, Kind: declKind(m[1]), Signature: signature(t), Doc: st.doc, File: file})
 	}
+}
+
+// exportsOf reads which local names a file's statements export, and under
+// what name; whether the file exports anything at all (else it is a global
+// script); and the local name of its "export = x", if any.
+func exportsOf(stmts []statement) (exported map[string]string, hasExports bool, exportEquals string) {
+	exported = map[string]string{} // local name -> exported name
+	for _, st := range stmts {
+		t := st.text
+		switch {
+		case requireRE.MatchString(t):
+			if m := requireRE.FindStringSubmatch(t); m[1] != "" {
+				hasExports = true
+				exported[m[2]] = m[2]
+			}
+		case reexportRE.MatchString(t):
+			hasExports = true
+		case localExpRE.MatchString(t):
+			hasExports = true
+			for local, as := range parseSpecifiers(localExpRE.FindStringSubmatch(t)[1]) {
+				exported[local] = as
+			}
+		case defaultRE.MatchString(t):
+			hasExports = true
+			name := defaultRE.FindStringSubmatch(t)[1]
+			exported[name] = name
+			if strings.Contains(t, "=") {
+				exportEquals = name
+			}
+		default:
+			if m := declRE.FindStringSubmatch(t); m != nil && strings.HasPrefix(t, "export") {
+				hasExports = true
+				exported[m[2]] = m[2]
+			}
+		}
+	}
+	return exported, hasExports, exportEquals
 }
 
 // rename applies an export filter to a name: the new name, or false when
