@@ -1,0 +1,5 @@
+module github.com/gomcp/sdk/auth
+
+go 1.25.0
+
+replace github.com/gomcp/sdk => ../
