@@ -538,3 +538,11 @@ func httptestServer(t *testing.T, h http.HandlerFunc) *httptest.Server {
 	t.Cleanup(s.Close)
 	return s
 }
+
+// verifyES256Raw verifies an r||s signature over digest.
+func verifyES256Raw(k *ecdsa.PublicKey, digest, sig []byte) (bool, error) {
+	if !ecdsa.Verify(k, digest, new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
+		return false, fmt.Errorf("bad signature")
+	}
+	return true, nil
+}

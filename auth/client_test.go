@@ -194,7 +194,9 @@ func TestBadInput(t *testing.T) {
 		{name: "access denied", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.authError = "access_denied" },
 			wantOA: "access_denied", never: []string{"POST /token"}},
 		{name: "invalid_grant", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.tokenError = "invalid_grant" }, wantOA: "invalid_grant"},
-		{name: "invalid_client", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.tokenError, as.tokenStatus = "invalid_client", 401 }, wantOA: "invalid_client"},
+		{name: "invalid_client", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
+			as.tokenError, as.tokenStatus = "invalid_client", 401
+		}, wantOA: "invalid_client"},
 		{name: "token endpoint 500", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.tokenError, as.tokenStatus = "x", 500 }},
 		{name: "slow token endpoint", setup: func(as *fakeAS, _ *fakeRS, opts *TransportOptions) {
 			as.tokenDelay = 5 * time.Second
@@ -211,7 +213,9 @@ func TestBadInput(t *testing.T) {
 		{name: "http authorization endpoint off loopback", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
 			as.md.AuthorizationEndpoint = "http://as.example.com/authorize"
 		}, wantErr: ErrInsecureEndpoint, never: []string{"POST /register"}},
-		{name: "no PKCE S256", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.md.CodeChallengeMethodsSupported = []string{"plain"} },
+		{name: "no PKCE S256", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
+			as.md.CodeChallengeMethodsSupported = []string{"plain"}
+		},
 			never: []string{"GET /authorize"}},
 		{name: "no way to identify the client", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.md.RegistrationEndpoint = "" },
 			wantErr: ErrNoClientIdentity, never: []string{"GET /authorize"}},
