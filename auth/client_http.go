@@ -80,9 +80,9 @@ func origin(u *url.URL) string {
 // errNotFound tells that a metadata document does not exist at a URL.
 var errNotFound = errors.New("not found")
 
-// getJSON fetches raw and decodes its JSON body into v. A 404 (or another
+// fetchJSON fetches raw and decodes its JSON body into v. A 404 (or another
 // 4xx) yields an error wrapping errNotFound, so discovery tries the next URL.
-func getJSON(ctx context.Context, hc *http.Client, raw string, v any) error {
+func fetchJSON(ctx context.Context, hc *http.Client, raw string, v any) error {
 	if _, err := checkEndpoint(raw); err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ import (
 // cannot use for JWS signatures.
 var ErrUnsupportedKey = errors.New("auth: unsupported signing key")
 
-var b64 = base64.RawURLEncoding
+var b64url = base64.RawURLEncoding
 
 // signingAlgorithm returns the JWS algorithm for key: alg when given and
 // compatible with the key, else the key's natural algorithm (ES256 for
@@ -74,12 +74,12 @@ func signJWT(key crypto.Signer, alg string, header map[string]any, claims any) (
 	if err != nil {
 		return "", fmt.Errorf("auth: encoding JWT claims: %w", err)
 	}
-	input := b64.EncodeToString(hb) + "." + b64.EncodeToString(cb)
+	input := b64url.EncodeToString(hb) + "." + b64url.EncodeToString(cb)
 	sig, err := jwsSign(key, alg, []byte(input))
 	if err != nil {
 		return "", err
 	}
-	return input + "." + b64.EncodeToString(sig), nil
+	return input + "." + b64url.EncodeToString(sig), nil
 }
 
 // jwsSign signs input as JWS algorithm alg requires (RFC 7518 section 3).
@@ -170,11 +170,11 @@ func publicJWK(key crypto.PublicKey) (map[string]string, error) {
 			return nil, fmt.Errorf("%w: %v", ErrUnsupportedKey, err)
 		}
 		raw := ecdhKey.Bytes() // 0x04 || X || Y
-		return map[string]string{"crv": crv, "kty": "EC", "x": b64.EncodeToString(raw[1 : 1+size]), "y": b64.EncodeToString(raw[1+size:])}, nil
+		return map[string]string{"crv": crv, "kty": "EC", "x": b64url.EncodeToString(raw[1 : 1+size]), "y": b64url.EncodeToString(raw[1+size:])}, nil
 	case *rsa.PublicKey:
-		return map[string]string{"e": b64.EncodeToString(big.NewInt(int64(k.E)).Bytes()), "kty": "RSA", "n": b64.EncodeToString(k.N.Bytes())}, nil
+		return map[string]string{"e": b64url.EncodeToString(big.NewInt(int64(k.E)).Bytes()), "kty": "RSA", "n": b64url.EncodeToString(k.N.Bytes())}, nil
 	case ed25519.PublicKey:
-		return map[string]string{"crv": "Ed25519", "kty": "OKP", "x": b64.EncodeToString(k)}, nil
+		return map[string]string{"crv": "Ed25519", "kty": "OKP", "x": b64url.EncodeToString(k)}, nil
 	}
 	return nil, fmt.Errorf("%w: %T", ErrUnsupportedKey, key)
 }
@@ -188,5 +188,5 @@ func jwkThumbprint(jwk map[string]string) (string, error) {
 		return "", err
 	}
 	sum := sha256.Sum256(b)
-	return b64.EncodeToString(sum[:]), nil
+	return b64url.EncodeToString(sum[:]), nil
 }

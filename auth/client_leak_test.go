@@ -37,7 +37,7 @@ func TestNoGoroutineAfterClose(t *testing.T) {
 	base := &http.Transport{}
 	tr, _, _ := newCodeTransport(t, rs, &TransportOptions{Base: base, HTTPClient: &http.Client{Transport: &http.Transport{}}})
 	for i := 0; i < 3; i++ {
-		if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+		if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 			t.Fatalf("got %d, %v", status, err)
 		}
 	}
@@ -55,7 +55,7 @@ func TestSecretsStayOutOfLogsAndErrors(t *testing.T) {
 		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Client: &PreRegisteredClient{ClientID: "c", ClientSecret: "very-secret-value"},
 	})
-	if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+	if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 		t.Fatalf("got %d, %v", status, err)
 	}
 	tok := tr.Token()
@@ -63,7 +63,7 @@ func TestSecretsStayOutOfLogsAndErrors(t *testing.T) {
 	shown := logs.String() + tok.String()
 	as.tokenError, as.tokenStatus = "invalid_client", 401
 	tr2, _, _ := newCodeTransport(t, rs, &TransportOptions{Client: &PreRegisteredClient{ClientID: "c", ClientSecret: "very-secret-value"}})
-	_, _, err := post(t, tr2, rs.url(), "{}")
+	_, _, err := postThrough(t, tr2, rs.url(), "{}")
 	if err == nil {
 		t.Fatal("no error")
 	}

@@ -32,9 +32,9 @@ func newCodeTransport(t *testing.T, rs *fakeRS, opts *TransportOptions) (*Transp
 	return tr, calls, mu
 }
 
-// post sends body to the fake MCP server through tr and returns the
+// postThrough sends body to the fake MCP server through tr and returns the
 // status and response body.
-func post(t *testing.T, tr http.RoundTripper, target, body string) (int, string, error) {
+func postThrough(t *testing.T, tr http.RoundTripper, target, body string) (int, string, error) {
 	t.Helper()
 	hc := &http.Client{Transport: tr, Timeout: 10 * time.Second}
 	// A body without GetBody, as a streaming caller would send.
@@ -54,7 +54,7 @@ func TestTransportAuthorizationCode(t *testing.T) {
 	rs.challengeScope = "mcp:basic"
 	tr, calls, _ := newCodeTransport(t, rs, nil)
 
-	status, body, err := post(t, tr, rs.url(), `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	status, body, err := postThrough(t, tr, rs.url(), `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	if err != nil || status != 200 || body != `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` {
 		t.Fatalf("got %d %q %v; want the body echoed (replayed after the 401)", status, body, err)
 	}
@@ -78,7 +78,7 @@ func TestTransportAuthorizationCode(t *testing.T) {
 		t.Errorf("token form = %v", f)
 	}
 	// The second request reuses the token.
-	if status, _, err := post(t, tr, rs.url(), "x"); err != nil || status != 200 || *calls != 1 || as.count("POST /token") != 1 {
+	if status, _, err := postThrough(t, tr, rs.url(), "x"); err != nil || status != 200 || *calls != 1 || as.count("POST /token") != 1 {
 		t.Errorf("second request: %d %v, authorizations %d", status, err, *calls)
 	}
 	if got := tr.Token(); got == nil || got.Issuer != as.issuer || got.Resource != rs.url() || got.TokenType != "Bearer" {
@@ -135,7 +135,7 @@ func TestDiscoveryOrder(t *testing.T) {
 				rs.prmResource = rs.srv.URL // a bare origin, sent byte for byte
 			}
 			tr, _, _ := newCodeTransport(t, rs, nil)
-			if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+			if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 				t.Fatalf("got %d, %v", status, err)
 			}
 			var gets []string
@@ -231,7 +231,7 @@ func TestBadInput(t *testing.T) {
 			tt.setup(as, rs, opts)
 			tr, _, _ := newCodeTransport(t, rs, opts)
 			start := time.Now()
-			status, _, err := post(t, tr, rs.url(), "{}")
+			status, _, err := postThrough(t, tr, rs.url(), "{}")
 			if err == nil {
 				t.Fatalf("got status %d and no error", status)
 			}
@@ -270,12 +270,12 @@ func TestTokensStayWithTheirHost(t *testing.T) {
 		mu.Unlock()
 	})
 	tr, _, _ := newCodeTransport(t, rs, nil)
-	if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+	if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 		t.Fatalf("got %d, %v", status, err)
 	}
 	// A request to another origin through the same transport, and a
 	// redirect from the server to another origin: no token either way.
-	if _, _, err := post(t, tr, other.URL+"/x", "{}"); err != nil {
+	if _, _, err := postThrough(t, tr, other.URL+"/x", "{}"); err != nil {
 		t.Fatal(err)
 	}
 	redirector := httptestServer(t, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, other.URL+"/y", http.StatusFound) })
@@ -284,7 +284,7 @@ func TestTokensStayWithTheirHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr2.tok, tr2.gen = &Token{AccessToken: "secret-token", TokenType: "Bearer"}, 1
-	if _, _, err := post(t, tr2, redirector.URL+"/mcp", "{}"); err != nil {
+	if _, _, err := postThrough(t, tr2, redirector.URL+"/mcp", "{}"); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -305,7 +305,7 @@ func TestStepUp(t *testing.T) {
 		return nil
 	}
 	tr, calls, _ := newCodeTransport(t, rs, nil)
-	if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+	if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 		t.Fatalf("got %d, %v", status, err)
 	}
 	hc := &http.Client{Transport: tr}
@@ -337,7 +337,7 @@ func TestStepUpLimit(t *testing.T) {
 			rs.needScope = func(*http.Request) []string { n++; return []string{tt.scopes(n), "never-granted"} }
 			as.withhold = "never-granted"
 			tr, calls, _ := newCodeTransport(t, rs, nil)
-			status, _, err := post(t, tr, rs.url(), "{}")
+			status, _, err := postThrough(t, tr, rs.url(), "{}")
 			if err != nil || status != http.StatusForbidden {
 				t.Fatalf("got %d, %v; want the final 403", status, err)
 			}
@@ -354,7 +354,7 @@ func TestRefresh(t *testing.T) {
 	rs := newFakeRS(t, as)
 	tr, calls, _ := newCodeTransport(t, rs, nil)
 	for i := 0; i < 3; i++ {
-		if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+		if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 			t.Fatalf("request %d: %d, %v", i, status, err)
 		}
 	}
@@ -372,11 +372,11 @@ func TestRefresh(t *testing.T) {
 	// invalid_token from the server: refresh, no new authorization.
 	as.expiresIn = 3600
 	tr2, calls2, _ := newCodeTransport(t, rs, nil)
-	post(t, tr2, rs.url(), "{}")
+	postThrough(t, tr2, rs.url(), "{}")
 	as.mu.Lock()
 	clear(as.tokens) // the server forgets every access token
 	as.mu.Unlock()
-	if status, _, err := post(t, tr2, rs.url(), "{}"); err != nil || status != 200 {
+	if status, _, err := postThrough(t, tr2, rs.url(), "{}"); err != nil || status != 200 {
 		t.Fatalf("after invalid_token: %d, %v", status, err)
 	}
 	if *calls2 != 1 || as.tokenForms[len(as.tokenForms)-1].Get("grant_type") != "refresh_token" {
@@ -394,7 +394,7 @@ func TestConcurrentRequestsShareOneAuthorization(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+			if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 				errs <- errors.New("request failed")
 			}
 		}()
@@ -431,7 +431,7 @@ func TestScopeSelection(t *testing.T) {
 			rs := newFakeRS(t, as)
 			rs.challengeScope, rs.scopesSup = tt.challenge, tt.supported
 			tr, _, _ := newCodeTransport(t, rs, &TransportOptions{OfflineAccess: tt.offline})
-			if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+			if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 				t.Fatalf("got %d, %v", status, err)
 			}
 			q := as.authorizeQ[0]
@@ -463,7 +463,7 @@ func TestClientIdentityOrder(t *testing.T) {
 				tt.pre.Issuer = as.issuer
 			}
 			tr, _, _ := newCodeTransport(t, rs, &TransportOptions{Client: tt.pre, ClientMetadataURL: cimd})
-			if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+			if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 				t.Fatalf("got %d, %v", status, err)
 			}
 			got := as.authorizeQ[0].Get("client_id")
@@ -490,7 +490,7 @@ func TestTokenEndpointAuthMethods(t *testing.T) {
 			as.md.TokenEndpointAuthMethodsSupported = []string{method}
 			rs := newFakeRS(t, as)
 			tr, _, _ := newCodeTransport(t, rs, nil)
-			if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+			if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 				t.Fatalf("got %d, %v", status, err)
 			}
 			if as.registered[0].TokenEndpointAuthMethod != method {
@@ -517,7 +517,7 @@ func TestLegacyFallbacks(t *testing.T) {
 		mux.HandleFunc("/", as.serve)
 		as.srv.Config.Handler = mux
 		tr, calls, _ := newCodeTransport(t, rs, nil)
-		if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+		if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 			t.Fatalf("got %d, %v", status, err)
 		}
 		if *calls != 1 || as.count("POST /oauth/register") != 1 || as.count("POST /oauth/token") != 1 {
@@ -536,7 +536,7 @@ func TestLegacyFallbacks(t *testing.T) {
 		mux.HandleFunc("/", as.serve)
 		as.srv.Config.Handler = mux
 		tr, _, _ := newCodeTransport(t, rs, nil)
-		if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+		if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 			t.Fatalf("got %d, %v", status, err)
 		}
 		for _, want := range []string{"POST /register", "GET /authorize", "POST /token"} {
@@ -555,7 +555,7 @@ func TestLegacyFallbacks(t *testing.T) {
 		mux.HandleFunc("/", as.serve)
 		as.srv.Config.Handler = mux
 		tr, _, _ := newCodeTransport(t, rs, nil)
-		if _, _, err := post(t, tr, rs.url(), "{}"); !errors.Is(err, ErrIssuerMismatch) || as.count("POST /register") != 0 {
+		if _, _, err := postThrough(t, tr, rs.url(), "{}"); !errors.Is(err, ErrIssuerMismatch) || as.count("POST /register") != 0 {
 			t.Errorf("err = %v, requests %q", err, as.requests)
 		}
 	})
@@ -565,13 +565,13 @@ func TestAuthorizationServerMigration(t *testing.T) {
 	as1, as2 := newFakeAS(t, ""), newFakeAS(t, "")
 	rs := newFakeRS(t, as1)
 	tr, calls, _ := newCodeTransport(t, rs, nil)
-	if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+	if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 		t.Fatalf("got %d, %v", status, err)
 	}
 	rs.mu.Lock()
 	rs.as = []*fakeAS{as2, as1} // PRM now names AS2; AS1's tokens are refused
 	rs.mu.Unlock()
-	if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+	if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 		t.Fatalf("after migration: %d, %v", status, err)
 	}
 	id1 := as1.authorizeQ[0].Get("client_id")
@@ -585,7 +585,7 @@ func TestTransportClosed(t *testing.T) {
 	rs := newFakeRS(t, as)
 	tr, _, _ := newCodeTransport(t, rs, nil)
 	tr.Close()
-	if _, _, err := post(t, tr, rs.url(), "{}"); !errors.Is(err, ErrTransportClosed) {
+	if _, _, err := postThrough(t, tr, rs.url(), "{}"); !errors.Is(err, ErrTransportClosed) {
 		t.Errorf("err = %v, want ErrTransportClosed", err)
 	}
 }

@@ -60,7 +60,7 @@ func DiscoverProtectedResource(ctx context.Context, hc *http.Client, serverURL, 
 	var lastErr error
 	for _, u := range urls {
 		var prm ProtectedResourceMetadata
-		err := getJSON(ctx, hc, u, &prm)
+		err := fetchJSON(ctx, hc, u, &prm)
 		if errors.Is(err, errNotFound) {
 			lastErr = err
 			continue
@@ -138,7 +138,7 @@ func DiscoverAuthorizationServer(ctx context.Context, hc *http.Client, issuer st
 	var lastErr error
 	for _, u := range urls {
 		var md AuthorizationServerMetadata
-		err := getJSON(ctx, hc, u, &md)
+		err := fetchJSON(ctx, hc, u, &md)
 		if errors.Is(err, errNotFound) {
 			lastErr = err
 			continue
@@ -191,7 +191,7 @@ func legacyAuthorizationServer(ctx context.Context, hc *http.Client, serverURL s
 	hc = authClient(hc)
 	for _, u := range []string{base + "/.well-known/oauth-authorization-server", base + "/.well-known/openid-configuration"} {
 		var md AuthorizationServerMetadata
-		err := getJSON(ctx, hc, u, &md)
+		err := fetchJSON(ctx, hc, u, &md)
 		if errors.Is(err, errNotFound) {
 			continue
 		}

@@ -83,7 +83,7 @@ func (p *DPoPProver) Proof(method, target, accessToken string) (string, error) {
 	}
 	if accessToken != "" {
 		sum := sha256.Sum256([]byte(accessToken))
-		claims["ath"] = b64.EncodeToString(sum[:])
+		claims["ath"] = b64url.EncodeToString(sum[:])
 	}
 	if n := p.nonce(u); n != "" {
 		claims["nonce"] = n

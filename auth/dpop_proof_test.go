@@ -18,7 +18,7 @@ func TestDPoPWithNonces(t *testing.T) {
 	rs.dpop, rs.dpopNonce = true, "rs-nonce"
 	tr, _, _ := newCodeTransport(t, rs, nil)
 	for i := 0; i < 3; i++ {
-		if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+		if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 			t.Fatalf("request %d: %d, %v", i, status, err)
 		}
 	}

@@ -38,7 +38,7 @@ func TestClientCredentialsSecret(t *testing.T) {
 			as.md.TokenEndpointAuthMethodsSupported = []string{method}
 			rs := newFakeRS(t, as)
 			tr := newGrantTransport(t, rs, ClientCredentialsGrant{}, &PreRegisteredClient{ClientID: "svc:1", ClientSecret: "s&cret"})
-			if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+			if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 				t.Fatalf("got %d, %v", status, err)
 			}
 			f, h := as.tokenForms[0], as.tokenHeaders[0]
@@ -79,7 +79,7 @@ func TestClientCredentialsPrivateKeyJWT(t *testing.T) {
 			as.md.TokenEndpointAuthMethodsSupported = []string{"private_key_jwt"}
 			rs := newFakeRS(t, as)
 			tr := newGrantTransport(t, rs, ClientCredentialsGrant{}, &PreRegisteredClient{ClientID: "svc", PrivateKey: key, KeyID: "k1"})
-			if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+			if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 				t.Fatalf("got %d, %v", status, err)
 			}
 			f := as.tokenForms[0]
@@ -142,7 +142,7 @@ func TestJWTBearerGrantDoesNotRetry(t *testing.T) {
 			rs := newFakeRS(t, as)
 			grant := &JWTBearerGrant{Assertion: func(context.Context) (string, error) { return "workload.jwt.value", nil }}
 			tr := newGrantTransport(t, rs, grant, &PreRegisteredClient{ClientID: "workload"})
-			_, _, err := post(t, tr, rs.url(), "{}")
+			_, _, err := postThrough(t, tr, rs.url(), "{}")
 			var oe *OAuthError
 			if !errors.As(err, &oe) || oe.Code != code {
 				t.Fatalf("err = %v, want %s", err, code)
@@ -175,7 +175,7 @@ func TestEnterpriseGrant(t *testing.T) {
 		IDToken: func(context.Context) (string, error) { return "id-token-value", nil },
 	}
 	tr := newGrantTransport(t, rs, grant, &PreRegisteredClient{ClientID: "mcp-client", ClientSecret: "mcp-secret", AuthMethod: "client_secret_basic"})
-	if status, _, err := post(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+	if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
 		t.Fatalf("got %d, %v", status, err)
 	}
 	for k, want := range map[string]string{
@@ -197,7 +197,7 @@ func TestEnterpriseGrant(t *testing.T) {
 	})
 	grant.IdPTokenEndpoint = bad.URL + "/token"
 	tr2 := newGrantTransport(t, rs, grant, &PreRegisteredClient{ClientID: "mcp-client", ClientSecret: "mcp-secret"})
-	if _, _, err := post(t, tr2, rs.url(), "{}"); err == nil || !strings.Contains(err.Error(), "not an ID-JAG") {
+	if _, _, err := postThrough(t, tr2, rs.url(), "{}"); err == nil || !strings.Contains(err.Error(), "not an ID-JAG") {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -14,12 +14,12 @@ func newPKCEVerifier() string {
 // pkceChallengeS256 returns the S256 code challenge of verifier.
 func pkceChallengeS256(verifier string) string {
 	sum := sha256.Sum256([]byte(verifier))
-	return b64.EncodeToString(sum[:])
+	return b64url.EncodeToString(sum[:])
 }
 
 // randomString returns n random bytes, base64url-encoded.
 func randomString(n int) string {
 	b := make([]byte, n)
 	rand.Read(b) // never fails (crypto/rand panics on failure since Go 1.24)
-	return b64.EncodeToString(b)
+	return b64url.EncodeToString(b)
 }

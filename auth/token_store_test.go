@@ -73,12 +73,12 @@ func TestTransportKeepsTokensAcrossRuns(t *testing.T) {
 	rs := newFakeRS(t, as)
 	store := NewFileTokenStore(filepath.Join(t.TempDir(), "tokens.json"))
 	tr1, calls1, _ := newCodeTransport(t, rs, &TransportOptions{Store: store})
-	if status, _, err := post(t, tr1, rs.url(), "{}"); err != nil || status != 200 {
+	if status, _, err := postThrough(t, tr1, rs.url(), "{}"); err != nil || status != 200 {
 		t.Fatalf("got %d, %v", status, err)
 	}
 	tr1.Close()
 	tr2, calls2, _ := newCodeTransport(t, rs, &TransportOptions{Store: store})
-	if status, _, err := post(t, tr2, rs.url(), "{}"); err != nil || status != 200 {
+	if status, _, err := postThrough(t, tr2, rs.url(), "{}"); err != nil || status != 200 {
 		t.Fatalf("second run: %d, %v", status, err)
 	}
 	if *calls1 != 1 || *calls2 != 0 {

@@ -11,8 +11,8 @@ import (
 // the syntax of RFC 9110 section 11.6.1.
 var ErrInvalidChallenge = errors.New("auth: malformed WWW-Authenticate challenge")
 
-// maxChallengeHeader bounds the WWW-Authenticate text a client parses.
-const maxChallengeHeader = 16 << 10
+// maxWWWAuthenticate bounds the WWW-Authenticate text a client parses.
+const maxWWWAuthenticate = 16 << 10
 
 // Challenge is one authentication challenge of a WWW-Authenticate response
 // header (RFC 9110 section 11.6.1), such as
@@ -47,10 +47,10 @@ func ParseWWWAuthenticate(values []string) ([]Challenge, error) {
 	total := 0
 	for _, v := range values {
 		total += len(v)
-		if total > maxChallengeHeader {
-			return nil, fmt.Errorf("%w: longer than %d bytes", ErrInvalidChallenge, maxChallengeHeader)
+		if total > maxWWWAuthenticate {
+			return nil, fmt.Errorf("%w: longer than %d bytes", ErrInvalidChallenge, maxWWWAuthenticate)
 		}
-		cs, err := parseChallenges(v)
+		cs, err := parseChallengeList(v)
 		if err != nil {
 			return nil, err
 		}
@@ -65,14 +65,14 @@ func challengesOf(h http.Header) []Challenge {
 	return cs
 }
 
-// challengeParser walks one header value.
-type challengeParser struct {
+// wwwAuthParser walks one header value.
+type wwwAuthParser struct {
 	s   string
 	pos int
 }
 
-func parseChallenges(s string) ([]Challenge, error) {
-	p := &challengeParser{s: s}
+func parseChallengeList(s string) ([]Challenge, error) {
+	p := &wwwAuthParser{s: s}
 	var out []Challenge
 	for {
 		p.skipListSeparators()
@@ -93,7 +93,7 @@ func parseChallenges(s string) ([]Challenge, error) {
 
 // params reads the parameters (or the token68) that follow a scheme, up to
 // the next challenge or the end.
-func (p *challengeParser) params(c *Challenge) error {
+func (p *wwwAuthParser) params(c *Challenge) error {
 	if p.pos < len(p.s) && p.s[p.pos] != ' ' && p.s[p.pos] != '\t' && p.s[p.pos] != ',' {
 		return fmt.Errorf("%w: unexpected %q after scheme", ErrInvalidChallenge, p.s[p.pos])
 	}
@@ -136,7 +136,7 @@ func (p *challengeParser) params(c *Challenge) error {
 
 // token68 reads a token68 credential if one follows the scheme: characters
 // of token68, optional "=" padding, then a comma or the end.
-func (p *challengeParser) token68(c *Challenge) bool {
+func (p *wwwAuthParser) token68(c *Challenge) bool {
 	i := p.pos
 	for i < len(p.s) && isToken68Char(p.s[i]) {
 		i++
@@ -160,7 +160,7 @@ func (p *challengeParser) token68(c *Challenge) bool {
 }
 
 // value reads a token or a quoted string.
-func (p *challengeParser) value() (string, error) {
+func (p *wwwAuthParser) value() (string, error) {
 	if p.pos < len(p.s) && p.s[p.pos] == '"' {
 		p.pos++
 		var b strings.Builder
@@ -192,7 +192,7 @@ func (p *challengeParser) value() (string, error) {
 	return v, nil
 }
 
-func (p *challengeParser) token() string {
+func (p *wwwAuthParser) token() string {
 	start := p.pos
 	for p.pos < len(p.s) && isTokenChar(p.s[p.pos]) {
 		p.pos++
@@ -200,13 +200,13 @@ func (p *challengeParser) token() string {
 	return p.s[start:p.pos]
 }
 
-func (p *challengeParser) skipSpace() {
+func (p *wwwAuthParser) skipSpace() {
 	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t') {
 		p.pos++
 	}
 }
 
-func (p *challengeParser) skipListSeparators() {
+func (p *wwwAuthParser) skipListSeparators() {
 	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t' || p.s[p.pos] == ',') {
 		p.pos++
 	}

@@ -54,7 +54,7 @@ func TestParseWWWAuthenticateRejects(t *testing.T) {
 		`"quoted"`,
 		`Bearer a="x` + "\x01" + `"`,
 		`Bearer; x=y`,
-		string(make([]byte, maxChallengeHeader+1)),
+		string(make([]byte, maxWWWAuthenticate+1)),
 	} {
 		if got, err := ParseWWWAuthenticate([]string{v}); !errors.Is(err, ErrInvalidChallenge) {
 			t.Errorf("%q: got %+v, %v; want ErrInvalidChallenge", v, got, err)
