@@ -163,66 +163,69 @@ func TestDiscoveryOrder(t *testing.T) {
 	}
 }
 
-// TestBadInput runs the flow against servers that misbehave; each case
-// must fail with the given error and must not reach the given endpoints.
+// badInputCases are servers that misbehave; each case must fail with the
+// given error and must not reach the given endpoints.
+var badInputCases = []struct {
+	name    string
+	setup   func(as *fakeAS, rs *fakeRS, opts *TransportOptions)
+	wantErr error
+	wantOA  string   // OAuthError code, if any
+	never   []string // request prefixes at the AS that must not happen
+}{
+	{name: "metadata issuer mismatch", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.metadataIssuer = "https://attacker.example.com" },
+		wantErr: ErrIssuerMismatch, never: []string{"POST /register", "GET /authorize", "POST /token"}},
+	{name: "wrong state", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.stateMode = "wrong" },
+		wantErr: ErrStateMismatch, never: []string{"POST /token"}},
+	{name: "missing state", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.stateMode = "omit" },
+		wantErr: ErrStateMismatch, never: []string{"POST /token"}},
+	{name: "wrong iss", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.issMode = "wrong" },
+		wantErr: ErrIssuerMismatch, never: []string{"POST /token"}},
+	{name: "iss with a trailing slash", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.issMode = "slash" },
+		wantErr: ErrIssuerMismatch, never: []string{"POST /token"}},
+	{name: "missing iss when advertised", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.issMode = "omit" },
+		wantErr: ErrMissingIssuer, never: []string{"POST /token"}},
+	{name: "unexpected iss when not advertised", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
+		as.issMode, as.md.AuthorizationResponseIssParameterSupported = "wrong", false
+	}, wantErr: ErrIssuerMismatch, never: []string{"POST /token"}},
+	{name: "error response with wrong iss is not acted on", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
+		as.issMode, as.authError = "wrong", "access_denied"
+	}, wantErr: ErrIssuerMismatch, never: []string{"POST /token"}},
+	{name: "access denied", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.authError = "access_denied" },
+		wantOA: "access_denied", never: []string{"POST /token"}},
+	{name: "invalid_grant", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.tokenError = "invalid_grant" }, wantOA: "invalid_grant"},
+	{name: "invalid_client", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
+		as.tokenError, as.tokenStatus = "invalid_client", 401
+	}, wantOA: "invalid_client"},
+	{name: "token endpoint 500", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.tokenError, as.tokenStatus = "x", 500 }},
+	{name: "slow token endpoint", setup: func(as *fakeAS, _ *fakeRS, opts *TransportOptions) {
+		as.tokenDelay = 5 * time.Second
+		opts.HTTPClient = &http.Client{Timeout: 200 * time.Millisecond}
+	}},
+	{name: "registration refused", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.regStatus = 400 },
+		wantErr: ErrRegistrationRefused, never: []string{"GET /authorize", "POST /token"}},
+	{name: "PRM resource of another server", setup: func(_ *fakeAS, rs *fakeRS, _ *TransportOptions) { rs.prmResource = "https://evil.example.com/mcp" },
+		wantErr: ErrResourceMismatch, never: []string{"GET /.well-known", "GET /authorize", "POST /token"}},
+	{name: "PRM resource with another path", setup: func(_ *fakeAS, rs *fakeRS, _ *TransportOptions) { rs.prmResource = rs.srv.URL + "/other" },
+		wantErr: ErrResourceMismatch, never: []string{"GET /authorize"}},
+	{name: "http token endpoint off loopback", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.md.TokenEndpoint = "http://as.example.com/token" },
+		wantErr: ErrInsecureEndpoint, never: []string{"POST /register", "GET /authorize"}},
+	{name: "http authorization endpoint off loopback", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
+		as.md.AuthorizationEndpoint = "http://as.example.com/authorize"
+	}, wantErr: ErrInsecureEndpoint, never: []string{"POST /register"}},
+	{name: "no PKCE S256", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
+		as.md.CodeChallengeMethodsSupported = []string{"plain"}
+	},
+		never: []string{"GET /authorize"}},
+	{name: "no way to identify the client", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.md.RegistrationEndpoint = "" },
+		wantErr: ErrNoClientIdentity, never: []string{"GET /authorize"}},
+	{name: "pre-registered client of another issuer", setup: func(_ *fakeAS, _ *fakeRS, opts *TransportOptions) {
+		opts.Client = &PreRegisteredClient{ClientID: "c", ClientSecret: "s", Issuer: "https://other.example.com"}
+	}, never: []string{"GET /.well-known", "GET /authorize"}},
+}
+
+// TestBadInput runs the flow against each of badInputCases.
 func TestBadInput(t *testing.T) {
-	tests := []struct {
-		name    string
-		setup   func(as *fakeAS, rs *fakeRS, opts *TransportOptions)
-		wantErr error
-		wantOA  string   // OAuthError code, if any
-		never   []string // request prefixes at the AS that must not happen
-	}{
-		{name: "metadata issuer mismatch", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.metadataIssuer = "https://attacker.example.com" },
-			wantErr: ErrIssuerMismatch, never: []string{"POST /register", "GET /authorize", "POST /token"}},
-		{name: "wrong state", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.stateMode = "wrong" },
-			wantErr: ErrStateMismatch, never: []string{"POST /token"}},
-		{name: "missing state", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.stateMode = "omit" },
-			wantErr: ErrStateMismatch, never: []string{"POST /token"}},
-		{name: "wrong iss", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.issMode = "wrong" },
-			wantErr: ErrIssuerMismatch, never: []string{"POST /token"}},
-		{name: "iss with a trailing slash", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.issMode = "slash" },
-			wantErr: ErrIssuerMismatch, never: []string{"POST /token"}},
-		{name: "missing iss when advertised", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.issMode = "omit" },
-			wantErr: ErrMissingIssuer, never: []string{"POST /token"}},
-		{name: "unexpected iss when not advertised", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
-			as.issMode, as.md.AuthorizationResponseIssParameterSupported = "wrong", false
-		}, wantErr: ErrIssuerMismatch, never: []string{"POST /token"}},
-		{name: "error response with wrong iss is not acted on", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
-			as.issMode, as.authError = "wrong", "access_denied"
-		}, wantErr: ErrIssuerMismatch, never: []string{"POST /token"}},
-		{name: "access denied", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.authError = "access_denied" },
-			wantOA: "access_denied", never: []string{"POST /token"}},
-		{name: "invalid_grant", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.tokenError = "invalid_grant" }, wantOA: "invalid_grant"},
-		{name: "invalid_client", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
-			as.tokenError, as.tokenStatus = "invalid_client", 401
-		}, wantOA: "invalid_client"},
-		{name: "token endpoint 500", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.tokenError, as.tokenStatus = "x", 500 }},
-		{name: "slow token endpoint", setup: func(as *fakeAS, _ *fakeRS, opts *TransportOptions) {
-			as.tokenDelay = 5 * time.Second
-			opts.HTTPClient = &http.Client{Timeout: 200 * time.Millisecond}
-		}},
-		{name: "registration refused", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.regStatus = 400 },
-			wantErr: ErrRegistrationRefused, never: []string{"GET /authorize", "POST /token"}},
-		{name: "PRM resource of another server", setup: func(_ *fakeAS, rs *fakeRS, _ *TransportOptions) { rs.prmResource = "https://evil.example.com/mcp" },
-			wantErr: ErrResourceMismatch, never: []string{"GET /.well-known", "GET /authorize", "POST /token"}},
-		{name: "PRM resource with another path", setup: func(_ *fakeAS, rs *fakeRS, _ *TransportOptions) { rs.prmResource = rs.srv.URL + "/other" },
-			wantErr: ErrResourceMismatch, never: []string{"GET /authorize"}},
-		{name: "http token endpoint off loopback", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.md.TokenEndpoint = "http://as.example.com/token" },
-			wantErr: ErrInsecureEndpoint, never: []string{"POST /register", "GET /authorize"}},
-		{name: "http authorization endpoint off loopback", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
-			as.md.AuthorizationEndpoint = "http://as.example.com/authorize"
-		}, wantErr: ErrInsecureEndpoint, never: []string{"POST /register"}},
-		{name: "no PKCE S256", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
-			as.md.CodeChallengeMethodsSupported = []string{"plain"}
-		},
-			never: []string{"GET /authorize"}},
-		{name: "no way to identify the client", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.md.RegistrationEndpoint = "" },
-			wantErr: ErrNoClientIdentity, never: []string{"GET /authorize"}},
-		{name: "pre-registered client of another issuer", setup: func(_ *fakeAS, _ *fakeRS, opts *TransportOptions) {
-			opts.Client = &PreRegisteredClient{ClientID: "c", ClientSecret: "s", Issuer: "https://other.example.com"}
-		}, never: []string{"GET /.well-known", "GET /authorize"}},
-	}
+	tests := badInputCases
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			as := newFakeAS(t, "")

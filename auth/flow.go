@@ -86,12 +86,13 @@ func (x *Exchange) TokenRequest(ctx context.Context, form url.Values) (*Token, e
 		if err != nil {
 			return nil, err
 		}
+		newNonce := x.dpop != nil && x.dpop.observeNonce(endpoint, rh)
 		if status == http.StatusOK {
 			return x.parseToken(body, form)
 		}
 		oerr := oauthErrorFrom("token", status, body)
 		var oe *OAuthError
-		if x.dpop != nil && attempt == 0 && errors.As(oerr, &oe) && oe.Code == "use_dpop_nonce" && x.dpop.observeNonce(endpoint, rh) {
+		if newNonce && attempt == 0 && errors.As(oerr, &oe) && oe.Code == "use_dpop_nonce" {
 			continue
 		}
 		return nil, oerr
