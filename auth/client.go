@@ -85,6 +85,11 @@ type TransportOptions struct {
 	// RefreshBefore is how long before expiry a token is refreshed
 	// (default one minute).
 	RefreshBefore time.Duration
+	// AuthorizationTimeout bounds one authorization, including the time a
+	// user takes in the browser (default 10 minutes). A request that
+	// triggered an authorization may give up earlier; the authorization
+	// goes on for the requests that follow.
+	AuthorizationTimeout time.Duration
 	// Logger receives debug records of discovery and authorization,
 	// never with secrets (default: none).
 	Logger *slog.Logger
@@ -121,6 +126,10 @@ type Transport struct {
 	requested []string               // scopes asked for so far
 	dpop      *DPoPProver
 	flight    *flight
+
+	closing context.Context // done on Close
+	close   context.CancelFunc
+	running sync.WaitGroup // authorizations in progress
 }
 
 // flight is one authorization in progress, which other requests wait for.
@@ -159,6 +168,10 @@ func NewTransport(serverURL string, opts *TransportOptions) (*Transport, error) 
 	if t.opts.RefreshBefore == 0 {
 		t.opts.RefreshBefore = time.Minute
 	}
+	if t.opts.AuthorizationTimeout <= 0 {
+		t.opts.AuthorizationTimeout = 10 * time.Minute
+	}
+	t.closing, t.close = context.WithCancel(context.Background())
 	return t, nil
 }
 
@@ -173,12 +186,15 @@ func (t *Transport) Token() *Token {
 	return &c
 }
 
-// Close makes later requests fail with ErrTransportClosed and closes idle
+// Close stops any authorization in progress and waits for it to end,
+// makes later requests fail with ErrTransportClosed and closes idle
 // connections. It does not close Base beyond that.
 func (t *Transport) Close() error {
 	t.mu.Lock()
 	t.closed = true
 	t.mu.Unlock()
+	t.close()
+	t.running.Wait()
 	t.CloseIdleConnections()
 	return nil
 }

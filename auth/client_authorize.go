@@ -20,7 +20,10 @@ const (
 
 // authorize obtains a new token, unless the token changed since generation
 // gen (another request already replaced it). Concurrent callers share one
-// authorization in progress.
+// authorization in progress. The authorization runs in its own goroutine,
+// bounded by AuthorizationTimeout and Close rather than by ctx: a caller
+// that gives up (a request with a short deadline) does not abort the user's
+// authorization, which later requests then use.
 func (t *Transport) authorize(ctx context.Context, gen uint64, chal []Challenge, kind authKind) error {
 	t.mu.Lock()
 	if t.closed {
@@ -31,21 +34,32 @@ func (t *Transport) authorize(ctx context.Context, gen uint64, chal []Challenge,
 		t.mu.Unlock()
 		return nil
 	}
-	if f := t.flight; f != nil {
-		t.mu.Unlock()
-		select {
-		case <-f.done:
-			return f.err
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	f := t.flight
+	if f == nil {
+		f = &flight{done: make(chan struct{})}
+		t.flight = f
+		t.running.Add(1)
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), t.opts.AuthorizationTimeout)
+		stop := context.AfterFunc(t.closing, cancel)
+		go func() {
+			defer t.running.Done()
+			defer cancel()
+			defer stop()
+			t.fly(fctx, f, chal, kind)
+		}()
 	}
-	f := &flight{done: make(chan struct{})}
-	t.flight = f
 	t.mu.Unlock()
+	select {
+	case <-f.done:
+		return f.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
+// fly runs one authorization and publishes its outcome.
+func (t *Transport) fly(ctx context.Context, f *flight, chal []Challenge, kind authKind) {
 	tok, err := t.obtain(ctx, chal, kind)
-
 	t.mu.Lock()
 	t.flight = nil
 	if err == nil {
@@ -60,7 +74,17 @@ func (t *Transport) authorize(ctx context.Context, gen uint64, chal []Challenge,
 	}
 	f.err = err
 	close(f.done)
-	return err
+}
+
+// Authorize runs discovery and authorization now, before any request, as
+// a command-line program's "login" step does; requests then start with a
+// token. Without a server challenge, scopes come from the server's
+// metadata.
+func (t *Transport) Authorize(ctx context.Context) error {
+	t.mu.Lock()
+	gen := t.gen
+	t.mu.Unlock()
+	return t.authorize(ctx, gen, nil, authUnauthorized)
 }
 
 // obtain runs discovery and a grant (or a refresh) and returns the token.
@@ -85,7 +109,7 @@ func (t *Transport) obtain(ctx context.Context, chal []Challenge, kind authKind)
 	if err != nil {
 		return nil, err
 	}
-	x := &Exchange{Metadata: md, Resource: resource, Scopes: scopes, ClientID: client.id, hc: t.hc, client: client, now: t.now}
+	x := &Exchange{Metadata: md, Resource: resource, Scopes: scopes, ClientID: client.id, hc: t.hc, client: client, now: t.now, legacy: prm == nil}
 	x.dpop, err = t.dpopFor(md, prm, chal)
 	if err != nil {
 		return nil, err

@@ -44,6 +44,7 @@ type fakeAS struct {
 	dpopNonce      string // when set, token requests need this DPoP nonce
 	regAuthMethod  string // token_endpoint_auth_method in DCR responses
 	withhold       string // a scope never granted
+	tokenRedirect  string // the token endpoint redirects there
 	// Records.
 	requests     []string // "METHOD path" of every request
 	authorizeQ   []url.Values
@@ -196,8 +197,12 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 	as.mu.Lock()
 	as.tokenForms = append(as.tokenForms, r.PostForm)
 	as.tokenHeaders = append(as.tokenHeaders, r.Header.Clone())
-	delay, tokErr, status, nonce := as.tokenDelay, as.tokenError, as.tokenStatus, as.dpopNonce
+	delay, tokErr, status, nonce, redirect := as.tokenDelay, as.tokenError, as.tokenStatus, as.dpopNonce, as.tokenRedirect
 	as.mu.Unlock()
+	if redirect != "" {
+		http.Redirect(w, r, redirect, http.StatusTemporaryRedirect)
+		return
+	}
 	if delay > 0 {
 		select {
 		case <-time.After(delay):

@@ -216,6 +216,10 @@ var badInputCases = []struct {
 		as.md.CodeChallengeMethodsSupported = []string{"plain"}
 	},
 		never: []string{"GET /authorize"}},
+	{name: "PKCE not advertised", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) {
+		as.md.CodeChallengeMethodsSupported = nil
+	},
+		never: []string{"GET /authorize"}},
 	{name: "no way to identify the client", setup: func(as *fakeAS, _ *fakeRS, _ *TransportOptions) { as.md.RegistrationEndpoint = "" },
 		wantErr: ErrNoClientIdentity, never: []string{"GET /authorize"}},
 	{name: "pre-registered client of another issuer", setup: func(_ *fakeAS, _ *fakeRS, opts *TransportOptions) {
@@ -259,6 +263,29 @@ func TestBadInput(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestSecretsAreNotRedirected(t *testing.T) {
+	var seen []string
+	var mu sync.Mutex
+	other := httptestServer(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization"))
+		mu.Unlock()
+		writeJSON(w, 200, map[string]any{"access_token": "stolen", "token_type": "Bearer"})
+	})
+	as := newFakeAS(t, "")
+	as.tokenRedirect = other.URL + "/token"
+	rs := newFakeRS(t, as)
+	tr, _, _ := newCodeTransport(t, rs, &TransportOptions{Client: &PreRegisteredClient{ClientID: "c", ClientSecret: "s"}})
+	if _, _, err := postThrough(t, tr, rs.url(), "{}"); err == nil {
+		t.Fatal("no error")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 0 {
+		t.Errorf("the redirect was followed: %q", seen)
 	}
 }
 
@@ -615,4 +642,85 @@ func TestReplayableBody(t *testing.T) {
 	}
 	_ = url.Values{}
 	_ = context.Background
+}
+
+// slowUser is an AuthorizeFunc that waits for release before it answers,
+// like a user taking time in the browser.
+func slowUser(release <-chan struct{}, calls *int, mu *sync.Mutex) AuthorizeFunc {
+	h := headless(calls, mu)
+	return func(ctx context.Context, authURL string) (string, string, string, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return "", "", "", ctx.Err()
+		}
+		return h(ctx, authURL)
+	}
+}
+
+func TestAuthorizationOutlivesTheRequestThatStartedIt(t *testing.T) {
+	as := newFakeAS(t, "")
+	rs := newFakeRS(t, as)
+	release := make(chan struct{})
+	calls, mu := new(int), new(sync.Mutex)
+	tr, _, _ := newCodeTransport(t, rs, &TransportOptions{Grant: &AuthorizationCodeGrant{RedirectURL: "http://127.0.0.1:1/cb", Authorize: slowUser(release, calls, mu)}})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, rs.url(), strings.NewReader("{}"))
+	if _, err := tr.RoundTrip(req); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the request's deadline", err)
+	}
+	close(release) // the user finishes
+	if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+		t.Fatalf("next request: %d, %v", status, err)
+	}
+	if *calls != 1 {
+		t.Errorf("authorizations = %d, want 1 (the first one, finished)", *calls)
+	}
+}
+
+func TestCloseStopsAnAuthorizationInProgress(t *testing.T) {
+	as := newFakeAS(t, "")
+	rs := newFakeRS(t, as)
+	check := checkNoGoroutineLeak(t)
+	tr, err := NewTransport(rs.url(), &TransportOptions{
+		Grant: &AuthorizationCodeGrant{RedirectURL: "http://127.0.0.1:1/cb", Authorize: slowUser(make(chan struct{}), new(int), new(sync.Mutex))},
+		Base:  &http.Transport{}, HTTPClient: &http.Client{Transport: &http.Transport{}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, rs.url(), strings.NewReader("{}"))
+		_, err := tr.RoundTrip(req)
+		errc <- err
+	}()
+	for as.count("GET /.well-known") == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond)
+	tr.Close()
+	if err := <-errc; err == nil {
+		t.Error("the request succeeded")
+	}
+	check()
+}
+
+func TestAuthorizeBeforeRequests(t *testing.T) {
+	as := newFakeAS(t, "")
+	rs := newFakeRS(t, as)
+	rs.scopesSup = []string{"mcp:read"}
+	tr, calls, _ := newCodeTransport(t, rs, nil)
+	if err := tr.Authorize(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+		t.Fatalf("got %d, %v", status, err)
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if *calls != 1 || len(rs.authz) != 1 || rs.authz[0] == "" || as.authorizeQ[0].Get("scope") != "mcp:read" {
+		t.Errorf("authorizations %d, server saw %q, scope %q", *calls, rs.authz, as.authorizeQ[0].Get("scope"))
+	}
 }

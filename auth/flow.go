@@ -50,6 +50,7 @@ type Exchange struct {
 	ClientID string
 
 	hc     *http.Client
+	legacy bool // found by the 2025-03-26 fallbacks
 	client *clientInfo
 	dpop   *DPoPProver
 	now    func() time.Time
@@ -203,8 +204,10 @@ func (g *AuthorizationCodeGrant) Grant(ctx context.Context, x *Exchange) (*Token
 	if md.AuthorizationEndpoint == "" {
 		return nil, fmt.Errorf("auth: authorization server %s has no authorization endpoint", md.Issuer)
 	}
-	if md.Issuer != "" && !slices.Contains(md.CodeChallengeMethodsSupported, "S256") && len(md.CodeChallengeMethodsSupported) > 0 {
-		return nil, fmt.Errorf("auth: authorization server %s does not support PKCE S256", md.Issuer)
+	// Servers found through MCP's discovery must advertise S256; the
+	// 2025-03-26 fallbacks did not require the field.
+	if !slices.Contains(md.CodeChallengeMethodsSupported, "S256") && (!x.legacy || len(md.CodeChallengeMethodsSupported) > 0) {
+		return nil, fmt.Errorf("auth: authorization server %s does not advertise PKCE S256", md.Issuer)
 	}
 	authURL, err := checkEndpoint(md.AuthorizationEndpoint)
 	if err != nil {

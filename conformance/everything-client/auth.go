@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gomcp/sdk/auth"
+	"github.com/gomcp/sdk/mcp"
 )
 
 // authScenarios are the suite's authorization scenarios (both suite
@@ -57,7 +58,9 @@ func authenticated(ctx context.Context, env *scenarioEnv) error {
 	}
 	defer tr.Close()
 	env.httpClient = &http.Client{Transport: tr}
-	cs, err := connect(ctx, env, nil)
+	// The server/discover probe carries the whole authorization, which
+	// takes longer than the default probe timeout on a loaded machine.
+	cs, err := connect(ctx, env, &mcp.ClientOptions{ProbeTimeout: 20 * time.Second})
 	if err != nil {
 		return err
 	}
