@@ -62,9 +62,17 @@ func (t *Transport) fly(ctx context.Context, f *flight, chal []Challenge, kind a
 	tok, err := t.obtain(ctx, chal, kind)
 	t.mu.Lock()
 	t.flight = nil
-	if err == nil {
+	var oe *OAuthError
+	switch {
+	case err == nil:
 		t.tok = tok
 		t.gen++
+	case kind == authRefresh && errors.As(err, &oe) && oe.Code == "invalid_grant" && t.tok != nil:
+		// The refresh token is spent: keep the access token while it
+		// lasts, then authorize afresh.
+		nt := *t.tok
+		nt.RefreshToken = ""
+		t.tok = &nt
 	}
 	t.mu.Unlock()
 	if err == nil && t.opts.Store != nil {

@@ -724,3 +724,22 @@ func TestAuthorizeBeforeRequests(t *testing.T) {
 		t.Errorf("authorizations %d, server saw %q, scope %q", *calls, rs.authz, as.authorizeQ[0].Get("scope"))
 	}
 }
+
+func TestSpentRefreshTokenIsDropped(t *testing.T) {
+	as := newFakeAS(t, "")
+	as.refreshTokens, as.expiresIn = true, 30 // within RefreshBefore
+	rs := newFakeRS(t, as)
+	tr, calls, _ := newCodeTransport(t, rs, nil)
+	postThrough(t, tr, rs.url(), "{}")
+	as.mu.Lock()
+	clear(as.refresh) // the server revokes the refresh token
+	as.mu.Unlock()
+	for i := 0; i < 3; i++ {
+		if status, _, err := postThrough(t, tr, rs.url(), "{}"); err != nil || status != 200 {
+			t.Fatalf("request %d: %d, %v", i, status, err)
+		}
+	}
+	if n := as.count("POST /token"); *calls != 1 || n != 2 {
+		t.Errorf("authorizations %d, token requests %d; want 1 and 2 (one failed refresh, not one per request)", *calls, n)
+	}
+}
