@@ -155,6 +155,11 @@ func NewTransport(serverURL string, opts *TransportOptions) (*Transport, error) 
 	if err != nil {
 		return nil, err
 	}
+	if opts.ClientMetadataURL != "" {
+		if err := checkClientMetadataURL(opts.ClientMetadataURL); err != nil {
+			return nil, err
+		}
+	}
 	t := &Transport{
 		opts: *opts, base: opts.Base, hc: authClient(opts.HTTPClient), server: u, serverURL: serverURL,
 		log: opts.Logger, now: time.Now, clients: map[string]*clientInfo{}, dpop: opts.DPoP,

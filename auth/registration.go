@@ -108,3 +108,44 @@ func RegisterClient(ctx context.Context, hc *http.Client, endpoint string, md *C
 	}
 	return &info, nil
 }
+
+// checkClientMetadataURL checks that raw can be a URL client id: an https
+// URL with a path and without a fragment (Client ID Metadata Documents).
+func checkClientMetadataURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" || u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("auth: client metadata URL %q must be an https URL with a path", truncate(raw, 100))
+	}
+	return nil
+}
+
+// ClientMetadataDocumentHandler serves md as a Client ID Metadata
+// Document, for a program that hosts its own at md.ClientID (which must
+// then be the URL this handler answers at). It checks the fields the
+// document needs: client_id, client_name and redirect_uris.
+func ClientMetadataDocumentHandler(md *ClientMetadata) (http.Handler, error) {
+	if err := checkClientMetadataURL(md.ClientID); err != nil {
+		return nil, err
+	}
+	if md.ClientName == "" || len(md.RedirectURIs) == 0 {
+		return nil, errors.New("auth: a client metadata document needs client_name and redirect_uris")
+	}
+	doc := *md
+	if doc.TokenEndpointAuthMethod == "" {
+		doc.TokenEndpointAuthMethod = "none"
+	}
+	body, err := strictjson.Marshal(&doc)
+	if err != nil {
+		return nil, err
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		w.Write(body)
+	}), nil
+}
