@@ -271,7 +271,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // replayable returns req with a body that can be sent again (GetBody).
 func replayable(req *http.Request) (*http.Request, error) {
-	if req.Body == nil || req.Body == http.NoBody || req.GetBody != nil {
+	if req.Body == nil || req.Body == http.NoBody {
+		return req, nil
+	}
+	if req.GetBody != nil {
+		// Every attempt sends a copy from GetBody; this one is done with.
+		req.Body.Close()
 		return req, nil
 	}
 	body, err := io.ReadAll(req.Body)
