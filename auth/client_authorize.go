@@ -112,7 +112,7 @@ func (t *Transport) obtain(ctx context.Context, chal []Challenge, kind authKind)
 			return tok, nil
 		}
 	}
-	scopes := t.selectScopes(md, prm, chal, kind)
+	scopes := t.selectScopes(md, prm, chal)
 	client, err := t.clientFor(ctx, md)
 	if err != nil {
 		return nil, err
@@ -178,10 +178,11 @@ func (t *Transport) setServer(md *AuthorizationServerMetadata, resource string, 
 }
 
 // selectScopes applies MCP's scope selection: the challenge's scope, else
-// the resource's scopes_supported, else none; on a step-up, the union with
-// the scopes requested so far. Configured scopes and offline_access (when
+// the resource's scopes_supported, else none, in union with the scopes
+// requested so far from the same authorization server (a step-up keeps
+// what was granted). Configured scopes and offline_access (when
 // wanted and offered) are added.
-func (t *Transport) selectScopes(md *AuthorizationServerMetadata, prm *ProtectedResourceMetadata, chal []Challenge, kind authKind) []string {
+func (t *Transport) selectScopes(md *AuthorizationServerMetadata, prm *ProtectedResourceMetadata, chal []Challenge) []string {
 	var scopes []string
 	if s := challengeScopes(chal); len(s) > 0 {
 		scopes = s
@@ -191,9 +192,7 @@ func (t *Transport) selectScopes(md *AuthorizationServerMetadata, prm *Protected
 	t.mu.Lock()
 	requested := t.requested
 	t.mu.Unlock()
-	if kind == authStepUp {
-		scopes = union(requested, scopes)
-	}
+	scopes = union(requested, scopes) // keep what was granted before
 	scopes = union(scopes, t.opts.Scopes)
 	if t.opts.OfflineAccess && slices.Contains(md.ScopesSupported, "offline_access") {
 		scopes = union(scopes, []string{"offline_access"})
