@@ -243,12 +243,9 @@ func (t *Transport) refresh(ctx context.Context, tok *Token) (*Token, error) {
 			return nil, err
 		}
 	}
-	client, err := t.clientFor(ctx, md)
+	client, err := t.refreshClient(ctx, md, tok)
 	if err != nil {
 		return nil, err
-	}
-	if tok.ClientID != "" && client.id != tok.ClientID {
-		return nil, errors.New("auth: the token was issued to another client")
 	}
 	t.mu.Lock()
 	p := t.dpop
@@ -266,6 +263,30 @@ func (t *Transport) refresh(ctx context.Context, tok *Token) (*Token, error) {
 	}
 	t.log.Debug("auth: token refreshed", "issuer", md.Issuer)
 	return nt, nil
+}
+
+// refreshClient returns the client that refreshes tok: the one it was
+// issued to. A token from an earlier run may belong to a client this run
+// has not registered; it is then taken as a dynamically registered public
+// client, which needs only its id (a confidential one is refused by the
+// server, and a new authorization follows).
+func (t *Transport) refreshClient(ctx context.Context, md *AuthorizationServerMetadata, tok *Token) (*clientInfo, error) {
+	t.mu.Lock()
+	c := t.clients[md.Issuer]
+	t.mu.Unlock()
+	pre := t.opts.Client
+	known := c != nil || tok.ClientID == "" || tok.ClientID == t.opts.ClientMetadataURL || pre != nil && pre.ClientID == tok.ClientID
+	if !known {
+		return &clientInfo{id: tok.ClientID, method: "none"}, nil
+	}
+	c, err := t.clientFor(ctx, md)
+	if err != nil {
+		return nil, err
+	}
+	if tok.ClientID != "" && c.id != tok.ClientID {
+		return nil, errors.New("auth: the token was issued to another client")
+	}
+	return c, nil
 }
 
 // clientFor returns the client's identity at md, in MCP's order of

@@ -85,3 +85,23 @@ func TestTransportKeepsTokensAcrossRuns(t *testing.T) {
 		t.Errorf("authorizations %d then %d, want 1 then 0", *calls1, *calls2)
 	}
 }
+
+func TestStoredTokenRefreshedInTheNextRun(t *testing.T) {
+	as := newFakeAS(t, "")
+	as.refreshTokens, as.expiresIn = true, 30 // due for refresh at once
+	rs := newFakeRS(t, as)
+	store := &MemoryTokenStore{}
+	tr1, _, _ := newCodeTransport(t, rs, &TransportOptions{Store: store})
+	if status, _, err := postThrough(t, tr1, rs.url(), "{}"); err != nil || status != 200 {
+		t.Fatalf("got %d, %v", status, err)
+	}
+	tr1.Close()
+	tr2, calls, _ := newCodeTransport(t, rs, &TransportOptions{Store: store})
+	if status, _, err := postThrough(t, tr2, rs.url(), "{}"); err != nil || status != 200 {
+		t.Fatalf("second run: %d, %v", status, err)
+	}
+	last := as.tokenForms[len(as.tokenForms)-1]
+	if *calls != 0 || len(as.registered) != 1 || last.Get("grant_type") != "refresh_token" || last.Get("client_id") != as.authorizeQ[0].Get("client_id") {
+		t.Errorf("authorizations %d, registrations %d, last grant %v; want a refresh by the first run's client", *calls, len(as.registered), last)
+	}
+}
