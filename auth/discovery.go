@@ -58,7 +58,15 @@ func DiscoverProtectedResource(ctx context.Context, hc *http.Client, serverURL, 
 	}
 	hc = authClient(hc)
 	var lastErr error
-	for _, u := range urls {
+	for i, u := range urls {
+		if i == 0 && fromChallenge != "" {
+			if _, err := checkEndpoint(u); err != nil {
+				// An unusable URL in the challenge: the well-known
+				// URLs on the server's own origin remain.
+				lastErr = err
+				continue
+			}
+		}
 		var prm ProtectedResourceMetadata
 		err := fetchJSON(ctx, hc, u, &prm)
 		if errors.Is(err, errNotFound) {
