@@ -374,15 +374,18 @@ func (h *bearerHandler) refuse(w http.ResponseWriter, r *http.Request, status in
 	}
 	c := challenge{scheme: "Bearer", realm: h.o.Realm, errorCode: code, errorDescription: desc, scope: scopes, resourceMetadata: h.o.ResourceMetadataURL}
 	hdr := w.Header()
-	bearerOK := h.dpop == nil || !h.dpop.required
-	dpopOK := h.dpop != nil
-	if scheme == "DPoP" || (scheme == "" && !bearerOK) {
-		bearerOK = false
+	bearer := h.dpop == nil || !h.dpop.required
+	dpop := h.dpop != nil
+	switch {
+	case scheme == "DPoP" && dpop, scheme == "Bearer" && !bearer:
+		bearer = false
+	case scheme == "Bearer", scheme == "DPoP":
+		dpop = false
 	}
-	if bearerOK && (scheme == "Bearer" || scheme == "") {
+	if bearer {
 		hdr.Add("WWW-Authenticate", c.String())
 	}
-	if dpopOK && (scheme == "DPoP" || scheme == "") {
+	if dpop {
 		c.scheme, c.algs = "DPoP", h.dpopAlgs
 		hdr.Add("WWW-Authenticate", c.String())
 		if h.dpop.nonce != nil {
