@@ -222,47 +222,54 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, http.StatusUnauthorized, "DPoP", "invalid_token", "the DPoP proof key is not the key the token is bound to", nil)
 		return
 	}
-	if !h.checkScopes(w, r, scheme, ti) {
+	ok, release := h.checkScopes(w, r, scheme, ti)
+	if release != nil {
+		defer release()
+	}
+	if !ok {
 		return
 	}
 	h.serve(w, r.WithContext(ContextWithTokenInfo(r.Context(), ti)), ti)
 }
 
 // checkScopes answers 403 and returns false if the token lacks a scope
-// the request needs.
-func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, scheme string, ti *TokenInfo) bool {
+// the request needs. release, if not nil, must be called when the request
+// is done (it frees the buffered body).
+func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, scheme string, ti *TokenInfo) (ok bool, release func()) {
 	sr := &h.o.Scopes
 	if len(sr.Endpoint) == 0 && !h.perOperation {
-		return true
+		return true, nil
 	}
 	var arr [4]string
 	required := append(arr[:0], sr.Endpoint...)
 	if h.perOperation && r.Method == http.MethodPost {
 		if isModern(r.Header) {
 			if op, ok := headerOperation(r.Header); ok {
-				required = sr.add(required, op.method, op.name)
+				required = sr.add(required, op.method, op.target())
 			}
 		} else {
 			var opsArr [1]operation
-			ops, err := peekOperations(r, h.maxBody, opsArr[:0])
+			var ops []operation
+			var err error
+			ops, release, err = peekOperations(r, h.maxBody, opsArr[:0])
 			switch {
 			case errors.Is(err, errBodyTooLarge):
 				writeOAuthError(w, http.StatusRequestEntityTooLarge, "invalid_request", "request body larger than the limit")
-				return false
+				return false, release
 			case err != nil:
-				writeOAuthError(w, http.StatusBadRequest, "invalid_request", err.Error())
-				return false
+				writeOAuthError(w, http.StatusBadRequest, "invalid_request", "request body is not a JSON-RPC message or batch")
+				return false, release
 			}
 			for _, op := range ops {
-				required = sr.add(required, op.method, op.name)
+				required = sr.add(required, op.method, op.target())
 			}
 		}
 	}
 	if !missingScopes(ti.Scopes, required, h.o.ScopeImplies) {
-		return true
+		return true, release
 	}
 	h.refuse(w, r, http.StatusForbidden, scheme, "insufficient_scope", "the token lacks scopes this request needs", required)
-	return false
+	return false, release
 }
 
 // isModern reports whether a request says it speaks protocol 2026-07-28 or

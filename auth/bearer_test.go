@@ -365,6 +365,16 @@ func TestInsufficientScopeChallenge(t *testing.T) {
 			t.Errorf("lying headers: status %d, body %s", resp.StatusCode, body)
 		}
 	})
+	t.Run("resource read with a decoy name", func(t *testing.T) {
+		body := `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"name":"x","uri":"file:///secret"}}`
+		resp, b := post(t, ts.URL, body, "Authorization", "Bearer alice-basic", "Mcp-Session-Id", "x")
+		check(t, resp, b, "mcp:basic files:read")
+	})
+	t.Run("escaped member names", func(t *testing.T) {
+		body := `{"jsonrpc":"2.0","id":2,"\u006dethod":"tools/call","params":{"n\u0061me":"whoami"}}`
+		resp, b := post(t, ts.URL, body, "Authorization", "Bearer alice-basic", "Mcp-Session-Id", "x")
+		check(t, resp, b, "mcp:basic profile:read")
+	})
 	t.Run("legacy body that is not JSON", func(t *testing.T) {
 		resp, _ := post(t, ts.URL, `{"method":"tools/call",`, "Authorization", "Bearer alice-basic", "Mcp-Session-Id", "x")
 		if resp.StatusCode != http.StatusBadRequest {

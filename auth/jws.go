@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -98,12 +99,12 @@ func parseCompactJWS(s string, max int) (*compactJWS, error) {
 	// payload and signature share one allocation.
 	pl, sl := base64.RawURLEncoding.DecodedLen(j-i-1), base64.RawURLEncoding.DecodedLen(len(s)-j-1)
 	buf := make([]byte, pl+sl)
-	n, err := b64.Decode(buf[:pl], []byte(s[i+1:j]))
+	n, err := b64.Decode(buf[:pl], bytesOf(s[i+1:j]))
 	if err != nil {
 		return nil, invalid("token payload is not base64url")
 	}
 	jws.payload = buf[:n:n]
-	m, err := b64.Decode(buf[pl:], []byte(s[j+1:]))
+	m, err := b64.Decode(buf[pl:], bytesOf(s[j+1:]))
 	if err != nil {
 		return nil, invalid("token signature is not base64url")
 	}
@@ -122,7 +123,7 @@ func decodeB64(dst []byte, s string) ([]byte, error) {
 		dst = make([]byte, n)
 	}
 	dst = dst[:n]
-	m, err := b64.Decode(dst, []byte(s))
+	m, err := b64.Decode(dst, bytesOf(s))
 	return dst[:m], err
 }
 
@@ -161,7 +162,7 @@ func (jws *compactJWS) verifySignature(alg string, key crypto.PublicKey) bool {
 		if !ok || len(jws.sig) != 64 {
 			return false
 		}
-		h := sha256.Sum256([]byte(jws.signingInput))
+		h := sha256.Sum256(bytesOf(jws.signingInput))
 		r := new(big.Int).SetBytes(jws.sig[:32])
 		s := new(big.Int).SetBytes(jws.sig[32:])
 		return ecdsa.Verify(k, h[:], r, s)
@@ -170,11 +171,15 @@ func (jws *compactJWS) verifySignature(alg string, key crypto.PublicKey) bool {
 		if !ok {
 			return false
 		}
-		h := sha256.Sum256([]byte(jws.signingInput))
+		h := sha256.Sum256(bytesOf(jws.signingInput))
 		return rsa.VerifyPKCS1v15(k, crypto.SHA256, h[:], jws.sig) == nil
 	case AlgEdDSA:
 		k, ok := key.(ed25519.PublicKey)
-		return ok && ed25519.Verify(k, []byte(jws.signingInput), jws.sig)
+		return ok && ed25519.Verify(k, bytesOf(jws.signingInput), jws.sig)
 	}
 	return false
 }
+
+// bytesOf returns the bytes of s without copying them. The result must
+// only be read: it is used to hash and decode tokens, which are strings.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

@@ -38,7 +38,7 @@ func newTokenCache(max int, maxTTL time.Duration) *tokenCache {
 	return &tokenCache{max: max, maxTTL: maxTTL, m: make(map[[32]byte]cachedToken)}
 }
 
-func tokenKey(token string) [32]byte { return sha256.Sum256([]byte(token)) }
+func tokenKey(token string) [32]byte { return sha256.Sum256(bytesOf(token)) }
 
 // get returns the TokenInfo of a token verified before and still valid at
 // now.
