@@ -285,9 +285,15 @@ func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenI
 	if h.dpop != nil && h.dpop.nonce != nil {
 		w.Header().Set("DPoP-Nonce", h.dpop.nonce.Nonce())
 	}
+	principal := ti.principal()
 	sid := r.Header.Get("Mcp-Session-Id")
+	if sid == "" && r.Method == http.MethodPost && r.URL.RawQuery != "" {
+		if q := r.URL.Query(); q.Has("sessionId") {
+			sid = sseKey(q.Get("sessionId")) // an HTTP+SSE session
+		}
+	}
 	if sid != "" {
-		if !h.sessions.check(sid, ti.principal(), h.now()) {
+		if !h.sessions.check(sid, principal, h.now()) {
 			h.log(r, "session used by another principal or unknown", nil)
 			writeSessionNotFound(w)
 			return
@@ -303,13 +309,20 @@ func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenI
 		h.next.ServeHTTP(w, r)
 		return
 	}
-	if r.Method == http.MethodPost && !isModern(r.Header) {
-		principal := ti.principal()
+	switch {
+	case r.Method == http.MethodPost && !isModern(r.Header):
 		rec := &sessionRecorder{ResponseWriter: w, bind: func(id string) { h.sessions.bind(id, principal, h.now()) }}
 		h.next.ServeHTTP(rec, r)
-		return
+	case r.Method == http.MethodGet:
+		// Maybe an HTTP+SSE stream opening a session; it ends with the GET.
+		rec := &sseRecorder{ResponseWriter: w, bind: func(id string) { h.sessions.bindPinned(sseKey(id), principal, h.now(), true) }}
+		h.next.ServeHTTP(rec, r)
+		if rec.id != "" {
+			h.sessions.forget(sseKey(rec.id))
+		}
+	default:
+		h.next.ServeHTTP(w, r)
 	}
-	h.next.ServeHTTP(w, r)
 }
 
 // parseAuthorization reads the Authorization header: its scheme (Bearer

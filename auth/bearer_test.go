@@ -472,3 +472,68 @@ func TestSessionBindingsBounded(t *testing.T) {
 }
 
 func mcpNow() time.Time { return time.Now() }
+
+// TestSSESessionBoundToPrincipal: an HTTP+SSE (2024-11-05) session is
+// bound to the principal whose token opened its stream.
+func TestSSESessionBoundToPrincipal(t *testing.T) {
+	s := whoServer(nil)
+	h := mcp.NewSSEHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	ts := httptest.NewServer(RequireBearerToken(testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: testRules})(h))
+	defer ts.Close()
+	defer h.Close()
+	req, _ := http.NewRequest(http.MethodGet, ts.URL, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Authorization", "Bearer alice-all")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	buf := make([]byte, 4096)
+	var got string
+	for !strings.Contains(got, "\n\n") {
+		n, err := resp.Body.Read(buf)
+		if err != nil {
+			t.Fatalf("reading the stream: %v (%q)", err, got)
+		}
+		got += string(buf[:n])
+	}
+	endpoint := ""
+	for _, line := range strings.Split(got, "\n") {
+		if v, ok := strings.CutPrefix(line, "data: "); ok {
+			endpoint = v
+		}
+	}
+	if !strings.Contains(endpoint, "sessionId=") {
+		t.Fatalf("endpoint event %q", got)
+	}
+	r, _ := post(t, ts.URL+endpoint, legacyInit(1), "Authorization", "Bearer bob-all")
+	if r.StatusCode != http.StatusNotFound {
+		t.Errorf("bob on alice's SSE session: %d", r.StatusCode)
+	}
+	r, _ = post(t, ts.URL+endpoint, legacyInit(1), "Authorization", "Bearer alice-all")
+	if r.StatusCode != http.StatusAccepted {
+		t.Errorf("alice on her SSE session: %d", r.StatusCode)
+	}
+	r, _ = post(t, ts.URL+"/?sessionId=made-up", legacyInit(1), "Authorization", "Bearer alice-all")
+	if r.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown SSE session: %d", r.StatusCode)
+	}
+}
+
+func TestEndpointSessionID(t *testing.T) {
+	for in, want := range map[string]string{
+		"event: endpoint\ndata: /sse?sessionId=abc\n\n":         "abc",
+		"event: endpoint\r\ndata: /x?a=1&sessionId=a%2Bb\r\n\n": "a+b",
+		"event: message\ndata: {}\n\n":                          "",
+		"data: /sse?sessionId=abc\n\n":                          "",
+	} {
+		id, ok := endpointSessionID([]byte(in))
+		if !ok || id != want {
+			t.Errorf("%q: %q %v, want %q", in, id, ok, want)
+		}
+	}
+	if _, ok := endpointSessionID([]byte("event: endpoint\ndata: /x")); ok {
+		t.Error("incomplete event read as complete")
+	}
+}

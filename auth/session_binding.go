@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 )
@@ -23,6 +25,7 @@ type sessionBindings struct {
 type binding struct {
 	principal string
 	lastUsed  time.Time
+	pinned    bool // an HTTP+SSE session: lives as long as its stream, never idles out
 }
 
 func newSessionBindings(max int, idle time.Duration) *sessionBindings {
@@ -38,7 +41,7 @@ func (sb *sessionBindings) check(id, principal string, now time.Time) bool {
 	if !ok {
 		return false
 	}
-	if sb.idle > 0 && now.Sub(b.lastUsed) > sb.idle {
+	if sb.idle > 0 && !b.pinned && now.Sub(b.lastUsed) > sb.idle {
 		delete(sb.m, id)
 		return false
 	}
@@ -54,18 +57,22 @@ func (sb *sessionBindings) check(id, principal string, now time.Time) bool {
 // that inserting stays cheap; a dropped session's client must initialize
 // again.
 func (sb *sessionBindings) bind(id, principal string, now time.Time) {
+	sb.bindPinned(id, principal, now, false)
+}
+
+func (sb *sessionBindings) bindPinned(id, principal string, now time.Time, pinned bool) {
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if _, ok := sb.m[id]; !ok && len(sb.m) >= sb.max {
 		sb.evictLocked(now)
 	}
-	sb.m[id] = &binding{principal: principal, lastUsed: now}
+	sb.m[id] = &binding{principal: principal, lastUsed: now, pinned: pinned}
 }
 
 func (sb *sessionBindings) evictLocked(now time.Time) {
 	if sb.idle > 0 {
 		for id, b := range sb.m {
-			if now.Sub(b.lastUsed) > sb.idle {
+			if !b.pinned && now.Sub(b.lastUsed) > sb.idle {
 				delete(sb.m, id)
 			}
 		}
@@ -143,3 +150,87 @@ func (w *sessionRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 
 // Unwrap returns the underlying response, for http.ResponseController.
 func (w *sessionRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// sseKey is the binding key of an HTTP+SSE (2024-11-05) session, whose id
+// travels in the sessionId query parameter of the POSTs.
+func sseKey(id string) string { return "sse\x00" + id }
+
+// maxEndpointScan bounds how much of an SSE stream is read to find its
+// endpoint event.
+const maxEndpointScan = 4 << 10
+
+// sseRecorder wraps the response to a GET that may open an HTTP+SSE
+// session and binds the session id of the stream's first event,
+// "endpoint", whose data is the URL of the session's POSTs.
+type sseRecorder struct {
+	http.ResponseWriter
+	bind func(id string)
+	done bool
+	buf  []byte
+	id   string
+}
+
+func (w *sseRecorder) scan(b []byte) {
+	if w.done {
+		return
+	}
+	if ct := w.Header().Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "text/event-stream") {
+		w.done = true
+		return
+	}
+	w.buf = append(w.buf, b...)
+	if id, ok := endpointSessionID(w.buf); ok {
+		w.done, w.buf, w.id = true, nil, id
+		if id != "" {
+			w.bind(id)
+		}
+		return
+	}
+	if len(w.buf) > maxEndpointScan {
+		w.done, w.buf = true, nil
+	}
+}
+
+// endpointSessionID finds a complete endpoint event in an SSE stream's
+// beginning and returns the sessionId of its URL (ok is false until the
+// event is complete).
+func endpointSessionID(b []byte) (id string, ok bool) {
+	s := string(b)
+	end := strings.Index(s, "\n\n")
+	if end < 0 {
+		return "", false
+	}
+	var event, data string
+	for _, line := range strings.Split(s[:end], "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if v, ok := strings.CutPrefix(line, "event:"); ok {
+			event = strings.TrimSpace(v)
+		} else if v, ok := strings.CutPrefix(line, "data:"); ok {
+			data = strings.TrimSpace(v)
+		}
+	}
+	if event != "endpoint" {
+		return "", true
+	}
+	u, err := url.Parse(data)
+	if err != nil {
+		return "", true
+	}
+	return u.Query().Get("sessionId"), true
+}
+
+// Write binds the session of the endpoint event, then writes b.
+func (w *sseRecorder) Write(b []byte) (int, error) {
+	w.scan(b)
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush flushes the underlying response.
+func (w *sseRecorder) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap returns the underlying response, for http.ResponseController.
+func (w *sseRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
