@@ -15,12 +15,13 @@ import (
 // Bearer only.
 type RequireBearerTokenOptions struct {
 	// ResourceMetadataURL is the URL of the server's Protected Resource
-	// Metadata document (see ProtectedResourceMetadataURL), sent in every
-	// challenge as resource_metadata so that clients can discover the
-	// authorization server.
+	// Metadata document, sent in every challenge as resource_metadata so
+	// that clients can discover the authorization server (default:
+	// ProtectedResourceMetadataURL(Resource), when Resource is set).
 	ResourceMetadataURL string
 	// Resource is the endpoint's canonical URL. DPoP proofs must name it
-	// in htu; without it, the URL the request was sent to is used.
+	// in htu; without it, the URL the request was sent to (as its Host
+	// header says) is used, so set it when DPoP is on.
 	Resource string
 	// Realm, if set, is sent as the realm of every challenge.
 	Realm string
@@ -125,6 +126,11 @@ func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*midd
 			return m, err
 		}
 		m.resource = c
+		if m.o.ResourceMetadataURL == "" {
+			if m.o.ResourceMetadataURL, err = ProtectedResourceMetadataURL(c); err != nil {
+				return m, err
+			}
+		}
 	}
 	if m.o.DPoP != nil {
 		d, err := newDPoPVerifier(m.o.DPoP, m.now)

@@ -23,8 +23,11 @@ import (
 // algorithm is used only if the verifier allows it and the key is of its
 // type, whatever the token's header says.
 const (
+	// AlgRS256 is RSASSA-PKCS1-v1_5 with SHA-256 (keys of 2048 bits or more).
 	AlgRS256 = "RS256"
+	// AlgES256 is ECDSA with P-256 and SHA-256.
 	AlgES256 = "ES256"
+	// AlgEdDSA is Ed25519.
 	AlgEdDSA = "EdDSA"
 )
 

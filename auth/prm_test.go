@@ -115,3 +115,12 @@ func TestCanonicalResourceURL(t *testing.T) {
 		}
 	}
 }
+
+func TestResourceMetadataURLDefault(t *testing.T) {
+	h := RequireBearerToken(testTokens, &RequireBearerTokenOptions{Resource: "https://mcp.example.com/mcp"})(http.NotFoundHandler())
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mcp", nil))
+	if got := rec.Header().Get("WWW-Authenticate"); got != `Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"` {
+		t.Errorf("challenge %q", got)
+	}
+}

@@ -76,6 +76,8 @@ func ContextWithTokenInfo(ctx context.Context, ti *TokenInfo) context.Context {
 // request being served, or nil if the request was not authenticated by
 // RequireBearerToken. It works in HTTP handlers behind the middleware and
 // in MCP tool, prompt and resource handlers alike, in every protocol era.
+// The TokenInfo may be shared with other requests presenting the same
+// token (verifiers cache it): read it, do not modify it.
 func TokenInfoFromContext(ctx context.Context) *TokenInfo {
 	if ti, ok := ctx.Value(tokenInfoKey{}).(*TokenInfo); ok {
 		return ti
