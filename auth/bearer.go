@@ -207,6 +207,7 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		err = invalid("token refused")
 	}
 	if err != nil {
+		err = redact(err, token)
 		if errors.Is(err, ErrUnavailable) {
 			h.log(r, "token verification unavailable", err)
 			w.Header().Set("Retry-After", "5")
@@ -437,6 +438,26 @@ func (h *bearerHandler) log(r *http.Request, msg string, err error) {
 	}
 	h.o.Logger.Warn("auth: "+msg, attrs...)
 }
+
+// redact returns err with every occurrence of token in its text replaced,
+// so that a verifier that quotes the token in its error does not make the
+// middleware log or echo it.
+func redact(err error, token string) error {
+	if len(token) < 4 || !strings.Contains(err.Error(), token) {
+		return err
+	}
+	return &redactedError{err: err, text: strings.ReplaceAll(err.Error(), token, "[token]"), desc: strings.ReplaceAll(description(err), token, "[token]")}
+}
+
+// redactedError is an error whose text had a token removed.
+type redactedError struct {
+	err        error
+	text, desc string
+}
+
+func (e *redactedError) Error() string { return e.text }
+
+func (e *redactedError) Unwrap() error { return e.err }
 
 // writeOAuthError writes an OAuth error response body (RFC 6749 section
 // 5.2 shape) with status.

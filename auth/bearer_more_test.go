@@ -3,6 +3,7 @@ package auth
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -40,6 +41,17 @@ func TestTokensNeverLogged(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ts, _ := protected(t, func(o *RequireBearerTokenOptions) { o.Logger = logger }, nil)
 	tokens := []string{"forged-secret-token-1", "down", "alice-basic", "no-scope"}
+	// A verifier that quotes the token in its error.
+	quoting := RequireBearerToken(TokenVerifierFunc(func(ctx context.Context, token string) (*TokenInfo, error) {
+		return nil, fmt.Errorf("%w: token %s is not one of ours", ErrInvalidToken, token)
+	}), &RequireBearerTokenOptions{Logger: logger})(http.NotFoundHandler())
+	qs := httptest.NewServer(quoting)
+	defer qs.Close()
+	resp, body := post(t, qs.URL, "{}", "Authorization", "Bearer quoted-secret-token")
+	if strings.Contains(body, "quoted-secret-token") || strings.Contains(resp.Header.Get("WWW-Authenticate"), "quoted-secret-token") {
+		t.Errorf("quoted token echoed: %s %s", body, resp.Header.Get("WWW-Authenticate"))
+	}
+	tokens = append(tokens, "quoted-secret-token")
 	for _, tok := range tokens {
 		post(t, ts.URL, legacyInit(1), "Authorization", "Bearer "+tok)
 		post(t, ts.URL, legacyCall(2, "whoami"), "Authorization", "Bearer "+tok, "Mcp-Session-Id", "s")

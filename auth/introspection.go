@@ -19,6 +19,9 @@ const (
 	// DefaultIntrospectionCacheTTL is the longest an introspection answer
 	// is reused, which bounds how long a revoked token is still accepted.
 	DefaultIntrospectionCacheTTL = time.Minute
+	// DefaultIntrospectionRefusalTTL is how long a refused token is
+	// remembered.
+	DefaultIntrospectionRefusalTTL = 10 * time.Second
 	// maxIntrospectionBytes bounds an introspection response.
 	maxIntrospectionBytes = 64 << 10
 )
@@ -53,6 +56,10 @@ type IntrospectionVerifierOptions struct {
 	// reused past the token's expiry (default
 	// DefaultIntrospectionCacheTTL).
 	CacheTTL time.Duration
+	// RefusalTTL is how long a refused token is remembered, so that a
+	// client repeating it does not cost an introspection each time
+	// (default DefaultIntrospectionRefusalTTL; negative: not remembered).
+	RefusalTTL time.Duration
 
 	now func() time.Time // for tests
 }
@@ -88,6 +95,9 @@ func NewIntrospectionVerifier(opts *IntrospectionVerifierOptions) (*Introspectio
 	}
 	if v.o.CacheTTL <= 0 {
 		v.o.CacheTTL = DefaultIntrospectionCacheTTL
+	}
+	if v.o.RefusalTTL == 0 {
+		v.o.RefusalTTL = DefaultIntrospectionRefusalTTL
 	}
 	v.hc = opts.HTTPClient
 	if v.hc == nil {
@@ -126,8 +136,8 @@ func (v *IntrospectionVerifier) VerifyToken(ctx context.Context, token string) (
 	}
 	now := v.now()
 	key := tokenKey(token)
-	if ti, ok := v.cache.get(key, now); ok {
-		return ti, nil
+	if e, ok := v.cache.get(key, now); ok {
+		return e.ti, e.err
 	}
 	ctx, cancel := context.WithTimeout(ctx, v.o.Timeout)
 	defer cancel()
@@ -145,6 +155,7 @@ func (v *IntrospectionVerifier) VerifyToken(ctx context.Context, token string) (
 	}
 	ti, exp, err := v.check(&in, now)
 	if err != nil {
+		v.cache.putRefusal(key, err, v.o.RefusalTTL, now)
 		return nil, err
 	}
 	ti.RawClaims = body

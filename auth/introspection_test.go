@@ -79,6 +79,17 @@ func TestIntrospectionVerifier(t *testing.T) {
 			t.Errorf("%s: %v, want ErrInvalidToken", tok, err)
 		}
 	}
+	// A refused token repeated within the refusal TTL costs no new
+	// introspection.
+	n := calls
+	for range 5 {
+		if _, err := v.VerifyToken(ctx, "inactive"); !errors.Is(err, ErrInvalidToken) {
+			t.Errorf("repeated inactive: %v", err)
+		}
+	}
+	if calls != n {
+		t.Errorf("%d introspections for a repeated refused token", calls-n)
+	}
 	// Bad client credentials: the endpoint answers 401, which is not the
 	// token's fault.
 	bad, _ := NewIntrospectionVerifier(&IntrospectionVerifierOptions{Endpoint: as.issuer + "/introspect", Audience: testResource, ClientID: "rs", ClientSecret: "wrong"})

@@ -186,8 +186,8 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*TokenInfo
 	var key [32]byte
 	if v.cache != nil {
 		key = tokenKey(token)
-		if ti, ok := v.cache.get(key, now); ok {
-			return ti, nil
+		if e, ok := v.cache.get(key, now); ok {
+			return e.ti, e.err
 		}
 	}
 	jws, err := parseCompactJWS(token, v.maxToken)

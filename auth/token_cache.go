@@ -23,6 +23,7 @@ type tokenCache struct {
 
 type cachedToken struct {
 	ti    *TokenInfo
+	err   error // a refusal remembered for a short while, or nil
 	until time.Time
 }
 
@@ -41,18 +42,26 @@ func newTokenCache(max int, maxTTL time.Duration) *tokenCache {
 func tokenKey(token string) [32]byte { return sha256.Sum256(bytesOf(token)) }
 
 // get returns the TokenInfo of a token verified before and still valid at
-// now.
-func (c *tokenCache) get(key [32]byte, now time.Time) (*TokenInfo, bool) {
+// now, or the error of a token refused recently.
+func (c *tokenCache) get(key [32]byte, now time.Time) (cachedToken, bool) {
 	if c == nil {
-		return nil, false
+		return cachedToken{}, false
 	}
 	c.mu.RLock()
 	e, ok := c.m[key]
 	c.mu.RUnlock()
 	if !ok || !now.Before(e.until) {
-		return nil, false
+		return cachedToken{}, false
 	}
-	return e.ti, true
+	return e, true
+}
+
+// putRefusal remembers that a token was refused with err, for ttl.
+func (c *tokenCache) putRefusal(key [32]byte, err error, ttl time.Duration, now time.Time) {
+	if c == nil || ttl <= 0 {
+		return
+	}
+	c.store(key, cachedToken{err: err, until: now.Add(ttl)}, now)
 }
 
 // put remembers ti until exp (or the cache's limit, if sooner).
@@ -67,6 +76,10 @@ func (c *tokenCache) put(key [32]byte, ti *TokenInfo, exp, now time.Time) {
 	if until.IsZero() || !now.Before(until) {
 		return
 	}
+	c.store(key, cachedToken{ti: ti, until: until}, now)
+}
+
+func (c *tokenCache) store(key [32]byte, e cachedToken, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.m[key]; !ok && len(c.m) >= c.max {
@@ -86,7 +99,7 @@ func (c *tokenCache) put(key [32]byte, ti *TokenInfo, exp, now time.Time) {
 			}
 		}
 	}
-	c.m[key] = cachedToken{ti: ti, until: until}
+	c.m[key] = e
 }
 
 func (c *tokenCache) len() int {

@@ -70,6 +70,9 @@ func (e *tokenError) Unwrap() error { return e.cause }
 
 // description returns the client-facing text of a verification error.
 func description(err error) string {
+	if re, ok := err.(*redactedError); ok {
+		return re.desc
+	}
 	var te *tokenError
 	if errors.As(err, &te) {
 		return te.desc
