@@ -71,9 +71,14 @@ type RequireBearerTokenOptions struct {
 //     error_description; a verifier that cannot decide: 503;
 //   - a token lacking scopes the request needs: 403 insufficient_scope
 //     naming all of them, so that the client can step up;
-//   - a legacy session id (Mcp-Session-Id) used with the token of another
-//     principal than the one that created the session: 404, as if the
-//     session did not exist.
+//   - a legacy session id (Mcp-Session-Id, or the sessionId of an
+//     HTTP+SSE session) used with the token of another principal than the
+//     one that created the session: 404, as if the session did not exist.
+//
+// CORS preflight requests (OPTIONS with Origin and
+// Access-Control-Request-Method), which browsers send without
+// credentials, pass through unauthenticated, for CORS middleware inside
+// this one to answer.
 //
 // In protocol 2026-07-28 the method and name a request acts on are read
 // from its Mcp-Method and Mcp-Name headers, which the MCP handler checks
@@ -167,6 +172,10 @@ type bearerHandler struct {
 const maxAuthorizationBytes = maxTokenBytes + 64
 
 func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodOptions && r.Header.Get("Origin") != "" && r.Header.Get("Access-Control-Request-Method") != "" {
+		h.next.ServeHTTP(w, r) // a CORS preflight never carries a token
+		return
+	}
 	if r.URL.RawQuery != "" && strings.Contains(r.URL.RawQuery, "access_token") && r.URL.Query().Has("access_token") {
 		h.refuse(w, r, http.StatusUnauthorized, "Bearer", "invalid_request", "access tokens are not accepted in the query string", nil)
 		return

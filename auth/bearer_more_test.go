@@ -168,3 +168,29 @@ func fetching() bool {
 	n := runtime.Stack(buf, true)
 	return bytes.Contains(buf[:n], []byte("auth.(*jwksCache).fetch"))
 }
+
+func TestCORSPreflightPassesThrough(t *testing.T) {
+	served := false
+	h := RequireBearerToken(testTokens, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served = true
+		if TokenInfoFromContext(r.Context()) != nil {
+			t.Error("preflight carries a TokenInfo")
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	req := httptest.NewRequest(http.MethodOptions, "/mcp", nil)
+	req.Header.Set("Origin", "https://app.example.com")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if !served || rec.Code != http.StatusNoContent {
+		t.Errorf("preflight: served %v, status %d", served, rec.Code)
+	}
+	// A plain OPTIONS still needs a token.
+	served = false
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodOptions, "/mcp", nil))
+	if served || rec.Code != http.StatusUnauthorized {
+		t.Errorf("OPTIONS without preflight headers: served %v, status %d", served, rec.Code)
+	}
+}
