@@ -460,13 +460,14 @@ func TestSessionBoundToPrincipal(t *testing.T) {
 func TestSessionBindingsBounded(t *testing.T) {
 	sb := newSessionBindings(16, 0)
 	now := mcpNow()
+	p, q := principal{subject: "p"}, principal{subject: "q"}
 	for i := range 100 {
-		sb.bind(fmt.Sprint("s", i), "p", now)
+		sb.bind(fmt.Sprint("s", i), p, now)
 	}
 	if n := sb.len(); n > 16 {
 		t.Errorf("%d bindings, limit 16", n)
 	}
-	if !sb.check("s99", "p", now) || sb.check("s99", "q", now) {
+	if !sb.check("s99", p, now) || sb.check("s99", q, now) {
 		t.Error("latest binding lost or shared")
 	}
 }

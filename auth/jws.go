@@ -83,23 +83,12 @@ func parseCompactJWS(s string, max int) (*compactJWS, error) {
 		return nil, invalid("token is not a compact JWS")
 	}
 	jws := &compactJWS{signingInput: s[:j]}
-	bp := headerBufs.Get().(*[]byte)
-	defer headerBufs.Put(bp)
-	hdr, err := decodeB64(*bp, s[:i])
-	*bp = hdr[:0]
-	if err != nil {
-		return nil, invalid("token header is not base64url")
-	}
-	// No depth check: the header is bounded by max, and decoding into a
-	// struct without interface fields does not recurse on unknown members.
-	if err := strictjson.UnmarshalTrusted(hdr, &jws.header); err != nil {
-		return nil, invalid("token header is not valid JSON")
-	}
-	if jws.header.Alg == "" {
-		return nil, invalid("token header has no alg")
-	}
-	if len(jws.header.Crit) > 0 {
-		return nil, invalid("token header has unsupported critical parameters")
+	if h, ok := headers.get(s[:i]); ok {
+		jws.header = h
+	} else if err := decodeHeader(s[:i], &jws.header); err != nil {
+		return nil, err
+	} else if len(jws.header.JWK) == 0 {
+		headers.put(s[:i], jws.header)
 	}
 	// payload and signature share one allocation.
 	pl, sl := base64.RawURLEncoding.DecodedLen(j-i-1), base64.RawURLEncoding.DecodedLen(len(s)-j-1)
@@ -118,6 +107,62 @@ func parseCompactJWS(s string, max int) (*compactJWS, error) {
 	}
 	jws.sig = buf[pl : pl+m]
 	return jws, nil
+}
+
+// decodeHeader decodes and checks a JWS protected header.
+func decodeHeader(enc string, h *jwsHeader) error {
+	bp := headerBufs.Get().(*[]byte)
+	defer headerBufs.Put(bp)
+	hdr, err := decodeB64(*bp, enc)
+	*bp = hdr[:0]
+	if err != nil {
+		return invalid("token header is not base64url")
+	}
+	// No depth check: the header is bounded by the token's size, and
+	// decoding into a struct without interface fields does not recurse on
+	// unknown members.
+	if err := strictjson.UnmarshalTrusted(hdr, h); err != nil {
+		return invalid("token header is not valid JSON")
+	}
+	if h.Alg == "" {
+		return invalid("token header has no alg")
+	}
+	if len(h.Crit) > 0 {
+		return invalid("token header has unsupported critical parameters")
+	}
+	return nil
+}
+
+// headerCache remembers a few decoded headers of the valid form: the
+// tokens of an issuer share a handful (one per key), so most tokens skip
+// decoding theirs. Headers with an embedded key (DPoP proofs) are not
+// kept. It is bounded; when full, it is emptied.
+type headerCache struct {
+	mu sync.RWMutex
+	m  map[string]jwsHeader
+}
+
+const maxCachedHeaders = 64
+
+var headers = &headerCache{m: make(map[string]jwsHeader)}
+
+func (c *headerCache) get(enc string) (jwsHeader, bool) {
+	c.mu.RLock()
+	h, ok := c.m[enc]
+	c.mu.RUnlock()
+	return h, ok
+}
+
+func (c *headerCache) put(enc string, h jwsHeader) {
+	if len(enc) > 1024 {
+		return
+	}
+	c.mu.Lock()
+	if len(c.m) >= maxCachedHeaders {
+		clear(c.m)
+	}
+	c.m[enc] = h
+	c.mu.Unlock()
 }
 
 // decodeB64 decodes base64url text into dst's storage, growing it if need

@@ -23,7 +23,7 @@ type sessionBindings struct {
 }
 
 type binding struct {
-	principal string
+	principal principal
 	lastUsed  time.Time
 	pinned    bool // an HTTP+SSE session: lives as long as its stream, never idles out
 }
@@ -34,7 +34,7 @@ func newSessionBindings(max int, idle time.Duration) *sessionBindings {
 
 // check reports whether session id may be used by principal: it must have
 // been bound to it and not be idle too long.
-func (sb *sessionBindings) check(id, principal string, now time.Time) bool {
+func (sb *sessionBindings) check(id string, p principal, now time.Time) bool {
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	b, ok := sb.m[id]
@@ -45,7 +45,7 @@ func (sb *sessionBindings) check(id, principal string, now time.Time) bool {
 		delete(sb.m, id)
 		return false
 	}
-	if b.principal != principal {
+	if b.principal != p {
 		return false
 	}
 	b.lastUsed = now
@@ -56,17 +56,17 @@ func (sb *sessionBindings) check(id, principal string, now time.Time) bool {
 // it drops idle sessions, then a sixteenth of the others (in map order), so
 // that inserting stays cheap; a dropped session's client must initialize
 // again.
-func (sb *sessionBindings) bind(id, principal string, now time.Time) {
-	sb.bindPinned(id, principal, now, false)
+func (sb *sessionBindings) bind(id string, p principal, now time.Time) {
+	sb.bindPinned(id, p, now, false)
 }
 
-func (sb *sessionBindings) bindPinned(id, principal string, now time.Time, pinned bool) {
+func (sb *sessionBindings) bindPinned(id string, p principal, now time.Time, pinned bool) {
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if _, ok := sb.m[id]; !ok && len(sb.m) >= sb.max {
 		sb.evictLocked(now)
 	}
-	sb.m[id] = &binding{principal: principal, lastUsed: now, pinned: pinned}
+	sb.m[id] = &binding{principal: p, lastUsed: now, pinned: pinned}
 }
 
 func (sb *sessionBindings) evictLocked(now time.Time) {

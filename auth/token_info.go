@@ -58,9 +58,14 @@ func (ti *TokenInfo) DecodeClaims(v any) error {
 	return strictjson.Unmarshal(ti.RawClaims, v)
 }
 
-// principal is the identity a legacy session is bound to.
-func (ti *TokenInfo) principal() string {
-	return ti.Issuer + "\x00" + ti.Subject + "\x00" + ti.ClientID
+// A principal is the identity a session is bound to: who the token speaks
+// for, through which client, from which issuer.
+type principal struct {
+	issuer, subject, clientID string
+}
+
+func (ti *TokenInfo) principal() principal {
+	return principal{ti.Issuer, ti.Subject, ti.ClientID}
 }
 
 type tokenInfoKey struct{}
