@@ -6,6 +6,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"time"
 
 	"github.com/gomcp/sdk/auth"
 	"github.com/gomcp/sdk/mcp"
@@ -102,4 +103,36 @@ func ExampleProtectedResourceMetadataURL() {
 	u, _ := auth.ProtectedResourceMetadataURL("https://example.com/public/mcp")
 	fmt.Println(u)
 	// Output: https://example.com/.well-known/oauth-protected-resource/public/mcp
+}
+
+// Check opaque tokens with the authorization server's introspection
+// endpoint (RFC 7662); answers are cached until the token expires, at most
+// a minute by default.
+func ExampleNewIntrospectionVerifier() {
+	verifier, err := auth.NewIntrospectionVerifier(&auth.IntrospectionVerifierOptions{
+		Issuer:       "https://auth.example.com", // its metadata gives introspection_endpoint
+		Audience:     "https://mcp.example.com/mcp",
+		ClientID:     "mcp-server",
+		ClientSecret: "from-your-secret-store",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_ = auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{Resource: "https://mcp.example.com/mcp"})
+}
+
+// Accept DPoP-bound tokens (RFC 9449) besides bearer tokens, with server
+// nonces.
+func ExampleDPoPOptions() {
+	verifier, err := auth.NewJWTVerifier(&auth.JWTVerifierOptions{
+		Issuer:   "https://auth.example.com",
+		Audience: "https://mcp.example.com/mcp",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_ = auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{
+		Resource: "https://mcp.example.com/mcp", // the htu proofs must name
+		DPoP:     &auth.DPoPOptions{Nonce: auth.NewDPoPNonces(time.Minute)},
+	})
 }
