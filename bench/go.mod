@@ -3,7 +3,9 @@ module github.com/gomcp/sdk/bench
 go 1.25.5
 
 require (
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/gomcp/sdk v0.0.0
+	github.com/gomcp/sdk/auth v0.0.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
@@ -25,3 +27,5 @@ require (
 )
 
 replace github.com/gomcp/sdk => ../
+
+replace github.com/gomcp/sdk/auth => ../auth

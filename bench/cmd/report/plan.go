@@ -131,5 +131,6 @@ func plan(b budget) []group {
 				"BenchmarkServerCPU", fmt.Sprintf("%s/c%d", era, c), withCeiling, b.cpu, cpuMetrics})
 		}
 	}
+	gs = append(gs, authGroups(b)...)
 	return gs
 }

@@ -1,0 +1,518 @@
+package auth
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gomcp/sdk/mcp"
+)
+
+// RequireBearerTokenOptions configure RequireBearerToken. A nil
+// *RequireBearerTokenOptions means defaults: any valid token, no scopes,
+// Bearer only.
+type RequireBearerTokenOptions struct {
+	// ResourceMetadataURL is the URL of the server's Protected Resource
+	// Metadata document, sent in every challenge as resource_metadata so
+	// that clients can discover the authorization server (default:
+	// ProtectedResourceMetadataURL(Resource), when Resource is set).
+	ResourceMetadataURL string
+	// Resource is the endpoint's canonical URL. DPoP proofs must name it
+	// in htu; without it, the URL the request was sent to (as its Host
+	// header says) is used, so set it when DPoP is on.
+	Resource string
+	// Realm, if set, is sent as the realm of every challenge.
+	Realm string
+	// Scopes say which scopes each request needs.
+	Scopes ScopeRules
+	// ScopeImplies, if set, reports whether a granted scope implies a
+	// required one, for scope hierarchies ("files" implying "files:read").
+	// Without it, scopes match exactly.
+	ScopeImplies func(granted, required string) bool
+	// DPoP, if set, accepts DPoP-bound tokens (RFC 9449). Without it,
+	// requests with the DPoP scheme are refused; tokens bound to a key
+	// (cnf.jkt) are always refused as bearer tokens.
+	DPoP *DPoPOptions
+	// MaxBodyBytes bounds the POST bodies read to find the method and name
+	// of legacy-era requests when per-method, tool, prompt or resource
+	// scopes are set (default mcp.DefaultMaxBodyBytes).
+	MaxBodyBytes int64
+	// MaxSessions bounds the legacy sessions bound to their principal
+	// (default 100,000). When the table is full, some sessions are
+	// forgotten, and their clients must initialize again.
+	MaxSessions int
+	// SessionIdleTimeout forgets a session's binding after that long
+	// without a request (default mcp.DefaultSessionTimeout; negative:
+	// never). Set it to the StreamableHTTPOptions.SessionTimeout of the
+	// handler.
+	SessionIdleTimeout time.Duration
+	// Logger, if set, receives a line for each refused request and each
+	// verifier failure; tokens are never logged.
+	Logger *slog.Logger
+
+	now func() time.Time // for tests
+}
+
+// RequireBearerToken returns HTTP middleware that lets a request through
+// only with a valid access token, for a StreamableHTTPHandler or an
+// SSEHTTPHandler. The token comes from the Authorization header (scheme
+// Bearer, or DPoP when opts.DPoP is set); verify checks it, and the
+// handlers behind the middleware read the result with
+// TokenInfoFromContext.
+//
+// Refusals follow RFC 6750 and the MCP authorization specification:
+//   - no token: 401 with a challenge naming resource_metadata (and the
+//     endpoint's scopes, if any);
+//   - a malformed Authorization header, several of them, a token in the
+//     query string or an oversized header: 401 invalid_request;
+//   - a token the verifier refuses: 401 invalid_token with a short
+//     error_description; a verifier that cannot decide: 503;
+//   - a token lacking scopes the request needs: 403 insufficient_scope
+//     naming all of them, so that the client can step up;
+//   - a legacy session id (Mcp-Session-Id, or the sessionId of an
+//     HTTP+SSE session) used with the token of another principal than the
+//     one that created the session: 404, as if the session did not exist.
+//
+// CORS preflight requests (OPTIONS with Origin and
+// Access-Control-Request-Method), which browsers send without
+// credentials, pass through unauthenticated, for CORS middleware inside
+// this one to answer.
+//
+// In protocol 2026-07-28 the method and name a request acts on are read
+// from its Mcp-Method and Mcp-Name headers, which the MCP handler checks
+// against the body; in earlier versions, when per-operation scopes are
+// set, from the POST body (bounded by opts.MaxBodyBytes).
+func RequireBearerToken(verify TokenVerifier, opts *RequireBearerTokenOptions) func(http.Handler) http.Handler {
+	m, err := newMiddleware(verify, opts)
+	return func(next http.Handler) http.Handler {
+		if err != nil {
+			// A configuration error refuses every request rather than
+			// serving unprotected.
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Error(w, "authorization misconfigured", http.StatusInternalServerError)
+			})
+		}
+		return &bearerHandler{middleware: m, next: next, sessions: newSessionBindings(m.maxSessions, m.sessionIdle)}
+	}
+}
+
+// middleware is the configuration RequireBearerToken shares between the
+// handlers it wraps.
+type middleware struct {
+	verify       TokenVerifier
+	o            RequireBearerTokenOptions
+	resource     string // canonical, or ""
+	dpop         *dpopVerifier
+	maxBody      int64
+	maxSessions  int
+	sessionIdle  time.Duration
+	perOperation bool
+	now          func() time.Time
+	dpopAlgs     []string
+}
+
+func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*middleware, error) {
+	m := &middleware{verify: verify}
+	if opts != nil {
+		m.o = *opts
+	}
+	if verify == nil {
+		return m, errors.New("auth: RequireBearerToken needs a TokenVerifier")
+	}
+	m.now = m.o.now
+	if m.now == nil {
+		m.now = time.Now
+	}
+	if m.o.Resource != "" {
+		c, err := CanonicalResourceURL(m.o.Resource)
+		if err != nil {
+			return m, err
+		}
+		m.resource = c
+		if m.o.ResourceMetadataURL == "" {
+			if m.o.ResourceMetadataURL, err = ProtectedResourceMetadataURL(c); err != nil {
+				return m, err
+			}
+		}
+	}
+	if m.o.DPoP != nil {
+		d, err := newDPoPVerifier(m.o.DPoP, m.now)
+		if err != nil {
+			return m, err
+		}
+		m.dpop = d
+		m.dpopAlgs = d.algs
+	}
+	m.maxBody = m.o.MaxBodyBytes
+	if m.maxBody <= 0 {
+		m.maxBody = mcp.DefaultMaxBodyBytes
+	}
+	m.maxSessions = m.o.MaxSessions
+	if m.maxSessions <= 0 {
+		m.maxSessions = 100_000
+	}
+	m.sessionIdle = m.o.SessionIdleTimeout
+	if m.sessionIdle == 0 {
+		m.sessionIdle = mcp.DefaultSessionTimeout
+	}
+	m.perOperation = m.o.Scopes.perOperation()
+	return m, nil
+}
+
+// bearerHandler is the middleware around one handler.
+type bearerHandler struct {
+	*middleware
+	next     http.Handler
+	sessions *sessionBindings
+}
+
+// maxAuthorizationBytes bounds the Authorization header read.
+const maxAuthorizationBytes = maxTokenBytes + 64
+
+func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodOptions && r.Header.Get("Origin") != "" && r.Header.Get("Access-Control-Request-Method") != "" {
+		h.next.ServeHTTP(w, r) // a CORS preflight never carries a token
+		return
+	}
+	if r.URL.RawQuery != "" && strings.Contains(r.URL.RawQuery, "access_token") && r.URL.Query().Has("access_token") {
+		h.refuse(w, r, http.StatusUnauthorized, "Bearer", "invalid_request", "access tokens are not accepted in the query string", nil)
+		return
+	}
+	scheme, token, desc := parseAuthorization(r.Header)
+	switch {
+	case scheme == "" && desc == "":
+		h.refuse(w, r, http.StatusUnauthorized, "", "", "", nil)
+		return
+	case desc != "":
+		h.refuse(w, r, http.StatusUnauthorized, scheme, "invalid_request", desc, nil)
+		return
+	case scheme == "DPoP" && h.dpop == nil:
+		h.refuse(w, r, http.StatusUnauthorized, "Bearer", "invalid_request", "the DPoP scheme is not accepted", nil)
+		return
+	case scheme == "Bearer" && h.dpop != nil && h.dpop.required:
+		h.refuse(w, r, http.StatusUnauthorized, "DPoP", "invalid_token", "a DPoP-bound token is required", nil)
+		return
+	}
+	var jkt string
+	if scheme == "DPoP" {
+		htu := h.resource
+		if htu == "" {
+			htu = requestURL(r)
+		}
+		var derr *dpopError
+		if jkt, derr = h.dpop.verify(r, token, htu); derr != nil {
+			status := http.StatusUnauthorized
+			if derr.busy {
+				status = http.StatusServiceUnavailable
+			}
+			h.refuse(w, r, status, "DPoP", derr.code, derr.desc, nil)
+			return
+		}
+	}
+	ti, err := h.verify.VerifyToken(r.Context(), token)
+	if err == nil && ti == nil {
+		err = invalid("token refused")
+	}
+	if err != nil {
+		err = redact(err, token)
+		if errors.Is(err, ErrUnavailable) {
+			h.log(r, "token verification unavailable", err)
+			w.Header().Set("Retry-After", "5")
+			writeOAuthError(w, http.StatusServiceUnavailable, "temporarily_unavailable", "token verification is unavailable; retry later")
+			return
+		}
+		h.log(r, "token refused", err)
+		h.refuse(w, r, http.StatusUnauthorized, scheme, "invalid_token", description(err), nil)
+		return
+	}
+	switch {
+	case scheme == "Bearer" && ti.JKT != "":
+		h.refuse(w, r, http.StatusUnauthorized, "DPoP", "invalid_token", "the token is bound to a key; present it with the DPoP scheme", nil)
+		return
+	case scheme == "DPoP" && ti.JKT == "":
+		h.refuse(w, r, http.StatusUnauthorized, "DPoP", "invalid_token", "the token is not bound to a key; present it as a Bearer token", nil)
+		return
+	case scheme == "DPoP" && ti.JKT != jkt:
+		h.refuse(w, r, http.StatusUnauthorized, "DPoP", "invalid_token", "the DPoP proof key is not the key the token is bound to", nil)
+		return
+	}
+	ok, release := h.checkScopes(w, r, scheme, ti)
+	if release != nil {
+		defer release()
+	}
+	if !ok {
+		return
+	}
+	h.serve(w, r.WithContext(ContextWithTokenInfo(r.Context(), ti)), ti)
+}
+
+// checkScopes answers 403 and returns false if the token lacks a scope
+// the request needs. release, if not nil, must be called when the request
+// is done (it frees the buffered body).
+func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, scheme string, ti *TokenInfo) (ok bool, release func()) {
+	sr := &h.o.Scopes
+	if len(sr.Endpoint) == 0 && !h.perOperation {
+		return true, nil
+	}
+	var arr [4]string
+	required := append(arr[:0], sr.Endpoint...)
+	if h.perOperation && r.Method == http.MethodPost {
+		if isModern(r.Header) {
+			if op, ok := headerOperation(r.Header); ok {
+				required = sr.add(required, op.method, op.target())
+			}
+		} else {
+			var opsArr [1]operation
+			var ops []operation
+			var err error
+			ops, release, err = peekOperations(r, h.maxBody, opsArr[:0])
+			switch {
+			case errors.Is(err, errBodyTooLarge):
+				writeOAuthError(w, http.StatusRequestEntityTooLarge, "invalid_request", "request body larger than the limit")
+				return false, release
+			case err != nil:
+				writeOAuthError(w, http.StatusBadRequest, "invalid_request", "request body is not a JSON-RPC message or batch")
+				return false, release
+			}
+			for _, op := range ops {
+				required = sr.add(required, op.method, op.target())
+			}
+		}
+	}
+	if !missingScopes(ti.Scopes, required, h.o.ScopeImplies) {
+		return true, release
+	}
+	h.refuse(w, r, http.StatusForbidden, scheme, "insufficient_scope", "the token lacks scopes this request needs", required)
+	return false, release
+}
+
+// isModern reports whether a request says it speaks protocol 2026-07-28 or
+// later, whose request metadata headers the MCP handler verifies.
+func isModern(h http.Header) bool {
+	v := h.Get("Mcp-Protocol-Version")
+	return len(v) == len(mcp.Version20260728) && v >= mcp.Version20260728
+}
+
+// serve passes an authorized request on, enforcing the binding of legacy
+// sessions to the principal that created them.
+func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenInfo) {
+	if h.dpop != nil && h.dpop.nonce != nil {
+		w.Header().Set("DPoP-Nonce", h.dpop.nonce.Nonce())
+	}
+	principal := ti.principal()
+	sid := r.Header.Get("Mcp-Session-Id")
+	if sid == "" && r.Method == http.MethodPost && r.URL.RawQuery != "" {
+		if q := r.URL.Query(); q.Has("sessionId") {
+			sid = sseKey(q.Get("sessionId")) // an HTTP+SSE session
+		}
+	}
+	if sid != "" {
+		if !h.sessions.check(sid, principal, h.now()) {
+			h.log(r, "session used by another principal or unknown", nil)
+			writeSessionNotFound(w)
+			return
+		}
+		if r.Method == http.MethodDelete {
+			rec := &statusRecorder{ResponseWriter: w}
+			h.next.ServeHTTP(rec, r)
+			if rec.status >= 200 && rec.status < 300 {
+				h.sessions.forget(sid)
+			}
+			return
+		}
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	switch {
+	case r.Method == http.MethodPost && !isModern(r.Header):
+		rec := &sessionRecorder{ResponseWriter: w, bind: func(id string) { h.sessions.bind(id, principal, h.now()) }}
+		h.next.ServeHTTP(rec, r)
+	case r.Method == http.MethodGet:
+		// Maybe an HTTP+SSE stream opening a session; it ends with the GET.
+		rec := &sseRecorder{ResponseWriter: w, bind: func(id string) { h.sessions.bindPinned(sseKey(id), principal, h.now(), true) }}
+		h.next.ServeHTTP(rec, r)
+		if rec.id != "" {
+			h.sessions.forget(sseKey(rec.id))
+		}
+	default:
+		h.next.ServeHTTP(w, r)
+	}
+}
+
+// parseAuthorization reads the Authorization header: its scheme (Bearer
+// or DPoP, matched case-insensitively) and token. desc explains a
+// malformed header; scheme and desc are both empty when there is none.
+func parseAuthorization(h http.Header) (scheme, token, desc string) {
+	vals := h.Values("Authorization")
+	switch {
+	case len(vals) == 0:
+		return "", "", ""
+	case len(vals) > 1:
+		return "Bearer", "", "several Authorization headers"
+	}
+	v := vals[0]
+	if len(v) > maxAuthorizationBytes {
+		return "Bearer", "", "Authorization header too large"
+	}
+	sp := strings.IndexByte(v, ' ')
+	if sp < 0 {
+		if strings.EqualFold(v, "Bearer") || strings.EqualFold(v, "DPoP") {
+			return "Bearer", "", "empty token"
+		}
+		return "", "", ""
+	}
+	switch s := v[:sp]; {
+	case strings.EqualFold(s, "Bearer"):
+		scheme = "Bearer"
+	case strings.EqualFold(s, "DPoP"):
+		scheme = "DPoP"
+	default:
+		return "", "", "" // another scheme: no token of ours
+	}
+	token = strings.TrimLeft(v[sp+1:], " ")
+	if token == "" {
+		return scheme, "", "empty token"
+	}
+	if !isToken68(token) {
+		return scheme, "", "malformed token (one token68 value expected)"
+	}
+	return scheme, token, ""
+}
+
+// isToken68 reports whether s is a token68 (RFC 9110 section 11.2), the
+// syntax of bearer and DPoP tokens.
+func isToken68(s string) bool {
+	i := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/') {
+			break
+		}
+	}
+	if i == 0 {
+		return false
+	}
+	for ; i < len(s); i++ {
+		if s[i] != '=' {
+			return false
+		}
+	}
+	return true
+}
+
+// refuse answers status with the challenge(s) of the schemes in use.
+// scheme is that of the request ("" when it had no token).
+func (h *bearerHandler) refuse(w http.ResponseWriter, r *http.Request, status int, scheme, code, desc string, scopes []string) {
+	if scopes == nil && status == http.StatusUnauthorized {
+		scopes = h.o.Scopes.Endpoint
+	}
+	c := challenge{scheme: "Bearer", realm: h.o.Realm, errorCode: code, errorDescription: desc, scope: scopes, resourceMetadata: h.o.ResourceMetadataURL}
+	hdr := w.Header()
+	bearer := h.dpop == nil || !h.dpop.required
+	dpop := h.dpop != nil
+	switch {
+	case scheme == "DPoP" && dpop, scheme == "Bearer" && !bearer:
+		bearer = false
+	case scheme == "Bearer", scheme == "DPoP":
+		dpop = false
+	}
+	if bearer {
+		hdr.Add("WWW-Authenticate", c.String())
+	}
+	if dpop {
+		c.scheme, c.algs = "DPoP", h.dpopAlgs
+		hdr.Add("WWW-Authenticate", c.String())
+		if h.dpop.nonce != nil {
+			hdr.Set("DPoP-Nonce", h.dpop.nonce.Nonce())
+		}
+	}
+	if code == "" {
+		code = "invalid_token"
+		if desc == "" {
+			desc = "an access token is required"
+		}
+	}
+	writeOAuthError(w, status, code, desc)
+}
+
+func (h *bearerHandler) log(r *http.Request, msg string, err error) {
+	if h.o.Logger == nil {
+		return
+	}
+	attrs := []any{"method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr}
+	if err != nil {
+		attrs = append(attrs, "error", err.Error())
+	}
+	h.o.Logger.Warn("auth: "+msg, attrs...)
+}
+
+// redact returns err with every occurrence of token in its text replaced,
+// so that a verifier that quotes the token in its error does not make the
+// middleware log or echo it.
+func redact(err error, token string) error {
+	if len(token) < 4 || !strings.Contains(err.Error(), token) {
+		return err
+	}
+	return &redactedError{err: err, text: strings.ReplaceAll(err.Error(), token, "[token]"), desc: strings.ReplaceAll(description(err), token, "[token]")}
+}
+
+// redactedError is an error whose text had a token removed.
+type redactedError struct {
+	err        error
+	text, desc string
+}
+
+func (e *redactedError) Error() string { return e.text }
+
+func (e *redactedError) Unwrap() error { return e.err }
+
+// writeOAuthError writes an OAuth error response body (RFC 6749 section
+// 5.2 shape) with status.
+func writeOAuthError(w http.ResponseWriter, status int, code, desc string) {
+	hdr := w.Header()
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	var b strings.Builder
+	b.WriteString(`{"error":"`)
+	b.WriteString(sanitizeToken(code))
+	b.WriteString(`","error_description":"`)
+	b.WriteString(sanitizeDescription(desc))
+	b.WriteString("\"}\n")
+	w.Write([]byte(b.String()))
+}
+
+// writeSessionNotFound answers as the MCP handler answers an unknown
+// session.
+func writeSessionNotFound(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	w.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"session not found"}}` + "\n"))
+}
+
+// statusRecorder remembers the status of a response.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+// WriteHeader records code and writes it.
+func (w *statusRecorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write records an implicit 200 and writes b.
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap returns the underlying response, for http.ResponseController.
+func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,221 @@
+package auth
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gomcp/sdk/mcp"
+)
+
+// lockedBuffer is a log destination safe for concurrent writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestTokensNeverLogged sends refused, unavailable and accepted tokens
+// through a middleware with a logger, and looks for them in the log.
+func TestTokensNeverLogged(t *testing.T) {
+	var log lockedBuffer
+	logger := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ts, _ := protected(t, func(o *RequireBearerTokenOptions) { o.Logger = logger }, nil)
+	tokens := []string{"forged-secret-token-1", "down", "alice-basic", "no-scope"}
+	// A verifier that quotes the token in its error.
+	quoting := RequireBearerToken(TokenVerifierFunc(func(ctx context.Context, token string) (*TokenInfo, error) {
+		return nil, fmt.Errorf("%w: token %s is not one of ours", ErrInvalidToken, token)
+	}), &RequireBearerTokenOptions{Logger: logger})(http.NotFoundHandler())
+	qs := httptest.NewServer(quoting)
+	defer qs.Close()
+	resp, body := post(t, qs.URL, "{}", "Authorization", "Bearer quoted-secret-token")
+	if strings.Contains(body, "quoted-secret-token") || strings.Contains(resp.Header.Get("WWW-Authenticate"), "quoted-secret-token") {
+		t.Errorf("quoted token echoed: %s %s", body, resp.Header.Get("WWW-Authenticate"))
+	}
+	tokens = append(tokens, "quoted-secret-token")
+	for _, tok := range tokens {
+		post(t, ts.URL, legacyInit(1), "Authorization", "Bearer "+tok)
+		post(t, ts.URL, legacyCall(2, "whoami"), "Authorization", "Bearer "+tok, "Mcp-Session-Id", "s")
+	}
+	post(t, ts.URL+"?access_token=query-secret-token", legacyInit(1))
+	out := log.String()
+	if !strings.Contains(out, "token refused") {
+		t.Fatalf("nothing logged: %q", out)
+	}
+	for _, tok := range append(tokens, "query-secret-token") {
+		if strings.Contains(out, tok) {
+			t.Errorf("token %q logged: %s", tok, out)
+		}
+	}
+}
+
+// TestJWKSSlowBehindMiddleware: a request whose token needs keys from a
+// JWKS endpoint that does not answer gets 503 within the fetch timeout,
+// and the fetch goroutine ends with it.
+func TestJWKSSlowBehindMiddleware(t *testing.T) {
+	as := newTestAS(t)
+	as.jwksDelay.Store(int64(5 * time.Second))
+	v := newTestVerifier(t, as, func(o *JWTVerifierOptions) {
+		o.Audience = "http://127.0.0.1/mcp"
+		o.FetchTimeout = 150 * time.Millisecond
+	})
+	s := whoServer(nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	ts := httptest.NewServer(RequireBearerToken(v, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL})(h))
+	defer ts.Close()
+	defer h.Close()
+	tok := as.mint(t, "ES256", as.claims("http://127.0.0.1/mcp", "alice", ""))
+	start := time.Now()
+	resp, _ := post(t, ts.URL, legacyInit(1), "Authorization", "Bearer "+tok)
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("status %d, want 503", resp.StatusCode)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("answered after %v; fetch timeout 150ms", d)
+	}
+	// The fetch ends by its own timeout; no goroutine of ours is left.
+	deadline := time.Now().Add(3 * time.Second)
+	for fetching() && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if fetching() {
+		t.Error("a JWKS fetch goroutine outlived its timeout")
+	}
+	// Once the JWKS answers (after the failure back-off), the same token works.
+	as.jwksDelay.Store(0)
+	time.Sleep(failureBackoff + 100*time.Millisecond)
+	resp, body := post(t, ts.URL, legacyInit(1), "Authorization", "Bearer "+tok)
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("after recovery: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestMethodScopes: scopes per JSON-RPC method, and a rule function.
+func TestMethodScopes(t *testing.T) {
+	ts, _ := protected(t, func(o *RequireBearerTokenOptions) {
+		o.Scopes = ScopeRules{
+			Methods: map[string][]string{"tools/list": {"tools:list"}},
+			Func: func(method, name string) []string {
+				if strings.HasPrefix(name, "admin-") {
+					return []string{"admin"}
+				}
+				return nil
+			},
+		}
+	}, nil)
+	resp, _ := post(t, ts.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "Authorization", "Bearer alice-all", "Mcp-Session-Id", "x")
+	if c := challengeOf(t, resp.Header)["Bearer"]; resp.StatusCode != http.StatusForbidden || c["scope"] != "tools:list" {
+		t.Errorf("tools/list: %d %v", resp.StatusCode, c)
+	}
+	resp, _ = post(t, ts.URL, legacyCall(1, "admin-reset"), "Authorization", "Bearer alice-all", "Mcp-Session-Id", "x")
+	if c := challengeOf(t, resp.Header)["Bearer"]; resp.StatusCode != http.StatusForbidden || c["scope"] != "admin" {
+		t.Errorf("admin tool: %d %v", resp.StatusCode, c)
+	}
+	// Not covered by a rule: passes the middleware (and the handler
+	// answers 404 for the made-up session).
+	resp, _ = post(t, ts.URL, legacyCall(1, "greet"), "Authorization", "Bearer alice-all", "Mcp-Session-Id", "x")
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("greet: %d", resp.StatusCode)
+	}
+}
+
+func TestTokenInfoFromContext(t *testing.T) {
+	if TokenInfoFromContext(context.Background()) != nil {
+		t.Error("TokenInfo from an empty context")
+	}
+	ti := &TokenInfo{Subject: "a"}
+	if TokenInfoFromContext(ContextWithTokenInfo(context.Background(), ti)) != ti {
+		t.Error("ContextWithTokenInfo lost")
+	}
+	if err := (&TokenInfo{}).DecodeClaims(&struct{}{}); err == nil {
+		t.Error("DecodeClaims without claims")
+	}
+}
+
+func TestMisconfiguredMiddlewareRefuses(t *testing.T) {
+	h := RequireBearerToken(nil, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Error("served without a verifier")
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mcp", nil))
+	if rec.Code != http.StatusInternalServerError {
+		t.Errorf("status %d", rec.Code)
+	}
+}
+
+// fetching reports whether a JWKS fetch goroutine is running.
+func fetching() bool {
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	return bytes.Contains(buf[:n], []byte("auth.(*jwksCache).fetch"))
+}
+
+func TestCORSPreflightPassesThrough(t *testing.T) {
+	served := false
+	h := RequireBearerToken(testTokens, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served = true
+		if TokenInfoFromContext(r.Context()) != nil {
+			t.Error("preflight carries a TokenInfo")
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	req := httptest.NewRequest(http.MethodOptions, "/mcp", nil)
+	req.Header.Set("Origin", "https://app.example.com")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if !served || rec.Code != http.StatusNoContent {
+		t.Errorf("preflight: served %v, status %d", served, rec.Code)
+	}
+	// A plain OPTIONS still needs a token.
+	served = false
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodOptions, "/mcp", nil))
+	if served || rec.Code != http.StatusUnauthorized {
+		t.Errorf("OPTIONS without preflight headers: served %v, status %d", served, rec.Code)
+	}
+}
+
+func TestSessionBindingsIdle(t *testing.T) {
+	sb := newSessionBindings(100, time.Minute)
+	p := principal{subject: "p"}
+	now := time.Now()
+	sb.bind("legacy", p, now)
+	sb.bindPinned("sse", p, now, true)
+	if !sb.check("legacy", p, now.Add(50*time.Second)) {
+		t.Fatal("binding lost before its idle timeout")
+	}
+	// Used at +50s, so it lives until +110s.
+	if !sb.check("legacy", p, now.Add(100*time.Second)) {
+		t.Error("a used binding idled out")
+	}
+	if sb.check("legacy", p, now.Add(200*time.Second)) {
+		t.Error("an idle binding survived its timeout")
+	}
+	if !sb.check("sse", p, now.Add(time.Hour)) {
+		t.Error("an HTTP+SSE binding idled out while its stream is open")
+	}
+	sb.forget("sse")
+	if sb.check("sse", p, now) {
+		t.Error("forgotten binding still valid")
+	}
+}

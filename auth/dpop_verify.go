@@ -1,0 +1,354 @@
+package auth
+
+import (
+	"crypto"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/gomcp/sdk/internal/strictjson"
+)
+
+// Defaults of DPoPOptions.
+const (
+	// DefaultDPoPMaxAge is how old a DPoP proof's iat may be.
+	DefaultDPoPMaxAge = 2 * time.Minute
+	// DefaultDPoPReplayCacheSize bounds how many proof ids are remembered
+	// to refuse replays.
+	DefaultDPoPReplayCacheSize = 1 << 16
+)
+
+// DPoPOptions turn on sender-constrained tokens (RFC 9449) in
+// RequireBearerToken: a request may present a token with the
+// Authorization scheme DPoP and a DPoP header holding a proof signed by
+// the key the token is bound to (its cnf.jkt).
+type DPoPOptions struct {
+	// Required refuses plain bearer tokens: every request must use DPoP.
+	Required bool
+	// Algorithms are the accepted proof algorithms, a subset of ES256,
+	// RS256 and EdDSA (default: all three).
+	Algorithms []string
+	// MaxAge is how old a proof may be by its iat (default
+	// DefaultDPoPMaxAge). Proof ids are remembered for as long, so that a
+	// proof is accepted once.
+	MaxAge time.Duration
+	// ClockSkew is how far in the future a proof's iat may be (default
+	// DefaultClockSkew).
+	ClockSkew time.Duration
+	// ReplayCacheSize bounds the proof ids remembered (default
+	// DefaultDPoPReplayCacheSize). When it is full of ids younger than
+	// MaxAge, new proofs get 503 rather than risk a replay.
+	ReplayCacheSize int
+	// Nonce, if set, makes proofs carry a server-provided nonce (RFC 9449
+	// section 9): a proof without a valid one gets 401 with error
+	// "use_dpop_nonce" and the nonce in the DPoP-Nonce header.
+	Nonce DPoPNonceSource
+}
+
+// A DPoPNonceSource hands out the nonces DPoP proofs must carry and
+// checks them.
+type DPoPNonceSource interface {
+	// Nonce returns the nonce to send to clients now.
+	Nonce() string
+	// Valid reports whether a proof's nonce is acceptable.
+	Valid(nonce string) bool
+}
+
+// NewDPoPNonces returns a DPoPNonceSource of random nonces that change
+// every period; a nonce stays valid for one more period after it is
+// replaced. Several instances of a server need a shared source instead.
+func NewDPoPNonces(period time.Duration) DPoPNonceSource {
+	if period <= 0 {
+		period = time.Minute
+	}
+	return &rotatingNonces{period: period, now: time.Now}
+}
+
+type rotatingNonces struct {
+	period time.Duration
+	now    func() time.Time
+
+	mu        sync.Mutex
+	cur, prev string
+	rotatedAt time.Time
+}
+
+func (n *rotatingNonces) rotateLocked() {
+	now := n.now()
+	if n.cur != "" && now.Sub(n.rotatedAt) < n.period {
+		return
+	}
+	var b [18]byte
+	rand.Read(b[:])
+	n.prev, n.cur, n.rotatedAt = n.cur, base64.RawURLEncoding.EncodeToString(b[:]), now
+}
+
+// Nonce returns the current nonce.
+func (n *rotatingNonces) Nonce() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.rotateLocked()
+	return n.cur
+}
+
+// Valid reports whether nonce is the current or the previous nonce.
+func (n *rotatingNonces) Valid(nonce string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.rotateLocked()
+	return nonce != "" && (nonce == n.cur || nonce == n.prev)
+}
+
+// dpopVerifier checks DPoP proofs for RequireBearerToken.
+type dpopVerifier struct {
+	required bool
+	algs     []string
+	maxAge   time.Duration
+	skew     time.Duration
+	nonce    DPoPNonceSource
+	replay   *replayCache
+	now      func() time.Time
+}
+
+func newDPoPVerifier(o *DPoPOptions, now func() time.Time) (*dpopVerifier, error) {
+	d := &dpopVerifier{required: o.Required, algs: defaultAlgs, maxAge: o.MaxAge, skew: o.ClockSkew, nonce: o.Nonce, now: now}
+	if len(o.Algorithms) > 0 {
+		for _, a := range o.Algorithms {
+			if !algAllowed(defaultAlgs, a) {
+				return nil, errors.New("auth: unsupported DPoP algorithm " + a)
+			}
+		}
+		d.algs = append([]string(nil), o.Algorithms...)
+	}
+	if d.maxAge <= 0 {
+		d.maxAge = DefaultDPoPMaxAge
+	}
+	if d.skew == 0 {
+		d.skew = DefaultClockSkew
+	} else if d.skew < 0 {
+		d.skew = 0
+	}
+	size := o.ReplayCacheSize
+	if size <= 0 {
+		size = DefaultDPoPReplayCacheSize
+	}
+	d.replay = newReplayCache(size, d.maxAge+d.skew)
+	return d, nil
+}
+
+// A dpopError is a refused proof: code is the error of the DPoP challenge.
+type dpopError struct {
+	code, desc string
+	busy       bool // the replay cache is full: 503
+}
+
+func (e *dpopError) Error() string { return e.code + ": " + e.desc }
+
+func badProof(desc string) *dpopError { return &dpopError{code: "invalid_dpop_proof", desc: desc} }
+
+// dpopProof is a DPoP proof whose signature was checked with the key in
+// its own header.
+type dpopProof struct {
+	jkt    string // RFC 7638 thumbprint of the proof's key
+	claims dpopClaims
+}
+
+type dpopClaims struct {
+	Jti   string  `json:"jti"`
+	Htm   string  `json:"htm"`
+	Htu   string  `json:"htu"`
+	Iat   float64 `json:"iat"`
+	Ath   string  `json:"ath"`
+	Nonce string  `json:"nonce"`
+}
+
+// parseDPoPProof parses a DPoP proof JWT (RFC 9449 section 4.2) and checks
+// its form and signature: typ dpop+jwt, an accepted asymmetric alg, a
+// public jwk in the header that fits alg and verifies the signature, and
+// claims that decode strictly.
+func parseDPoPProof(proof string, algs []string) (*dpopProof, error) {
+	jws, err := parseCompactJWS(proof, maxTokenBytes)
+	if err != nil {
+		return nil, badProof("DPoP proof is not a JWS")
+	}
+	h := &jws.header
+	if h.Typ != "dpop+jwt" {
+		return nil, badProof("DPoP proof typ must be dpop+jwt")
+	}
+	if !algAllowed(algs, h.Alg) {
+		return nil, badProof("DPoP proof algorithm is not accepted")
+	}
+	if len(h.JWK) == 0 {
+		return nil, badProof("DPoP proof has no jwk")
+	}
+	var k jose.JSONWebKey
+	if err := k.UnmarshalJSON(h.JWK); err != nil || !k.Valid() || !k.IsPublic() {
+		return nil, badProof("DPoP proof jwk is not a public key")
+	}
+	if hasPrivateMembers(h.JWK) {
+		return nil, badProof("DPoP proof jwk holds private key material")
+	}
+	if !keyFits(h.Alg, k.Key) || !jws.verifySignature(h.Alg, k.Key) {
+		return nil, badProof("DPoP proof signature is invalid")
+	}
+	p := &dpopProof{}
+	if err := strictjson.Unmarshal(jws.payload, &p.claims); err != nil {
+		return nil, badProof("DPoP proof claims are not valid JSON")
+	}
+	tp, err := k.Thumbprint(crypto.SHA256)
+	if err != nil {
+		return nil, badProof("DPoP proof jwk has no thumbprint")
+	}
+	p.jkt = base64.RawURLEncoding.EncodeToString(tp)
+	return p, nil
+}
+
+// hasPrivateMembers reports whether a JWK has members of a private key.
+func hasPrivateMembers(raw []byte) bool {
+	var m map[string]any
+	if strictjson.Unmarshal(raw, &m) != nil {
+		return true
+	}
+	for _, name := range []string{"d", "p", "q", "dp", "dq", "qi", "oth", "k"} {
+		if _, ok := m[name]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// verify checks the DPoP header of r for a request presenting token at
+// htu (the endpoint's URL), returning the proof key's thumbprint.
+func (d *dpopVerifier) verify(r *http.Request, token, htu string) (string, *dpopError) {
+	vals := r.Header.Values("DPoP")
+	switch {
+	case len(vals) == 0:
+		return "", badProof("DPoP header missing")
+	case len(vals) > 1:
+		return "", badProof("several DPoP headers")
+	}
+	p, err := parseDPoPProof(vals[0], d.algs)
+	if err != nil {
+		return "", err.(*dpopError)
+	}
+	c := &p.claims
+	now := d.now()
+	switch {
+	case c.Jti == "" || len(c.Jti) > 256:
+		return "", badProof("DPoP proof jti missing or too long")
+	case c.Htm != r.Method:
+		return "", badProof("DPoP proof htm does not match the request method")
+	case !htuMatches(c.Htu, htu):
+		return "", badProof("DPoP proof htu does not match the request URL")
+	case c.Iat <= 0:
+		return "", badProof("DPoP proof has no iat")
+	}
+	iat := unixTime(c.Iat)
+	if now.Add(d.skew).Before(iat) || now.Sub(iat) > d.maxAge {
+		return "", badProof("DPoP proof iat is outside the accepted window")
+	}
+	ath := sha256.Sum256([]byte(token))
+	if c.Ath != base64.RawURLEncoding.EncodeToString(ath[:]) {
+		return "", badProof("DPoP proof ath does not match the access token")
+	}
+	if d.nonce != nil && !d.nonce.Valid(c.Nonce) {
+		return "", &dpopError{code: "use_dpop_nonce", desc: "DPoP proof must carry the server's nonce"}
+	}
+	switch d.replay.add(p.jkt, c.Jti, now) {
+	case replaySeen:
+		return "", badProof("DPoP proof replayed")
+	case replayFull:
+		return "", &dpopError{code: "invalid_dpop_proof", desc: "too many DPoP proofs; retry", busy: true}
+	}
+	return p.jkt, nil
+}
+
+// htuMatches compares a proof's htu with the endpoint URL, ignoring query
+// and fragment (RFC 9449 section 4.3) and the differences canonical URLs
+// remove.
+func htuMatches(htu, endpoint string) bool {
+	u, err := url.Parse(htu)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	u.RawQuery, u.Fragment, u.RawFragment = "", "", ""
+	return sameResource(strings.TrimSuffix(u.String(), "?"), endpoint)
+}
+
+// requestURL returns the URL of r without query, for htu checks when no
+// resource URL is configured.
+func requestURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	u := scheme + "://" + r.Host + r.URL.EscapedPath()
+	if c, err := CanonicalResourceURL(u); err == nil {
+		return c
+	}
+	return u
+}
+
+// replayCache remembers the proof ids (with their key) seen in the last
+// window, to accept each proof once. Entries expire in insertion order, so
+// a FIFO finds the expired ones; it is bounded in size.
+type replayCache struct {
+	max    int
+	window time.Duration
+
+	mu    sync.Mutex
+	seen  map[[32]byte]struct{}
+	order []replayEntry // FIFO, head at order[head]
+	head  int
+}
+
+type replayEntry struct {
+	key [32]byte
+	exp time.Time
+}
+
+const (
+	replayNew = iota
+	replaySeen
+	replayFull
+)
+
+func newReplayCache(max int, window time.Duration) *replayCache {
+	return &replayCache{max: max, window: window, seen: make(map[[32]byte]struct{})}
+}
+
+func (c *replayCache) add(jkt, jti string, now time.Time) int {
+	h := sha256.New()
+	h.Write([]byte(jkt))
+	h.Write([]byte{0})
+	h.Write([]byte(jti))
+	var key [32]byte
+	h.Sum(key[:0])
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.head < len(c.order) && !now.Before(c.order[c.head].exp) {
+		delete(c.seen, c.order[c.head].key)
+		c.head++
+	}
+	if c.head > len(c.order)/2 && c.head > 1024 {
+		c.order = append(c.order[:0], c.order[c.head:]...)
+		c.head = 0
+	}
+	if _, ok := c.seen[key]; ok {
+		return replaySeen
+	}
+	if len(c.seen) >= c.max {
+		return replayFull
+	}
+	c.seen[key] = struct{}{}
+	c.order = append(c.order, replayEntry{key: key, exp: now.Add(c.window)})
+	return replayNew
+}

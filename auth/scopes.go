@@ -1,0 +1,94 @@
+package auth
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gomcp/sdk/mcp"
+)
+
+// ScopeRules say which scopes a request needs: scopes for the whole
+// endpoint, plus scopes for one JSON-RPC method, one tool, one prompt or
+// one resource. A request needs the union of every rule that applies to
+// it; a client lacking any of them gets 403 insufficient_scope naming them
+// all, so that it can step up in one authorization.
+type ScopeRules struct {
+	// Endpoint scopes are needed by every request.
+	Endpoint []string
+	// Methods maps a JSON-RPC method ("tools/list") to its scopes.
+	Methods map[string][]string
+	// Tools maps a tool name to the scopes tools/call of it needs.
+	Tools map[string][]string
+	// Prompts maps a prompt name to the scopes prompts/get of it needs.
+	Prompts map[string][]string
+	// Resources maps a resource URI to the scopes resources/read and
+	// resources/subscribe of it need.
+	Resources map[string][]string
+	// Func, if set, adds scopes for a request by its method and the name
+	// (tool or prompt) or URI (resource) it acts on, which is empty for
+	// other methods. Use it for rules the maps cannot say, such as URI
+	// prefixes.
+	Func func(method, name string) []string
+}
+
+// perOperation reports whether any rule depends on the request's method.
+func (sr *ScopeRules) perOperation() bool {
+	return len(sr.Methods) > 0 || len(sr.Tools) > 0 || len(sr.Prompts) > 0 || len(sr.Resources) > 0 || sr.Func != nil
+}
+
+// add appends to dst the scopes the operation (method, name) needs beyond
+// the endpoint's, without duplicates.
+func (sr *ScopeRules) add(dst []string, method, name string) []string {
+	dst = appendNew(dst, sr.Methods[method])
+	switch method {
+	case mcp.MethodCallTool:
+		dst = appendNew(dst, sr.Tools[name])
+	case mcp.MethodGetPrompt:
+		dst = appendNew(dst, sr.Prompts[name])
+	case mcp.MethodReadResource, mcp.MethodSubscribe, mcp.MethodUnsubscribe:
+		dst = appendNew(dst, sr.Resources[name])
+	}
+	if sr.Func != nil {
+		dst = appendNew(dst, sr.Func(method, name))
+	}
+	return dst
+}
+
+// appendNew appends the scopes of src that dst lacks.
+func appendNew(dst, src []string) []string {
+	for _, s := range src {
+		if s != "" && !slices.Contains(dst, s) {
+			dst = append(dst, s)
+		}
+	}
+	return dst
+}
+
+// missingScopes reports whether granted lacks any of required, using
+// implies (nil: exact match) to account for scope hierarchies.
+func missingScopes(granted, required []string, implies func(granted, required string) bool) bool {
+	for _, req := range required {
+		if !hasScope(granted, req, implies) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasScope(granted []string, req string, implies func(granted, required string) bool) bool {
+	for _, g := range granted {
+		if g == req || (implies != nil && implies(g, req)) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseScope splits a space-separated "scope" value (RFC 6749 section
+// 3.3) into scopes.
+func parseScope(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Fields(s)
+}
