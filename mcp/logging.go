@@ -111,15 +111,12 @@ func (ls *loggingState) allow(interval time.Duration) bool {
 	return true
 }
 
-func init() {
-	m := requestMethod((*ServerSession).setLoggingLevel)
-	m.legacyOnly = true
-	serverMethods[MethodSetLoggingLevel] = m
-	capabilityContributors = append(capabilityContributors, func(s *Server, caps *ServerCapabilities) {
-		if caps.Logging == nil {
-			caps.Logging = &LoggingCapability{}
-		}
-	})
+// loggingCapabilities declares the logging capability: every server can
+// send log messages.
+func loggingCapabilities(s *Server, caps *ServerCapabilities) {
+	if caps.Logging == nil {
+		caps.Logging = &LoggingCapability{}
+	}
 }
 
 func (ss *ServerSession) setLoggingLevel(ctx context.Context, p *SetLoggingLevelParams) (*EmptyResult, error) {

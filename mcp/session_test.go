@@ -300,7 +300,9 @@ func TestRequestsBeforeInitialize(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp := msg.(*JSONRPCResponse)
-	if resp.Error == nil || resp.Error.Code != CodeInvalidParams || !strings.Contains(resp.Error.Message, "initialize") {
+	// A request before initialize gets the handshake's error, which also
+	// names the per-request _meta of 2026-07-28.
+	if resp.Error == nil || resp.Error.Code != CodeInvalidRequest || !strings.Contains(resp.Error.Message, "not initialized") || !strings.Contains(resp.Error.Message, "_meta") {
 		t.Fatalf("tools/list before initialize: %+v", resp.Error)
 	}
 }

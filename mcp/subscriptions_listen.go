@@ -172,20 +172,17 @@ func (s *Server) flushListChanged(method string) {
 	}
 }
 
-func init() {
-	m := requestMethod((*ServerSession).subscriptionsListen)
-	m.modernOnly = true
-	serverMethods[MethodSubscriptionsListen] = m
-	resourceUpdatedHooks = append(resourceUpdatedHooks, func(ctx context.Context, s *Server, p *ResourceUpdatedParams) error {
-		var firstErr error
-		for _, l := range s.listeners.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }) {
-			c := *p
-			if err := l.send(ctx, NotificationResourceUpdated, &c); err != nil && firstErr == nil {
-				firstErr = err
-			}
+// resourceUpdated delivers a resource update to the listen streams whose
+// filter names its URI. It returns the first delivery that failed.
+func (ls *listeners) resourceUpdated(ctx context.Context, p *ResourceUpdatedParams) error {
+	var firstErr error
+	for _, l := range ls.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }) {
+		c := *p
+		if err := l.send(ctx, NotificationResourceUpdated, &c); err != nil && firstErr == nil {
+			firstErr = err
 		}
-		return firstErr
-	})
+	}
+	return firstErr
 }
 
 // Listen opens a subscriptions/listen stream (2026-07-28): the server
@@ -199,10 +196,4 @@ func (cs *ClientSession) Listen(ctx context.Context, params *SubscriptionsListen
 		return nil, fmt.Errorf("%w: subscriptions/listen needs protocol %s; use Subscribe and the list-changed handlers", ErrNotSupported, Version20260728)
 	}
 	return clientCall[SubscriptionsListenParams, SubscriptionsListenResult](ctx, cs, MethodSubscriptionsListen, params)
-}
-
-func init() {
-	clientMethods[NotificationSubscriptionsAcknowledged] = notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *SubscriptionsAcknowledgedParams) {
-		return o.SubscriptionsAcknowledgedHandler
-	}))
 }

@@ -157,6 +157,7 @@ func (r *taskRun) execute(ctx context.Context, ss *ServerSession, tool *ServerTo
 func invokeTool(ctx context.Context, ss *ServerSession, tool *ServerTool, p *CallToolParams) (res *CallToolResult, err error) {
 	defer func() {
 		if v := recover(); v != nil {
+			_ = panicError(ss.server.logger(), MethodCallTool+" "+p.Name, v) // logged; the task's error reports it
 			res, err = nil, newError(CodeInternalError, "tool %q failed: panic: %v", p.Name, v)
 		}
 	}()

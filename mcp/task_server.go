@@ -92,21 +92,6 @@ func (e *taskEngine) lookup(ctx context.Context, id string) (*DetailedTask, erro
 	return t, nil
 }
 
-// callToolMethod is the methodInfo of tools/call: a call of a tool that
-// supports tasks, from a 2026-07-28 client that declared the tasks
-// extension, may be answered with a task.
-func callToolMethod() *methodInfo[ServerSession] {
-	m := requestMethod((*ServerSession).callTool)
-	synchronous := m.handle
-	m.handle = func(ctx context.Context, ss *ServerSession, params any) (any, error) {
-		if res, ok, err := ss.callToolAsTask(ctx, params.(*CallToolParams)); ok {
-			return res, err
-		}
-		return synchronous(ctx, ss, params)
-	}
-	return m
-}
-
 // callToolAsTask serves tools/call with the tasks extension. ok is false
 // when the call is an ordinary synchronous one.
 func (ss *ServerSession) callToolAsTask(ctx context.Context, p *CallToolParams) (res any, ok bool, err error) {
@@ -379,20 +364,16 @@ func (s *Server) hasTaskTools() bool {
 	})
 }
 
-func init() {
-	modern := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.modernOnly = true; return m }
-	serverMethods[MethodGetTask] = modern(requestMethod((*ServerSession).getTask))
-	serverMethods[MethodUpdateTask] = modern(requestMethod((*ServerSession).updateTask))
-	serverMethods[MethodCancelTask] = modern(requestMethod((*ServerSession).cancelTask))
-	capabilityContributors = append(capabilityContributors, func(s *Server, caps *ServerCapabilities) {
-		if _, ok := caps.Extensions[TasksExtension]; ok || !s.hasTaskTools() {
-			return
-		}
-		ext := maps.Clone(caps.Extensions)
-		if ext == nil {
-			ext = make(map[string]any, 1)
-		}
-		ext[TasksExtension] = map[string]any{}
-		caps.Extensions = ext
-	})
+// taskCapabilities declares the tasks extension when a tool of the server
+// supports tasks.
+func taskCapabilities(s *Server, caps *ServerCapabilities) {
+	if _, ok := caps.Extensions[TasksExtension]; ok || !s.hasTaskTools() {
+		return
+	}
+	ext := maps.Clone(caps.Extensions)
+	if ext == nil {
+		ext = make(map[string]any, 1)
+	}
+	ext[TasksExtension] = map[string]any{}
+	caps.Extensions = ext
 }
