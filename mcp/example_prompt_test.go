@@ -67,7 +67,7 @@ func ExampleNewPrompt() {
 	// code_review: argument language (required: false)
 	// Please review this Go code:
 	// fmt.Println(1)
-	// prompts/get: jsonrpc2 error -32602: Invalid arguments for prompt code_review: missing required argument "code"
+	// prompts/get: Invalid arguments for prompt code_review: missing required argument "code" (code -32602)
 }
 
 func ExampleCompleteWith() {

@@ -159,7 +159,7 @@ func (s *Server) dispatchNotification(ctx context.Context, req *jsonrpc2.Request
 func (s *Server) route(ctx context.Context, req *jsonrpc2.Request, m *methodInfo[ServerSession], params any, src source) (*ServerSession, error) {
 	meta := requestMeta(params)
 	if src.session != nil {
-		ss, err := src.session.route(ctx, req.Method, m, meta)
+		ss, err := src.session.route(ctx, req, m, meta)
 		if err == nil && ss.request != nil {
 			ss.request.id = req.ID
 		}
@@ -188,17 +188,19 @@ func notInRevision(method, version string) error {
 // the initialize handshake, or per-request metadata (2026-07-28). On a
 // connection whose first message was initialize, requests wait until
 // initialize has been answered.
-func (ss *ServerSession) route(ctx context.Context, method string, m *methodInfo[ServerSession], meta *Meta) (*ServerSession, error) {
+func (ss *ServerSession) route(ctx context.Context, req *jsonrpc2.Request, m *methodInfo[ServerSession], meta *Meta) (*ServerSession, error) {
+	method := req.Method
 	if method == MethodInitialize {
 		return ss, nil // initialize settles the era itself
 	}
 	if err := ss.awaitInitialize(ctx); err != nil {
 		return nil, err
 	}
+	early := ss.arrivedEarly(req.ID) // server_initialize.go
 	perRequest := meta != nil && meta.ProtocolVersion != ""
 	switch era := ss.era.Load(); {
 	case era == eraLegacy:
-		if !ss.initialized.Load() && !m.beforeInit {
+		if (early || !ss.initialized.Load()) && !m.beforeInit {
 			return nil, newError(CodeInvalidRequest, "session not initialized: %s sent before initialize completed", method)
 		}
 		if v := ss.ProtocolVersion(); !m.existsIn(v) {
