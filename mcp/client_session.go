@@ -333,8 +333,24 @@ func clientCall[P, R any](ctx context.Context, cs *ClientSession, method string,
 // clientCallOwned is clientCall for params the SDK made itself, which it
 // may change without copying.
 func clientCallOwned[P, R any](ctx context.Context, cs *ClientSession, method string, p *P) (*R, error) {
+	out, err := cs.roundTrips(ctx, method, p, newOf[R])
+	if err != nil {
+		return nil, err
+	}
+	return out.(*R), nil
+}
+
+// newOf returns a new *R.
+func newOf[R any]() any { return new(R) }
+
+// roundTrips sends a request and decodes its result, a value newResult
+// makes. In the modern era it adds the per-request metadata to p and
+// serves input-required results and tasks until the result is complete.
+func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, newResult func() any) (any, error) {
 	if cs.modern {
-		cs.fillMeta(metaOf(p))
+		if m := metaOf(p); m != nil {
+			cs.fillMeta(m)
+		}
 	}
 	maxRounds := cs.client.opts.MaxInputRounds
 	if maxRounds <= 0 {
@@ -342,7 +358,7 @@ func clientCallOwned[P, R any](ctx context.Context, cs *ClientSession, method st
 	}
 	sending := cs.client.sendingHandler()
 	for round := 0; ; round++ {
-		raw, res, err := sendCall[R](ctx, cs, sending, method, p)
+		raw, res, err := cs.sendRequest(ctx, sending, method, p, newResult)
 		if err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 				return nil, err
@@ -373,14 +389,15 @@ func clientCallOwned[P, R any](ctx context.Context, cs *ClientSession, method st
 	}
 }
 
-// sendCall sends one request through the sending middleware (none when
-// sending is nil) and decodes its result. raw is the result as received.
-func sendCall[R any](ctx context.Context, cs *ClientSession, sending MethodHandler[ClientSession], method string, p any) (raw []byte, res *R, err error) {
+// sendRequest sends one request through the sending middleware (none
+// when sending is nil) and decodes its result. raw is the result as
+// received.
+func (cs *ClientSession) sendRequest(ctx context.Context, sending MethodHandler[ClientSession], method string, p any, newResult func() any) (raw []byte, res any, err error) {
 	if sending == nil {
 		if raw, err = cs.conn.Call(ctx, method, p); err != nil {
 			return nil, nil, err
 		}
-		res = new(R)
+		res = newResult()
 		if err := decodeResult(raw, res); err != nil {
 			return nil, nil, err
 		}
@@ -391,7 +408,7 @@ func sendCall[R any](ctx context.Context, cs *ClientSession, sending MethodHandl
 		if raw, rerr = cs.conn.Call(ctx, method, params); rerr != nil {
 			return nil, rerr
 		}
-		r := new(R)
+		r := newResult()
 		if err := decodeResult(raw, r); err != nil {
 			return nil, err
 		}
@@ -400,11 +417,10 @@ func sendCall[R any](ctx context.Context, cs *ClientSession, sending MethodHandl
 	if err != nil {
 		return nil, nil, err
 	}
-	res, ok := out.(*R)
-	if !ok || res == nil {
-		return nil, nil, fmt.Errorf("sending middleware returned %T, not %T", out, res)
+	if want := newResult(); out == nil || reflect.TypeOf(out) != reflect.TypeOf(want) {
+		return nil, nil, fmt.Errorf("sending middleware returned %T, not %T", out, want)
 	}
-	return raw, res, nil
+	return raw, out, nil
 }
 
 // fulfil answers the input requests of an input-required result with the

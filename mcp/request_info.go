@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
@@ -35,8 +36,9 @@ type TransportInfo struct {
 	// HTTPVersion is the HTTP version of the request ("1.1", "2") when the
 	// message came in an HTTP request the server can see; otherwise empty.
 	HTTPVersion string
-	// RemoteAddr is the peer's network address, when known (the server side
-	// of HTTP).
+	// RemoteAddr is the peer's network address, when known: on the server
+	// side of HTTP the client's address, on the client side the server's
+	// host and port as the endpoint URL gives them.
 	RemoteAddr string
 }
 
@@ -160,7 +162,15 @@ func transportInfoOf(t Transport) TransportInfo {
 		return TransportInfo{Network: NetworkInMemory}
 	case *IOTransport, *StdIOTransport, *CommandTransport:
 		return TransportInfo{Network: NetworkPipe}
-	case *StreamableClientTransport, *SSEClientTransport, *SSEServerTransport, *StreamableServerTransport:
+	case *StreamableClientTransport:
+		info := TransportInfo{Network: NetworkTCP}
+		if u, err := url.Parse(t.url); err == nil {
+			info.RemoteAddr = u.Host
+		}
+		return info
+	case *SSEClientTransport:
+		return TransportInfo{Network: NetworkTCP, RemoteAddr: t.url.Host}
+	case *SSEServerTransport, *StreamableServerTransport:
 		return TransportInfo{Network: NetworkTCP}
 	case *LoggingTransport:
 		return transportInfoOf(t.delegate)
