@@ -198,7 +198,7 @@ func (t *SSEServerTransport) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	msg, err := jsonrpc2.Decode(*bp)
 	putBody(bp)
 	if err != nil {
-		writeJSONResponse(w, http.StatusBadRequest, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, err))
+		writeHTTPErrorResponse(w, http.StatusBadRequest, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, err))
 		return
 	}
 	select {
