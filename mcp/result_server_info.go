@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -13,6 +14,34 @@ import (
 // ("io.modelcontextprotocol/serverInfo"), as the revision asks of servers.
 // The member is spliced into the encoded result, so a result a handler
 // shares between requests is never modified.
+
+// withServerInfo is withServerInfo with s's identity.
+func (s *Server) withServerInfo(res any, err error) (any, error) {
+	return withServerInfo(res, err, s.serverInfoMember())
+}
+
+// A serverInfoEntry caches the encoded serverInfo member of the server
+// whose Implementation impl points to. A server's Implementation does not
+// change after NewServer, and the entry keeps it alive, so the pointer
+// cannot name another server.
+type serverInfoEntry struct {
+	impl   *Implementation
+	member []byte
+}
+
+// lastServerInfo is the entry of the server served last: most programs
+// have one, which then encodes its identity once.
+var lastServerInfo atomic.Pointer[serverInfoEntry]
+
+// serverInfoMember returns the encoded serverInfo member of s.
+func (s *Server) serverInfoMember() []byte {
+	if e := lastServerInfo.Load(); e != nil && e.impl == &s.impl {
+		return e.member
+	}
+	m := encodeServerInfo(&s.impl)
+	lastServerInfo.Store(&serverInfoEntry{impl: &s.impl, member: m})
+	return m
+}
 
 // encodeServerInfo returns the encoded _meta member naming the server:
 // `"io.modelcontextprotocol/serverInfo":{...}`.
