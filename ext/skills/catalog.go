@@ -62,9 +62,9 @@ type skill struct {
 // file is one served file.
 type file struct {
 	uri, mimeType, name string
-	data             []byte
-	text             bool
-	skill            *skill
+	data                []byte
+	text                bool
+	skill               *skill
 }
 
 // mcpChild is one child in a folder listing.

@@ -233,7 +233,7 @@ func TestNewCatalogRefuses(t *testing.T) {
 		{"bad name", fstest.MapFS{"Bad--Name/SKILL.md": {Data: []byte("---\nname: Bad--Name\ndescription: d\n---\n")}}},
 		{"too many files", fstest.MapFS{
 			"a/SKILL.md": {Data: []byte("---\nname: a\ndescription: d\n---\n")},
-			"a/1": {Data: []byte("1")}, "a/2": {Data: []byte("2")},
+			"a/1":        {Data: []byte("1")}, "a/2": {Data: []byte("2")},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
