@@ -138,6 +138,15 @@ func invalidParams(format string, args ...any) error {
 	return &mcp.JSONRPCError{Code: mcp.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
 }
 
+// resultType is the resultType member of a result for the session's
+// revision: "complete" from 2026-07-28 on, absent before.
+func resultType(ss *mcp.ServerSession) string {
+	if ss.ProtocolVersion() < mcp.Version20260728 {
+		return ""
+	}
+	return "complete"
+}
+
 // cacheHint returns the cache members of a result for the session's
 // revision: set from 2026-07-28 on, absent before.
 func (h *catalogHandler) cacheHint(ss *mcp.ServerSession) (*int64, string) {
@@ -166,6 +175,7 @@ func (h *catalogHandler) list(ctx context.Context, ss *mcp.ServerSession, p *Lis
 		res.NextCursor = cursorAfter(h.c.skills[end-1].entry.URI)
 	}
 	res.TTLMs, res.CacheScope = h.cacheHint(ss)
+	res.ResultType = resultType(ss)
 	return res, nil
 }
 
@@ -174,7 +184,7 @@ func (h *catalogHandler) get(ctx context.Context, ss *mcp.ServerSession, p *GetP
 	if !ok {
 		return nil, invalidParams("%s: no skill at %q", MethodGet, p.URI)
 	}
-	res := &GetResult{Skill: s.entry}
+	res := &GetResult{Skill: s.entry, ResultType: resultType(ss)}
 	res.TTLMs, res.CacheScope = h.cacheHint(ss)
 	return res, nil
 }
@@ -191,7 +201,7 @@ func (h *catalogHandler) directoryRead(ctx context.Context, ss *mcp.ServerSessio
 		return nil, err
 	}
 	end := min(start+h.opts.PageSize, len(sorted))
-	res := &DirectoryReadResult{Resources: make([]*mcp.Resource, 0, end-start)}
+	res := &DirectoryReadResult{Resources: make([]*mcp.Resource, 0, end-start), ResultType: resultType(ss)}
 	for _, ch := range sorted[start:end] {
 		r := &mcp.Resource{URI: ch.uri, Name: ch.name, MIMEType: ch.mimeType}
 		if !ch.dir {

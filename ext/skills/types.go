@@ -124,6 +124,8 @@ type ListResult struct {
 	// TTLMs and CacheScope are the cache hints of 2026-07-28.
 	TTLMs      *int64 `json:"ttlMs,omitzero"`
 	CacheScope string `json:"cacheScope,omitempty"`
+	// ResultType is "complete" in 2026-07-28 results.
+	ResultType string `json:"resultType,omitempty"`
 }
 
 // GetParams are the params of skills/get.
@@ -139,6 +141,7 @@ type GetResult struct {
 	Skill      Entry    `json:"skill"`
 	TTLMs      *int64   `json:"ttlMs,omitzero"`
 	CacheScope string   `json:"cacheScope,omitempty"`
+	ResultType string   `json:"resultType,omitempty"`
 }
 
 // DirectoryReadParams are the params of resources/directory/read.
@@ -154,4 +157,5 @@ type DirectoryReadResult struct {
 	Meta       mcp.Meta        `json:"_meta,omitzero"`
 	Resources  []*mcp.Resource `json:"resources"`
 	NextCursor string          `json:"nextCursor,omitempty"`
+	ResultType string          `json:"resultType,omitempty"`
 }
