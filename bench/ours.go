@@ -24,9 +24,10 @@ func (Ours) Name() string { return "ours" }
 
 // NewServer implements SDK.
 func (Ours) NewServer() (Server, error) {
-	s := mcp.NewServer("bench", "v0.0.1", nil)
+	s := mcp.NewServer("bench", "v0.0.1", oursSubscriptions())
 	s.AddTools(mcp.NewTool(EchoTool, "echo the text back", oursEcho,
 		mcp.Input(mcp.Property("text", mcp.Description("the text to echo")))))
+	s.AddResources(oursResource())
 	return &oursServer{s: s}, nil
 }
 
@@ -45,7 +46,8 @@ func oursEcho(ctx context.Context, ss *mcp.ServerSession, in echoArgs) ([]*mcp.C
 }
 
 type oursServer struct {
-	s *mcp.Server
+	s       *mcp.Server
+	changes changeCounter // ChangeTools calls
 
 	mu       sync.Mutex
 	handlers []*mcp.StreamableHTTPHandler
