@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/gomcp/sdk/mcp"
-	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The Notifier of each SDK. A tool list change adds a tool named
