@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -236,6 +237,8 @@ const (
 
 // ChildMem is what a child server answers on MemPath.
 type ChildMem struct {
+	// TotalAlloc is the bytes the child has allocated since it started.
+	TotalAlloc uint64 `json:"totalAlloc"`
 	Heap       uint64 `json:"heap"`
 	Stack      uint64 `json:"stack"`
 	Goroutines int    `json:"goroutines"`
@@ -249,7 +252,9 @@ func withControl(h http.Handler, srv Server) http.Handler {
 		switch r.URL.Path {
 		case MemPath:
 			u := settle()
-			json.NewEncoder(w).Encode(ChildMem{Heap: u.heap, Stack: u.stack, Goroutines: u.goroutines})
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			json.NewEncoder(w).Encode(ChildMem{TotalAlloc: ms.TotalAlloc, Heap: u.heap, Stack: u.stack, Goroutines: u.goroutines})
 			return
 		case NotifyToolsPath, NotifyResourcePath:
 			n, ok := srv.(Notifier)

@@ -35,6 +35,7 @@ func (GoSDK) NewServer() (Server, error) {
 		func(ctx context.Context, req *gosdk.ReadResourceRequest) (*gosdk.ReadResourceResult, error) {
 			return &gosdk.ReadResourceResult{Contents: []*gosdk.ResourceContents{{URI: WatchedURI, Text: "watched"}}}, nil
 		})
+	gosdkAddPayloads(s)
 	return &gosdkServer{s: s}, nil
 }
 

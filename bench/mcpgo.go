@@ -33,6 +33,7 @@ func (MCPGo) NewServer() (Server, error) {
 		mcpgo.WithDescription("echo the text back"),
 		mcpgo.WithString("text", mcpgo.Required(), mcpgo.Description("the text to echo")),
 	), mcpgoEcho)
+	mcpgoAddPayloads(s)
 	return &mcpgoServer{s: s}, nil
 }
 

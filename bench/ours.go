@@ -28,12 +28,13 @@ func (Ours) NewServer() (Server, error) {
 	s.AddTools(mcp.NewTool(EchoTool, "echo the text back", oursEcho,
 		mcp.Input(mcp.Property("text", mcp.Description("the text to echo")))))
 	s.AddResources(oursResource())
+	oursAddPayloads(s)
 	return &oursServer{s: s}, nil
 }
 
 // ConnectHTTP implements SDK.
 func (Ours) ConnectHTTP(ctx context.Context, url string, era Era, hc *http.Client) (Session, error) {
-	t := mcp.NewStreamableClientTransport(url, &mcp.StreamableClientTransportOptions{HTTPClient: hc})
+	t := mcp.NewStreamableClientTransport(url, &mcp.StreamableClientTransportOptions{HTTPClient: hc, MaxEventSize: maxPayloadEvent})
 	cs, err := oursClient(era).Connect(ctx, t)
 	if err != nil {
 		return nil, fmt.Errorf("ours: client connect: %w", err)
