@@ -50,8 +50,21 @@ func RunChildIfAsked() (asked bool, code int) {
 // shuts the SDK's server down. The error wraps ErrPending if the SDK has no
 // such handler yet.
 func TargetHandler(target string, era Era) (h http.Handler, done func() error, err error) {
+	h, srv, err := targetServer(target, era)
+	if err != nil {
+		return nil, nil, err
+	}
+	if srv == nil {
+		return h, func() error { return nil }, nil
+	}
+	return h, srv.Close, nil
+}
+
+// targetServer is TargetHandler returning the SDK's server itself (nil for
+// the ceiling).
+func targetServer(target string, era Era) (http.Handler, Server, error) {
 	if target == CeilingName {
-		return Ceiling{}, func() error { return nil }, nil
+		return Ceiling{}, nil, nil
 	}
 	for _, sdk := range SDKs() {
 		if sdk.Name() != target {
@@ -66,7 +79,7 @@ func TargetHandler(target string, era Era) (h http.Handler, done func() error, e
 			srv.Close()
 			return nil, nil, err
 		}
-		return h, srv.Close, nil
+		return h, srv, nil
 	}
 	return nil, nil, fmt.Errorf("unknown benchmark target %q", target)
 }
@@ -77,9 +90,14 @@ func serveChild(spec string) error {
 	if eraName == Modern.String() {
 		era = Modern
 	}
-	h, done, err := TargetHandler(target, era)
+	h, srv, err := targetServer(target, era)
 	if err != nil {
 		return err
+	}
+	done := func() error { return nil }
+	if srv != nil {
+		done = srv.Close
+		h = withControl(h, srv)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
