@@ -2,7 +2,8 @@
 # Checks example servers with the MCP Inspector's command-line client
 # (npm @modelcontextprotocol/inspector, v2 CLI), as users of those servers
 # would: the MCP Apps example must report its app (--app-info) over stdio
-# and over streamable HTTP.
+# and over streamable HTTP, and the Skills example's catalog must verify
+# (--verify --require-digests).
 #
 # It installs Node 22 and the Inspector into $INSPECTOR_CACHE (default
 # .cache/inspector, git-ignored) when missing; that step alone needs the npm
@@ -41,7 +42,7 @@ cleanup() {
 	rm -rf "$bin"
 }
 trap cleanup EXIT
-(cd "$REPO" && go build -o "$bin/apps" ./examples/apps)
+(cd "$REPO" && go build -o "$bin/apps" ./examples/apps && go build -o "$bin/skills" ./examples/skills)
 
 # expect_app NAME OUTPUT: the --app-info output names the clock's view.
 expect_app() {
@@ -67,3 +68,15 @@ for _ in $(seq 50); do
 done
 out="$(timeout 120 "$inspector" --cli "http://127.0.0.1:$port/mcp" --method tools/list --app-info --format json)"
 expect_app "apps over streamable HTTP" "$out"
+
+out="$(timeout 120 "$inspector" --cli "$bin/skills" --method skills/list --verify --require-digests --format json)" || {
+	echo "inspector.sh: skills over stdio: --verify --require-digests failed:" >&2
+	echo "$out" >&2
+	exit 1
+}
+if ! grep -q '"outcome":"verified"' <<<"$out" || grep -q '"ok":false' <<<"$out"; then
+	echo "inspector.sh: skills over stdio: not every skill verified:" >&2
+	echo "$out" >&2
+	exit 1
+fi
+log "skills over stdio: catalog verified with digests"
