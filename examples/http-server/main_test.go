@@ -58,12 +58,14 @@ func TestEras(t *testing.T) {
 func TestHostCheck(t *testing.T) {
 	h, mux := newHandlers(newServer())
 	defer h.Close()
+	// docs:region hostcheck
 	req := httptest.NewRequest("POST", "http://evil.example.net/mcp", strings.NewReader(`{}`))
 	rec := httptest.NewRecorder()
 	mux.ServeHTTP(rec, req)
 	if rec.Code != http.StatusForbidden {
 		t.Errorf("status = %d, want 403", rec.Code)
 	}
+	// docs:endregion
 }
 
 // run serves until its context is cancelled, and then returns nil.

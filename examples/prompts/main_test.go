@@ -44,9 +44,11 @@ func TestPrompts(t *testing.T) {
 		t.Errorf("code_review = %q", got)
 	}
 	// A missing required argument is refused before the handler runs.
+	// docs:region rpcerror
 	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "code_review"})
 	var rpcErr *mcp.JSONRPCError
 	if !errors.As(err, &rpcErr) || rpcErr.Code != mcp.CodeInvalidParams {
 		t.Errorf("missing argument: err = %v", err)
 	}
+	// docs:endregion
 }

@@ -39,8 +39,8 @@ func TestResources(t *testing.T) {
 	if got := read(t, cs, "notes://welcome"); got != "Hello from the notes server." {
 		t.Errorf("welcome = %q", got)
 	}
-	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "notes://missing"}); err == nil {
-		t.Error("missing note read without error")
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "notes://missing"}); !errors.Is(err, mcp.ErrResourceNotFound) {
+		t.Errorf("missing note: err = %v, want ErrResourceNotFound", err)
 	}
 	if _, err := cs.CallTool(ctx, "write_note", map[string]any{"name": "todo", "text": "buy milk"}, nil); err != nil {
 		t.Fatal(err)
@@ -56,6 +56,7 @@ func TestSubscriptions(t *testing.T) {
 	ctx := context.Background()
 	n := newNotes()
 	legacyUpdates := make(chan string, 4)
+	// docs:region legacy-subscribe
 	legacy := connect(t, n.server, &mcp.ClientOptions{
 		ProtocolVersion: mcp.Version20251125,
 		ResourceUpdatedHandler: func(_ context.Context, _ *mcp.ClientSession, p *mcp.ResourceUpdatedParams) {
@@ -65,6 +66,7 @@ func TestSubscriptions(t *testing.T) {
 	if err := legacy.Subscribe(ctx, &mcp.SubscribeParams{URI: "notes://todo"}); err != nil {
 		t.Fatal(err)
 	}
+	// docs:endregion
 
 	modernUpdates := make(chan string, 4)
 	acked := make(chan struct{})
@@ -76,6 +78,8 @@ func TestSubscriptions(t *testing.T) {
 			close(acked)
 		},
 	})
+	// docs:region listen
+	// Listen blocks until its context ends; run it on its own goroutine.
 	listenCtx, stopListening := context.WithCancel(ctx)
 	listenDone := make(chan error, 1)
 	go func() {
@@ -84,6 +88,7 @@ func TestSubscriptions(t *testing.T) {
 		})
 		listenDone <- err
 	}()
+	// docs:endregion
 	select {
 	case <-acked:
 	case <-time.After(5 * time.Second):

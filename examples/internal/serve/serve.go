@@ -31,7 +31,11 @@ func Main(newServer func() *mcp.Server) {
 		handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 		err = HTTP(ctx, *addr, handler)
 	} else {
+		// docs:region stdio
+		// Run returns nil when the client closes stdin; cancelling ctx
+		// (here on SIGINT or SIGTERM) stops it too.
 		err = newServer().Run(ctx, mcp.NewStdIOTransport())
+		// docs:endregion
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		log.Fatal(err)
