@@ -13,5 +13,3 @@ require (
 	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/tools v0.42.0 // indirect
 )
-
-replace github.com/gomcp/sdk => ../../
