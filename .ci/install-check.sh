@@ -5,7 +5,7 @@
 #      temporary GOBIN, and run it;
 #   2. the release of RELEASING.md, rehearsed on a module proxy in a
 #      temporary directory: publish the root module, point each installable
-#      sub-module at that version (go get + go mod tidy, outside the
+#      sub-module at that version (go mod edit + go mod tidy, outside the
 #      workspace), publish it, then
 #      go install github.com/gomcp/sdk/pkgdocs/cmd/pkgdocs@VERSION
 #      outside the repository, as a user would, and run it.
@@ -51,7 +51,7 @@ for entry in "${installable[@]}"; do
     echo "$dir/go.mod has a replace directive: go install $dir@latest would refuse it (see RELEASING.md)"; exit 1
   fi
   mod=$(cd "$dir" && go mod edit -json | sed -n 's/^[[:space:]]*"Path": "\(.*\)".*/\1/p' | head -1)
-  (cd "$dir" && go get "github.com/gomcp/sdk@$version" && go mod tidy)
+  (cd "$dir" && go mod edit -require="github.com/gomcp/sdk@$version" && go mod tidy)
   (cd "$repo" && GOWORK= GOMODCACHE=$(go env GOMODCACHE) GOPROXY=$upstream go run ./internal/modpublish -proxy "$tmp/proxy" -version "$version" "$tmp/src/$dir")
   (cd "$tmp" && GOBIN="$tmp/bin" go install "$mod/$cmd@$version")
   bin="$tmp/bin/$(basename "$mod/$cmd" | sed 's/^\.$//')"
