@@ -29,7 +29,7 @@ run() {
     "$1" --version
   else
     echo "(no -version flag yet: checking --help)"
-    "$1" --help >/dev/null
+    "$1" --help >/dev/null 2>&1
   fi
 }
 
