@@ -14,6 +14,7 @@ import (
 	"log"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gomcp/sdk/mcp"
 )
@@ -43,7 +44,19 @@ func listWorkspaces(ctx context.Context, ss *mcp.ServerSession, _ struct{}) ([]*
 // run connects a client with roots to the server and calls the tool before
 // and after adding a root, printing the results to w.
 func run(ctx context.Context, w io.Writer, protocol string) error {
-	server := mcp.NewServer("workspace", "v1.0.0", nil)
+	// docs:region handler
+	// Before 2026-07-28 the server caches the client's roots and hears of
+	// changes by a notification, which arrives when it arrives.
+	changed := make(chan struct{}, 1)
+	server := mcp.NewServer("workspace", "v1.0.0", &mcp.ServerOptions{
+		RootsListChangedHandler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.RootsListChangedParams) {
+			select { // never block: this runs on the connection's reader
+			case changed <- struct{}{}:
+			default:
+			}
+		},
+	})
+	// docs:endregion
 	server.AddTools(mcp.NewTool("list_workspaces", "Lists the directories the client shares", listWorkspaces))
 	// docs:region client
 	client := mcp.NewClient("roots-client", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: protocol})
@@ -64,6 +77,13 @@ func run(ctx context.Context, w io.Writer, protocol string) error {
 			// Connected servers are told that the roots changed.
 			client.AddRoots(&mcp.Root{URI: "file:///home/ada/notes", Name: "notes"})
 			// docs:endregion
+			if cs.ProtocolVersion() != mcp.Version20260728 {
+				select { // in 2026-07-28 the server asks on every call
+				case <-changed:
+				case <-time.After(5 * time.Second):
+					return fmt.Errorf("the server did not hear of the new root")
+				}
+			}
 		}
 		res, err := cs.CallTool(ctx, "list_workspaces", nil, nil)
 		if err != nil {
