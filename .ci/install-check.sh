@@ -43,20 +43,47 @@ upstream=$(go env GOPROXY)
 cache=$(go env GOMODCACHE)/cache/download
 export GOWORK=off GOFLAGS=-modcacherw GOMODCACHE="$tmp/modcache" GONOSUMDB=github.com/gomcp GOSUMDB=off
 export GOPROXY="file://$tmp/proxy,file://$cache,$upstream"
-(cd "$repo" && GOWORK= GOMODCACHE=$(go env GOMODCACHE) GOPROXY=$upstream go run ./internal/modpublish -proxy "$tmp/proxy" -version "$version" "$tmp/src")
+publish() { # publish DIR: writes the module in DIR to the temporary proxy
+  (cd "$repo" && GOWORK= GOMODCACHE=$(go env GOMODCACHE) GOPROXY=$upstream \
+    go run ./internal/modpublish -proxy "$tmp/proxy" -version "$version" "$1")
+}
+modpath() { # modpath DIR: the module path in DIR's go.mod
+  (cd "$1" && go mod edit -json | sed -n 's/^[[:space:]]*"Path": "\(.*\)".*/\1/p' | head -1)
+}
+# require_released DIR: points DIR's requirements on this repository's
+# modules at the version being released (RELEASING.md, step 3).
+require_released() {
+  for dep in $(cd "$1" && go mod edit -json | sed -n 's/^[[:space:]]*"Path": "\(github.com\/gomcp\/sdk[^"]*\)".*/\1/p' | sort -u); do
+    [ "$dep" = "$(modpath "$1")" ] || (cd "$1" && go mod edit -require="$dep@$version")
+  done
+}
+is_installable() {
+  for entry in "${installable[@]}"; do [ "${entry%%:*}" = "$1" ] && return 0; done
+  return 1
+}
+publish "$tmp/src"
+# Library sub-modules first, so that the commands can require them.
+for dir in $(GOWORK= go work edit -json | sed -n 's/.*"DiskPath": "\.\/\(.*\)".*/\1/p'); do
+  case "$dir" in bench|examples/*) continue ;; esac
+  is_installable "$dir" && continue
+  require_released "$dir"
+  publish "$tmp/src/$dir"
+done
 for entry in "${installable[@]}"; do
   dir=${entry%%:*} cmd=${entry#*:}
   [ -f "$dir/go.mod" ] || { echo "($dir: no such module yet, skipped)"; continue; }
   if grep -q '^replace\|^[[:space:]]*github.com/gomcp/sdk[^ ]* =>' "$dir/go.mod"; then
-    echo "$dir/go.mod has a replace directive: go install $dir@latest would refuse it (see RELEASING.md)"; exit 1
+    echo "$dir/go.mod has a replace directive: go install $dir@latest would refuse it (see RELEASING.md)" >&2
+    exit 1
   fi
-  mod=$(cd "$dir" && go mod edit -json | sed -n 's/^[[:space:]]*"Path": "\(.*\)".*/\1/p' | head -1)
-  (cd "$dir" && go mod edit -require="github.com/gomcp/sdk@$version" && go mod tidy)
-  (cd "$repo" && GOWORK= GOMODCACHE=$(go env GOMODCACHE) GOPROXY=$upstream go run ./internal/modpublish -proxy "$tmp/proxy" -version "$version" "$tmp/src/$dir")
-  (cd "$tmp" && GOBIN="$tmp/bin" go install "$mod/$cmd@$version")
-  bin="$tmp/bin/$(basename "$mod/$cmd" | sed 's/^\.$//')"
-  [ "$cmd" = "." ] && bin="$tmp/bin/$(basename "$mod")"
-  echo "installed $mod/$cmd@$version"
-  run "$bin"
+  mod=$(modpath "$dir")
+  require_released "$dir"
+  (cd "$dir" && go mod tidy)
+  publish "$tmp/src/$dir"
+  path=$mod
+  [ "$cmd" = "." ] || path="$mod/$cmd"
+  (cd "$tmp" && GOBIN="$tmp/bin" go install "$path@$version")
+  echo "installed $path@$version"
+  run "$tmp/bin/$(basename "$path")"
 done
 echo "install check ok"
