@@ -20,6 +20,10 @@ import (
 // return the error these methods return unchanged.
 
 // ListRoots asks the client for its roots.
+//
+// Deprecated: protocol 2026-07-28 deprecates roots (SEP-2577). They still
+// work with every protocol version; new programs should pass directories
+// and files as tool arguments, resource URIs or configuration instead.
 func (ss *ServerSession) ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error) {
 	if ss.ClientCapabilities().Roots == nil {
 		return nil, ss.missingCapability("roots", &ClientCapabilities{Roots: &RootsCapability{}})
@@ -29,6 +33,10 @@ func (ss *ServerSession) ListRoots(ctx context.Context, params *ListRootsParams)
 
 // Roots iterates over the client's roots. In a legacy session the list is
 // cached and refreshed after the client reports a change.
+//
+// Deprecated: protocol 2026-07-28 deprecates roots (SEP-2577). They still
+// work with every protocol version; new programs should pass directories
+// and files as tool arguments, resource URIs or configuration instead.
 func (ss *ServerSession) Roots(ctx context.Context) iter.Seq2[*Root, error] {
 	return func(yield func(*Root, error) bool) {
 		root := ss.root()
@@ -57,6 +65,10 @@ func (ss *ServerSession) Roots(ctx context.Context) iter.Seq2[*Root, error] {
 }
 
 // CreateMessage asks the client to sample a message from its language model.
+//
+// Deprecated: protocol 2026-07-28 deprecates sampling (SEP-2577). It still
+// works with clients of every protocol version; new servers should call
+// their model provider's API directly.
 func (ss *ServerSession) CreateMessage(ctx context.Context, params *CreateMessageParams) (*CreateMessageResult, error) {
 	caps := ss.ClientCapabilities()
 	if caps.Sampling == nil {
@@ -162,6 +174,10 @@ func elicitationSchema(es *ElicitationSchema) (*jsonschema.Resolved, error) {
 
 // AddRoots adds roots to the client, replacing any with the same URI, and
 // tells connected servers the list changed.
+//
+// Deprecated: protocol 2026-07-28 deprecates roots (SEP-2577). They still
+// work with every protocol version; new programs should pass directories
+// and files as tool arguments, resource URIs or configuration instead.
 func (c *Client) AddRoots(roots ...*Root) {
 	c.mu.Lock()
 	for _, r := range roots {
@@ -174,6 +190,10 @@ func (c *Client) AddRoots(roots ...*Root) {
 
 // RemoveRoots removes the roots with the given URIs and tells connected
 // servers if the list changed.
+//
+// Deprecated: protocol 2026-07-28 deprecates roots (SEP-2577). They still
+// work with every protocol version; new programs should pass directories
+// and files as tool arguments, resource URIs or configuration instead.
 func (c *Client) RemoveRoots(uris ...string) {
 	c.mu.Lock()
 	n := len(c.roots)

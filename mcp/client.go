@@ -37,6 +37,10 @@ type ClientOptions struct {
 
 	// CreateMessageHandler, if set, serves sampling requests; setting it
 	// declares the sampling capability (with tool use: SamplingTools).
+	//
+	// Deprecated: protocol 2026-07-28 deprecates sampling (SEP-2577). It still
+	// works with clients of every protocol version; new servers should call
+	// their model provider's API directly.
 	CreateMessageHandler func(context.Context, *ClientSession, *CreateMessageParams) (*CreateMessageResult, error)
 	// SamplingTools declares that CreateMessageHandler supports tools and
 	// toolChoice (2025-11-25 and later).

@@ -2,16 +2,57 @@
 // sessions, every transport and every protocol type, for every protocol
 // revision from 2024-11-05 to 2026-07-28.
 //
+// # From hello to HTTP
+//
+// A server is a set of features. Here it has one tool, whose input schema
+// is inferred from a Go type; arguments are checked against it before the
+// handler runs:
+//
+//	type greetArgs struct {
+//		Name string `json:"name" jsonschema:"who to greet"`
+//	}
+//
+//	func greet(ctx context.Context, ss *mcp.ServerSession, in greetArgs) ([]*mcp.Content, error) {
+//		return []*mcp.Content{mcp.NewTextContent("Hi " + in.Name)}, nil
+//	}
+//
+//	server := mcp.NewServer("greeter", "v1.0.0", nil)
+//	server.AddTools(mcp.NewTool("greet", "say hi", greet))
+//
+// Serve it on stdin and stdout, until the client closes them:
+//
+//	err := server.Run(ctx, mcp.NewStdIOTransport())
+//
+// or over streamable HTTP, to clients of every protocol version at once:
+//
+//	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+//	mux := http.NewServeMux()
+//	mux.Handle("/mcp", handler)
+//	srv := &http.Server{Addr: "localhost:8080", Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+//	err := srv.ListenAndServe()
+//
+// A client connects to it and calls the tool:
+//
+//	client := mcp.NewClient("client", "v1.0.0", nil)
+//	transport := mcp.NewStreamableClientTransport("http://localhost:8080/mcp", nil)
+//	session, err := client.Connect(ctx, transport) // or mcp.NewCommandTransport(exec.Command("greeter"))
+//	res, err := session.CallTool(ctx, "greet", map[string]any{"name": "you"}, nil)
+//	fmt.Println(res.Content[0].Text) // Hi you
+//
+// The package example runs this program. The guides in the repository's
+// docs directory take each part further: docs/servers.md (tools, prompts,
+// resources, completion, logging, pagination), docs/clients.md,
+// docs/transports.md, docs/protocol-eras.md,
+// docs/errors-and-cancellation.md, docs/middleware.md, docs/tasks.md,
+// docs/testing.md and docs/security.md; docs/migrating-from-mcp-go.md and
+// docs/migrating-from-go-sdk.md translate programs written with other Go
+// SDKs. The examples directory has a small runnable program per feature.
+//
 // # Servers
 //
 // A [Server] holds tools, prompts, resources and resource templates, and
 // serves any number of clients. Each client connection is a
-// [ServerSession]:
-//
-//	server := mcp.NewServer("greeter", "v1.0.0", nil)
-//	server.AddTools(mcp.NewTool("greet", "say hi", greet))
-//	err := server.Run(ctx, mcp.NewStdIOTransport())
-//
+// [ServerSession].
 // [NewTool] infers a tool's input schema from its argument type and
 // validates every call's arguments before the handler runs;
 // [NewStructuredTool] adds an output schema and structured content.
@@ -24,11 +65,7 @@
 // A [Client] connects to servers; each connection is a [ClientSession],
 // with a method per protocol request ([ClientSession.ListTools],
 // [ClientSession.CallTool], ...) and iterators over paginated lists
-// ([ClientSession.Tools], ...):
-//
-//	client := mcp.NewClient("client", "v1.0.0", nil)
-//	session, err := client.Connect(ctx, mcp.NewCommandTransport(exec.Command("greeter")))
-//	res, err := session.CallTool(ctx, "greet", map[string]any{"name": "you"}, nil)
+// ([ClientSession.Tools], ...).
 //
 // # Protocol eras
 //

@@ -165,6 +165,10 @@ func (ss *ServerSession) logEnabled(level slog.Level) bool {
 // In 2026-07-28 log messages belong to a request: call LoggingMessage on the session
 // a handler receives, and the message goes on that request's response
 // stream, only if the request asked for a log level.
+//
+// Deprecated: protocol 2026-07-28 deprecates logging to the client
+// (SEP-2577). It still works with every protocol version; new servers
+// should log to stderr (stdio) or use OpenTelemetry instead.
 func (ss *ServerSession) LoggingMessage(ctx context.Context, params *LoggingMessageParams) error {
 	if params == nil {
 		return errors.New("mcp: Log: nil params")
@@ -193,6 +197,10 @@ func (ss *ServerSession) LoggingMessage(ctx context.Context, params *LoggingMess
 // request, it makes every later request of the session carry the level in
 // its _meta (a request whose params set Meta.LogLevel keeps its own); an
 // empty level then stops log messages.
+//
+// Deprecated: protocol 2026-07-28 deprecates logging to the client
+// (SEP-2577). It still works with every protocol version; new servers
+// should log to stderr (stdio) or use OpenTelemetry instead.
 func (cs *ClientSession) SetLoggingLevel(ctx context.Context, params *SetLoggingLevelParams) error {
 	if err := requireServer(cs.serverCaps.Logging != nil, "logging"); err != nil {
 		return err

@@ -57,6 +57,10 @@ type LoggingHandlerOptions struct {
 }
 
 // NewLoggingHandler returns a LoggingHandler that logs to the client of ss.
+//
+// Deprecated: protocol 2026-07-28 deprecates logging to the client
+// (SEP-2577). It still works with every protocol version; new servers
+// should log to stderr (stdio) or use OpenTelemetry instead.
 func NewLoggingHandler(ss *ServerSession, opts *LoggingHandlerOptions) *LoggingHandler {
 	h := &LoggingHandler{ss: ss, shared: &loggingHandlerShared{}}
 	if opts != nil {

@@ -68,6 +68,10 @@ type ServerOptions struct {
 	InitializedHandler func(context.Context, *ServerSession, *InitializedParams)
 	// RootsListChangedHandler, if set, is called when a client reports that
 	// its roots changed.
+	//
+	// Deprecated: protocol 2026-07-28 deprecates roots (SEP-2577). They still
+	// work with every protocol version; new programs should pass directories
+	// and files as tool arguments, resource URIs or configuration instead.
 	RootsListChangedHandler func(context.Context, *ServerSession, *RootsListChangedParams)
 	// ProgressNotificationHandler, if set, is called for progress the client
 	// reports on a request the server sent it.
