@@ -152,6 +152,7 @@ func greet(ctx context.Context, ss *mcp.ServerSession, args greetArgs) ([]*mcp.C
 
 type noArgs struct{}
 
+// docs:region whoami
 func whoami(ctx context.Context, ss *mcp.ServerSession, _ noArgs) ([]*mcp.Content, error) {
 	ti := auth.TokenInfoFromContext(ctx)
 	if ti == nil {
@@ -159,3 +160,5 @@ func whoami(ctx context.Context, ss *mcp.ServerSession, _ noArgs) ([]*mcp.Conten
 	}
 	return []*mcp.Content{mcp.NewTextContent(ti.Subject)}, nil
 }
+
+// docs:endregion
