@@ -11,16 +11,11 @@ package main
 import (
 	"context"
 	_ "embed"
-	"errors"
-	"flag"
 	"fmt"
 	"log"
-	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
+	"github.com/gomcp/sdk/examples/internal/serve"
 	"github.com/gomcp/sdk/ext/apps"
 	"github.com/gomcp/sdk/mcp"
 )
@@ -87,40 +82,4 @@ func newServer() *mcp.Server {
 	return s
 }
 
-func main() {
-	httpAddr := flag.String("http", "", "serve streamable HTTP at this address (path /mcp) instead of stdio")
-	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if *httpAddr != "" {
-		if err := serveHTTP(ctx, *httpAddr); err != nil {
-			log.Fatal(err)
-		}
-		return
-	}
-	if err := newServer().Run(ctx, mcp.NewStdIOTransport()); err != nil && !errors.Is(err, context.Canceled) {
-		log.Fatal(err)
-	}
-}
-
-// serveHTTP serves the server over streamable HTTP at http://addr/mcp until
-// ctx is done.
-func serveHTTP(ctx context.Context, addr string) error {
-	server := newServer()
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", handler)
-	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		handler.Close() // ends open streams, so Shutdown need not wait for them
-		srv.Shutdown(shutdown)
-	}()
-	log.Printf("apps: serving MCP at http://%s/mcp", addr)
-	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
-}
+func main() { serve.Main(newServer) }

@@ -10,18 +10,11 @@
 package main
 
 import (
-	"context"
 	"embed"
-	"errors"
-	"flag"
 	"io/fs"
 	"log"
-	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
+	"github.com/gomcp/sdk/examples/internal/serve"
 	"github.com/gomcp/sdk/ext/skills"
 	"github.com/gomcp/sdk/mcp"
 )
@@ -46,42 +39,11 @@ func newServer() (*mcp.Server, error) {
 }
 
 func main() {
-	httpAddr := flag.String("http", "", "serve streamable HTTP at this address (path /mcp) instead of stdio")
-	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	server, err := newServer()
-	if err != nil {
-		log.Fatal(err)
-	}
-	if *httpAddr != "" {
-		if err := serveHTTP(ctx, *httpAddr, server); err != nil {
-			log.Fatal(err)
+	serve.Main(func() *mcp.Server {
+		server, err := newServer()
+		if err != nil {
+			log.Fatal(err) // the embedded catalog is part of the program
 		}
-		return
-	}
-	if err := server.Run(ctx, mcp.NewStdIOTransport()); err != nil && !errors.Is(err, context.Canceled) {
-		log.Fatal(err)
-	}
-}
-
-// serveHTTP serves server over streamable HTTP at http://addr/mcp until ctx
-// is done.
-func serveHTTP(ctx context.Context, addr string, server *mcp.Server) error {
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", handler)
-	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		handler.Close() // ends open streams, so Shutdown need not wait for them
-		srv.Shutdown(shutdown)
-	}()
-	log.Printf("skills: serving MCP at http://%s/mcp", addr)
-	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+		return server
+	})
 }

@@ -1,38 +1,14 @@
 package skills_test
 
 import (
-	"bytes"
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/gomcp/sdk/ext/skills"
+	"github.com/gomcp/sdk/internal/goldentest"
 	"github.com/gomcp/sdk/mcp"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// lockedBuffer is a bytes.Buffer safe for the concurrent writes of a
-// LoggingTransport.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // TestGoldenExchanges records the exact messages of each method of the
 // extension, in each protocol era, and compares them with
@@ -43,7 +19,7 @@ func TestGoldenExchanges(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			ctx := context.Background()
 			server := newSkillsServer(t, 1)
-			var log lockedBuffer
+			var log goldentest.Buffer
 			ct, st := mcp.NewInMemoryTransports()
 			ss, err := server.Connect(ctx, st)
 			if err != nil {
@@ -77,27 +53,7 @@ func TestGoldenExchanges(t *testing.T) {
 			}
 			cs.Close()
 			ss.Wait()
-			compareGolden(t, filepath.Join("testdata", "golden", version+".txt"), log.String())
+			goldentest.Compare(t, filepath.Join("testdata", "golden", version+".txt"), log.String())
 		})
-	}
-}
-
-func compareGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("exchange differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
