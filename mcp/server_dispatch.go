@@ -117,7 +117,12 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request, src source
 			return nil, err
 		}
 	}
-	return ss.serve(incomingContext(ctx, req, ss, nil), req.Method, params)
+	res, err := ss.serve(incomingContext(ctx, req, ss, nil), req.Method, params)
+	if ss.request != nil {
+		// 2026-07-28 results identify the server (result_server_info.go).
+		return s.withServerInfo(res, err)
+	}
+	return res, err
 }
 
 // checked returns what src's check makes of err, a failure before params
