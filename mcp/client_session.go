@@ -544,7 +544,13 @@ func (cs *ClientSession) callTool(ctx context.Context, params *CallToolParams, o
 	if !owned {
 		params = cloneParams(params)
 	}
-	res, err := clientCallOwned[CallToolParams, CallToolResult](ctx, cs, MethodCallTool, params)
+	var res *CallToolResult
+	var err error
+	if params.Task != nil && !cs.modern {
+		res, err = cs.callToolTask(ctx, params) // tasks of 2025-11-25 (task_legacy_client.go)
+	} else {
+		res, err = clientCallOwned[CallToolParams, CallToolResult](ctx, cs, MethodCallTool, params)
+	}
 	if err != nil {
 		return nil, err
 	}
