@@ -97,6 +97,9 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 		OnDone:      func() { s.removeSession(ss) },
 		BaseContext: ctx,
 		Received:    ss.received,
+		OnWriteError: func(err error) {
+			s.logger().Debug("mcp: writing a response failed", "error", err)
+		},
 	})
 	s.addSession(ss)
 	return ss, nil
