@@ -56,6 +56,7 @@ type ServerSession struct {
 	barrier     initBarrier // server_initialize.go; written only before requests are handled
 	barrierOnce sync.Once
 	transport   TransportInfo // of the connection, when Connect made it
+	sessionID   string        // the transport's session id (HTTP+SSE), if any
 	ended       []func(error) // session observers' end functions (session_observer.go)
 }
 
@@ -88,7 +89,7 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting server: %w", err)
 	}
-	ss := &ServerSession{server: s, transport: transportInfoOf(t)}
+	ss := &ServerSession{server: s, transport: transportInfoOf(t), sessionID: sessionIDOf(t)}
 	ss.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
 		Handler:     jsonrpc2.HandlerFunc(ss.handle),
 		MaxInFlight: s.opts.MaxInFlight,
@@ -272,14 +273,17 @@ func sendPing(rc *requestContext, ctx context.Context, params any) (any, error) 
 	return res, nil
 }
 
-// ID returns the session's id on a legacy streamable HTTP connection (the
-// Mcp-Session-Id header), or "" when it has none (stdio, in-memory, and
-// every 2026-07-28 request).
+// ID returns the session's id: the Mcp-Session-Id header of a legacy
+// streamable HTTP session, the sessionId of an HTTP+SSE session, or ""
+// when it has none (stdio, in-memory, and every 2026-07-28 request).
 func (ss *ServerSession) ID() string {
-	if sess, ok := ss.root().conn.(*httpSession); ok && ss.request == nil {
+	if ss.request != nil {
+		return ""
+	}
+	if sess, ok := ss.root().conn.(*httpSession); ok {
 		return sess.id
 	}
-	return ""
+	return ss.sessionID
 }
 
 // NotifyProgress reports progress on the request whose progress token is
