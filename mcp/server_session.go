@@ -22,11 +22,12 @@ const (
 
 // A ServerSession is the server's side of one client connection.
 //
-// In the legacy era it lives from initialize to the end of the connection.
-// In the modern era (2026-07-28) each request is independent: handlers
-// receive a ServerSession scoped to that one request, carrying the
-// client's per-request capabilities, identity and protocol version.
-// Handler code is the same in both eras.
+// With the initialize handshake (protocol 2025-11-25 and earlier) it lives
+// from initialize to the end of the connection. With per-request metadata
+// (2026-07-28) each request is independent: handlers receive a
+// ServerSession scoped to that one request, carrying the client's
+// per-request capabilities, identity and protocol version. Handler code is
+// the same in every revision.
 type ServerSession struct {
 	server *Server
 	conn   sessionPeer // nil for a modern request served outside a connection
@@ -150,7 +151,7 @@ func (ss *ServerSession) Wait() error {
 }
 
 // ProtocolVersion returns the protocol version in use: negotiated by
-// initialize in the legacy era, or the request's own in 2026-07-28.
+// initialize (2025-11-25 and earlier), or the request's own (2026-07-28).
 func (ss *ServerSession) ProtocolVersion() string {
 	if ss.request != nil {
 		return ss.request.meta.ProtocolVersion
@@ -170,8 +171,9 @@ func (ss *ServerSession) ClientInfo() *Implementation {
 	return ss.clientInfo
 }
 
-// ClientCapabilities returns what the client declared: at initialize in the
-// legacy era, on this request in 2026-07-28. It is never nil.
+// ClientCapabilities returns what the client declared: at initialize
+// (2025-11-25 and earlier), or on this request (2026-07-28). It is never
+// nil.
 func (ss *ServerSession) ClientCapabilities() *ClientCapabilities {
 	var caps *ClientCapabilities
 	if ss.request != nil {
@@ -273,8 +275,8 @@ func sendPing(rc *requestContext, ctx context.Context, params any) (any, error) 
 	return res, nil
 }
 
-// ID returns the session's id: the Mcp-Session-Id header of a legacy
-// streamable HTTP session, the sessionId of an HTTP+SSE session, or ""
+// ID returns the session's id: the Mcp-Session-Id header of a streamable
+// HTTP session made by initialize, the sessionId of an HTTP+SSE session, or ""
 // when it has none (stdio, in-memory, and every 2026-07-28 request).
 func (ss *ServerSession) ID() string {
 	if ss.request != nil {
