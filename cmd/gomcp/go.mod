@@ -1,0 +1,15 @@
+module github.com/gomcp/sdk/cmd/gomcp
+
+go 1.25.0
+
+require (
+	github.com/gomcp/sdk v0.0.0
+	golang.org/x/term v0.37.0
+)
+
+require (
+	github.com/go-json-experiment/json v0.0.0-20251027170946-4849db3c2f7e // indirect
+	golang.org/x/sys v0.38.0 // indirect
+)
+
+replace github.com/gomcp/sdk => ../..
