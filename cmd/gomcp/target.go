@@ -74,7 +74,7 @@ func configPaths(env *environ) []string {
 	}
 	if home != "" {
 		paths = append(paths,
-			filepath.Join(home, ".claude.json"),         // Claude Code, user and local
+			filepath.Join(home, ".claude.json"),        // Claude Code, user and local
 			filepath.Join(home, ".cursor", "mcp.json"), // Cursor, user
 			claudeDesktopConfig(env),
 		)
