@@ -8,4 +8,3 @@ func cmdMock(ctx context.Context, c *cmdCtx) error   { return usageError("mock: 
 func cmdRecord(ctx context.Context, c *cmdCtx) error { return usageError("record: not yet") }
 func cmdReplay(ctx context.Context, c *cmdCtx) error { return usageError("replay: not yet") }
 func cmdBridge(ctx context.Context, c *cmdCtx) error { return usageError("bridge: not yet") }
-func cmdLint(ctx context.Context, c *cmdCtx) error   { return usageError("lint: not yet") }
