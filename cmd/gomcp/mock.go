@@ -168,9 +168,16 @@ func fill(text string, values map[string]any) string {
 	})
 }
 
-// newMockServer builds the server a fixture describes.
-func newMockServer(f *fixture) *mcp.Server {
-	srv := mcp.NewServer(f.Server.Name, f.Server.Version, &mcp.ServerOptions{Instructions: f.Server.Instructions})
+// newMockServer builds the server a fixture describes. The SDK panics on
+// invalid registrations (a relative resource URI, a bad template), which
+// a fixture must report as an error instead.
+func newMockServer(f *fixture) (srv *mcp.Server, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			srv, err = nil, fmt.Errorf("%v", r)
+		}
+	}()
+	srv = mcp.NewServer(f.Server.Name, f.Server.Version, &mcp.ServerOptions{Instructions: f.Server.Instructions})
 	for _, t := range f.Tools {
 		srv.AddTools(mockTool(t))
 	}
@@ -200,7 +207,7 @@ func newMockServer(f *fixture) *mcp.Server {
 			},
 		})
 	}
-	return srv
+	return srv, nil
 }
 
 func mockTool(t fixtureTool) *mcp.ServerTool {
@@ -259,7 +266,11 @@ func cmdMock(ctx context.Context, c *cmdCtx) error {
 	if err != nil {
 		return usageError("mock: %v", err)
 	}
-	return serve(ctx, c, newMockServer(f))
+	srv, err := newMockServer(f)
+	if err != nil {
+		return usageError("mock: %v", err)
+	}
+	return serve(ctx, c, srv)
 }
 
 // serve serves srv on stdio, or over streamable HTTP at /mcp with --http.

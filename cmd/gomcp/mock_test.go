@@ -105,6 +105,9 @@ func TestFixtureErrors(t *testing.T) {
 			}
 		})
 	}
+	if _, err := newMockServer(&fixture{Resources: []fixtureResource{{URI: "relative"}}}); err == nil {
+		t.Fatal("a relative resource URI was accepted")
+	}
 	r := runCLI(t, "mock", "testdata/nonexistent.yaml")
 	if r.code != exitUsage {
 		t.Fatalf("mock of a missing file: exit %d", r.code)
@@ -121,7 +124,7 @@ func FuzzParseFixture(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_ = newMockServer(fx)
+		_, _ = newMockServer(fx)
 		_ = fill("{{a}} {{ b }}", map[string]any{"a": 1})
 	})
 }
