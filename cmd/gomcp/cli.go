@@ -46,8 +46,8 @@ func init() {
 		{name: "shell", groups: fTarget | fAsk, client: true, synopsis: "an interactive session with completion and history", run: cmdShell},
 		{name: "mock", groups: fServe, args: "FIXTURE.yaml|json", synopsis: "serve tools, prompts and resources from a fixture (stdio, or --http ADDR at /mcp)", run: cmdMock},
 		{name: "record", groups: fOut | fTarget, args: "-- COMMAND ARGS...", synopsis: "run a stdio server behind a proxy that writes every message to a txtar transcript", run: cmdRecord},
-		{name: "replay", groups: fServe, args: "FILE.txtar", synopsis: "serve a recorded transcript back (stdio, or --http ADDR at /mcp)", run: cmdReplay},
-		{name: "bridge", groups: fTarget, args: "URL", synopsis: "expose a remote HTTP server on stdio", run: cmdBridge},
+		{name: "replay", groups: 0, args: "FILE.txtar", synopsis: "serve a recorded transcript back on stdio", run: cmdReplay},
+		{name: "bridge", groups: fTarget, client: true, synopsis: "expose a remote HTTP server on stdio", run: cmdBridge},
 		{name: "version", synopsis: "print the version", run: cmdVersion},
 		{name: "help", args: "[VERB]", synopsis: "show help", run: cmdHelp},
 	}

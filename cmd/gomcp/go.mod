@@ -7,6 +7,7 @@ require (
 	github.com/gomcp/sdk v0.0.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/term v0.37.0
+	golang.org/x/tools v0.49.0
 )
 
 require golang.org/x/sys v0.47.0 // indirect
