@@ -70,10 +70,14 @@ type cmdCtx struct {
 	target     *target  // client verbs
 	positional []string // after the target
 	command    []string // after "--", for verbs without target
+	sess       *session // the shell's session, which commands share
 }
 
 // connect connects to the command's target with the handlers opts.
 func (c *cmdCtx) connect(ctx context.Context, opts mcp.ClientOptions) (*session, error) {
+	if c.sess != nil {
+		return c.sess, nil
+	}
 	return connect(ctx, c.env, c.o, c.target, opts)
 }
 

@@ -37,6 +37,15 @@ type session struct {
 	target *target
 	obs    *observer   // HTTP exchanges; nil for stdio
 	tail   *tailWriter // the end of a stdio server's stderr
+	shared bool        // the shell's session: Close leaves it open
+}
+
+// Close closes the session, unless the shell shares it between commands.
+func (s *session) Close() error {
+	if s.shared {
+		return nil
+	}
+	return s.ClientSession.Close()
 }
 
 // fail classifies an error of a request made on the session.

@@ -3,6 +3,7 @@ module github.com/gomcp/sdk/cmd/gomcp
 go 1.25.0
 
 require (
+	github.com/chzyer/readline v1.5.1
 	github.com/go-json-experiment/json v0.0.0-20251027170946-4849db3c2f7e
 	github.com/gomcp/sdk v0.0.0
 	go.yaml.in/yaml/v3 v3.0.6
