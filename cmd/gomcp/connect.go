@@ -189,6 +189,8 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	o.mu.Lock()
 	switch resp.StatusCode {
+	case http.StatusOK, http.StatusAccepted:
+		o.authStatus, o.authURL = 0, "" // authorized after all
 	case http.StatusUnauthorized, http.StatusForbidden:
 		o.authStatus, o.authURL = resp.StatusCode, req.URL.Redacted()
 	case http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed:
@@ -248,8 +250,14 @@ func (w *teeWriter) Write(p []byte) (int, error) {
 // describe is a one-line description of the session's protocol.
 func describe(cs *mcp.ClientSession) string {
 	era := "legacy"
-	if cs.ProtocolVersion() == mcp.Version20260728 {
+	if isModern(cs) {
 		era = "modern"
 	}
 	return fmt.Sprintf("%s (%s)", cs.ProtocolVersion(), era)
+}
+
+// isModern reports whether the session speaks the 2026-07-28 era (no
+// handshake, no session).
+func isModern(cs *mcp.ClientSession) bool {
+	return cs.ProtocolVersion() >= mcp.Version20260728
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -133,15 +134,9 @@ func rawJSON(v any) string {
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	var out strings.Builder
-	var buf = new(strings.Builder)
-	_ = buf
-	var x any
-	if json.Unmarshal(data, &x) == nil {
-		if pretty, err := json.MarshalIndent(x, "", "  "); err == nil {
-			out.Write(pretty)
-			return out.String()
-		}
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, data, "", "  ") == nil {
+		return pretty.String()
 	}
 	return string(data)
 }

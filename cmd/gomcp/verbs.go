@@ -165,7 +165,7 @@ func cmdDiscover(ctx context.Context, c *cmdCtx) error {
 		Capabilities:    s.ServerCapabilities(),
 		Instructions:    s.Instructions(),
 	}
-	if s.ProtocolVersion() == mcp.Version20260728 {
+	if isModern(s.ClientSession) {
 		d.Era = "modern"
 		res, err := s.Discover(ctx, nil)
 		if err != nil {

@@ -76,7 +76,7 @@ func cmdWatch(ctx context.Context, c *cmdCtx) error {
 	}
 	defer s.Close()
 	uris := c.positional
-	if s.ProtocolVersion() == mcp.Version20260728 {
+	if isModern(s.ClientSession) {
 		caps := s.ServerCapabilities()
 		filter := mcp.SubscriptionFilter{ResourceSubscriptions: uris}
 		filter.ToolsListChanged = caps.Tools != nil && caps.Tools.ListChanged
