@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net/http"
 	"os"
 	"slices"
 	"time"
@@ -66,6 +67,9 @@ type scenarioEnv struct {
 	version string
 	// context is the scenario's data, if any.
 	context map[string]json.RawMessage
+	// httpClient, if set, sends the requests to the server (authorization
+	// scenarios).
+	httpClient *http.Client
 }
 
 // readEnv reads the scenario's environment.

@@ -48,7 +48,11 @@ func connect(ctx context.Context, env *scenarioEnv, opts *mcp.ClientOptions) (*m
 		opts.ProtocolVersion = env.version
 	}
 	client := mcp.NewClient("gomcp-everything-client", "1.0.0", opts)
-	cs, err := client.Connect(ctx, mcp.NewStreamableClientTransport(env.url, nil))
+	var topts *mcp.StreamableClientTransportOptions
+	if env.httpClient != nil {
+		topts = &mcp.StreamableClientTransportOptions{HTTPClient: env.httpClient}
+	}
+	cs, err := client.Connect(ctx, mcp.NewStreamableClientTransport(env.url, topts))
 	if err != nil {
 		return nil, fmt.Errorf("connect: %w", err)
 	}
