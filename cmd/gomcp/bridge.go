@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net/http"
 	"strings"
 
 	"github.com/gomcp/sdk/mcp"
@@ -33,13 +32,14 @@ func cmdBridge(ctx context.Context, c *cmdCtx) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	header := http.Header{}
-	for _, h := range c.target.headers {
-		name, value, _ := strings.Cut(h, ":")
-		header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	header := headerOf(c.target)
+	// The bridge's stdin is the client's channel: a login cannot prompt
+	// there, but the loopback redirect needs no input.
+	hc, obs, a, err := httpClient(c.env, c.o, c.target, c.env.stderrTTY && !c.o.noInteractive)
+	if err != nil {
+		return err
 	}
-	obs := newObserver()
-	hc := &http.Client{Transport: obs}
+	defer a.Close()
 	var remoteT mcp.Transport = mcp.NewStreamableClientTransport(c.target.url, &mcp.StreamableClientTransportOptions{HTTPClient: hc, Header: header})
 	if c.target.sse || strings.HasSuffix(strings.TrimRight(c.target.url, "/"), "/sse") {
 		t, err := mcp.NewSSEClientTransport(c.target.url, &mcp.SSEClientTransportOptions{HTTPClient: hc, Header: header})

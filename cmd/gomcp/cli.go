@@ -48,6 +48,7 @@ func init() {
 		{name: "record", groups: fOut | fTarget, args: "-- COMMAND ARGS...", synopsis: "run a stdio server behind a proxy that writes every message to a txtar transcript", run: cmdRecord},
 		{name: "replay", groups: 0, args: "FILE.txtar", synopsis: "serve a recorded transcript back on stdio", run: cmdReplay},
 		{name: "bridge", groups: fTarget, client: true, synopsis: "expose a remote HTTP server on stdio", run: cmdBridge},
+		{name: "login", groups: fTarget | fOutput, client: true, synopsis: "authorize at a server (OAuth) and store the token", run: cmdLogin},
 		{name: "version", synopsis: "print the version", run: cmdVersion},
 		{name: "help", args: "[VERB]", synopsis: "show help", run: cmdHelp},
 	}

@@ -37,6 +37,7 @@ type session struct {
 	target *target
 	obs    *observer   // HTTP exchanges; nil for stdio
 	tail   *tailWriter // the end of a stdio server's stderr
+	auth   *authorizer // OAuth of an HTTP target, if any
 	shared bool        // the shell's session: Close leaves it open
 }
 
@@ -45,7 +46,9 @@ func (s *session) Close() error {
 	if s.shared {
 		return nil
 	}
-	return s.ClientSession.Close()
+	err := s.ClientSession.Close()
+	s.auth.Close()
+	return err
 }
 
 // fail classifies an error of a request made on the session.
@@ -103,14 +106,12 @@ func connectOnce(ctx context.Context, env *environ, o *options, t *target, opts 
 	if t.url == "" {
 		return connectStdio(ctx, env, o, t, client)
 	}
-	obs := newObserver()
-	header := http.Header{}
-	for _, h := range t.headers {
-		name, value, _ := strings.Cut(h, ":")
-		header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	header := headerOf(t)
+	hc, obs, a, err := httpClient(env, o, t, o.forceInteractive || (env.stdinTTY && !o.noInteractive))
+	if err != nil {
+		return nil, err
 	}
-	hc := &http.Client{Transport: obs}
-	s := &session{target: t, obs: obs}
+	s := &session{target: t, obs: obs, auth: a}
 	if !t.sse {
 		cs, err := client.Connect(ctx, mcp.NewStreamableClientTransport(t.url, &mcp.StreamableClientTransportOptions{HTTPClient: hc, Header: header}))
 		if err == nil {
@@ -118,6 +119,7 @@ func connectOnce(ctx context.Context, env *environ, o *options, t *target, opts 
 			return s, nil
 		}
 		if !obs.postRejected() || opts.ProtocolVersion == mcp.LatestVersion {
+			a.Close()
 			return nil, classify(err, "connecting to "+t.String(), obs)
 		}
 	}
@@ -125,14 +127,26 @@ func connectOnce(ctx context.Context, env *environ, o *options, t *target, opts 
 	// or the config says so.
 	sse, err := mcp.NewSSEClientTransport(t.url, &mcp.SSEClientTransportOptions{HTTPClient: hc, Header: header})
 	if err != nil {
+		a.Close()
 		return nil, usageError("%v", err)
 	}
 	cs, err := client.Connect(ctx, sse)
 	if err != nil {
+		a.Close()
 		return nil, classify(err, "connecting to "+t.String()+" (HTTP+SSE)", obs)
 	}
 	s.ClientSession = cs
 	return s, nil
+}
+
+// headerOf is the target's --header and config headers.
+func headerOf(t *target) http.Header {
+	header := http.Header{}
+	for _, h := range t.headers {
+		name, value, _ := strings.Cut(h, ":")
+		header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	return header
 }
 
 func connectStdio(ctx context.Context, env *environ, o *options, t *target, client *mcp.Client) (*session, error) {

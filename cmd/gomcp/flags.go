@@ -22,6 +22,13 @@ type options struct {
 	noInteractive   bool
 	samplingCommand string
 
+	// Authorization.
+	clientID          string
+	clientSecret      string
+	clientCredentials bool
+	tokenStore        string
+	forceInteractive  bool // login: wait for a person even without a terminal
+
 	// Output.
 	json   bool
 	output string
@@ -69,6 +76,11 @@ func newFlagSet(verb string, groups int, o *options) *flag.FlagSet {
 		fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on connecting and on each one-shot command")
 		fs.StringVar(&o.cwd, "cwd", "", "working `directory` of a stdio server")
 		fs.BoolVar(&o.serverLogs, "server-logs", false, "show a stdio server's stderr")
+		fs.BoolVar(&o.noInteractive, "no-interactive", false, "never prompt: decline elicitation, and fail with exit 3 where a login would be needed")
+		fs.StringVar(&o.clientID, "client-id", "", "OAuth client `ID` registered with the authorization server")
+		fs.StringVar(&o.clientSecret, "client-secret", "", "OAuth client `secret` (or GOMCP_CLIENT_SECRET)")
+		fs.BoolVar(&o.clientCredentials, "client-credentials", false, "authorize as the client itself (client_credentials grant), never as a person")
+		fs.StringVar(&o.tokenStore, "token-store", "", "keep OAuth tokens in this `file` (default ~/.config/gomcp/tokens.json)")
 	}
 	if groups&fOutput != 0 {
 		fs.BoolVar(&o.json, "json", false, "print one JSON object (NDJSON for watch)")
@@ -79,7 +91,6 @@ func newFlagSet(verb string, groups int, o *options) *flag.FlagSet {
 		fs.IntVar(&o.limit, "limit", 0, "list at most `N` items (one page request after another until then)")
 	}
 	if groups&fAsk != 0 {
-		fs.BoolVar(&o.noInteractive, "no-interactive", false, "never prompt: decline elicitation")
 		fs.StringVar(&o.samplingCommand, "sampling-command", "", "answer sampling requests with this shell `command`")
 	}
 	if groups&fArgs != 0 {
