@@ -59,7 +59,7 @@ func newFakeOAuth(t *testing.T) *fakeOAuth {
 			"issuer": f.srv.URL, "authorization_endpoint": f.srv.URL + "/authorize", "token_endpoint": f.srv.URL + "/token",
 			"registration_endpoint": f.srv.URL + "/register", "response_types_supported": []string{"code"},
 			"code_challenge_methods_supported": []string{"S256"}, "grant_types_supported": []string{"authorization_code", "client_credentials"},
-			"token_endpoint_auth_methods_supported": []string{"none", "client_secret_post", "client_secret_basic"},
+			"token_endpoint_auth_methods_supported":          []string{"none", "client_secret_post", "client_secret_basic"},
 			"authorization_response_iss_parameter_supported": true,
 		})
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,6 +86,8 @@ func TestReadmeExamples(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "gomcp"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	home := t.TempDir()
+	oauth := newFakeOAuth(t)
 	host := strings.TrimSuffix(strings.TrimPrefix(everythingURL, "http://"), "/mcp")
 	config = strings.ReplaceAll(config, "localhost:3001", host)
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(config), 0o644); err != nil {
@@ -101,6 +104,7 @@ func TestReadmeExamples(t *testing.T) {
 	for _, c := range cmds {
 		line := strings.ReplaceAll(c.line, "localhost:3001", host)
 		line = strings.ReplaceAll(line, "localhost:8931", "127.0.0.1:0")
+		line = strings.ReplaceAll(line, "https://mcp.example.com", oauth.srv.URL)
 		t.Run(c.line, func(t *testing.T) {
 			timeout := 30 * time.Second
 			if c.longRunner {
@@ -111,10 +115,13 @@ func TestReadmeExamples(t *testing.T) {
 			cmd := exec.CommandContext(ctx, "sh", "-c", line)
 			cmd.Dir = dir
 			cmd.WaitDelay = time.Second
-			cmd.Env = append(os.Environ(), "PATH="+path, "HOME="+t.TempDir())
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			cmd.Env = append(os.Environ(), "PATH="+path, "HOME="+home, "XDG_CONFIG_HOME=")
+			var stdout bytes.Buffer
+			stderr := &timedWriter{}
+			cmd.Stdout, cmd.Stderr = &stdout, stderr
+			stopBrowser := browse(stderr, oauth.srv.URL+"/authorize?")
 			err := cmd.Run()
+			stopBrowser()
 			if c.longRunner {
 				if !strings.Contains(stderr.String(), "listening on http://") {
 					t.Fatalf("%s did not start serving: %v; stderr %s", line, err, stderr.String())
@@ -135,4 +142,28 @@ func TestReadmeExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// browse is a test browser: it follows the first authorization URL
+// printed to w, until stopped.
+func browse(w *timedWriter, prefix string) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			if i := strings.Index(w.String(), prefix); i >= 0 {
+				if resp, err := http.Get(strings.Fields(w.String()[i:])[0]); err == nil {
+					resp.Body.Close()
+				}
+				return
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
