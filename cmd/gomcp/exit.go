@@ -98,6 +98,12 @@ func classify(err error, what string, obs *observer) error {
 	if isUnreachable(err) {
 		return &cliError{exit: exitUnreachable, code: "unreachable", msg: what, cause: err}
 	}
+	if errors.Is(err, mcp.ErrNotSupported) {
+		return &cliError{exit: exitUsage, code: "not_supported", msg: what + ": not supported", cause: err}
+	}
+	if errors.Is(err, mcp.ErrUnsupportedVersion) {
+		return &cliError{exit: exitUsage, code: "unsupported_version", msg: what + ": no common protocol version", cause: err}
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &cliError{exit: exitUsage, code: "timeout", msg: what + ": timed out", cause: err}
 	}
