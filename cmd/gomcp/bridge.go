@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/gomcp/sdk/mcp"
 )
@@ -59,20 +61,52 @@ func cmdBridge(ctx context.Context, c *cmdCtx) error {
 	}
 	defer local.Close()
 
-	errc := make(chan error, 2)
-	go func() { errc <- forward(ctx, local, remote) }()
-	go func() { errc <- forward(ctx, remote, local) }()
-	err = <-errc
+	pending := &pendingCalls{zero: make(chan struct{}, 1)}
+	upc := make(chan error, 1)
+	downc := make(chan error, 1)
+	noop := func(mcp.JSONRPCMessage) {}
+	go func() { upc <- forward(ctx, local, remote, pending.sent, noop) }()
+	go func() { downc <- forward(ctx, remote, local, noop, pending.answered) }()
+	upDone, downDone := false, false
+	select {
+	case err = <-upc:
+		upDone = true
+		// The client is done sending: deliver the answers still due.
+		if errors.Is(err, io.EOF) {
+			downDone = pending.wait(ctx, drainTimeout, downc)
+		}
+	case err = <-downc:
+		downDone = true
+	}
 	cancel()
+	remote.Close()
+	local.Close()
+	// No goroutine outlives the bridge: the server side ends with its
+	// connection; the client side ends with stdin, which a terminal may
+	// not close, so it gets a moment only.
+	if !downDone {
+		<-downc
+	}
+	if !upDone {
+		select {
+		case <-upc:
+		case <-time.After(time.Second):
+		}
+	}
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}
 	return classify(err, "bridging "+c.target.String(), obs)
 }
 
+// drainTimeout bounds how long the bridge waits, after its input ends,
+// for the answers to requests it forwarded.
+const drainTimeout = 5 * time.Second
+
 // forward copies messages from one connection to the other until the
-// first fails; a malformed message from the client is dropped.
-func forward(ctx context.Context, from, to mcp.Connection) error {
+// first fails, telling before and after about each; a malformed message
+// is dropped.
+func forward(ctx context.Context, from, to mcp.Connection, before, after func(mcp.JSONRPCMessage)) error {
 	for {
 		msg, err := from.Read(ctx)
 		var decodeErr *mcp.JSONRPCDecodeError
@@ -82,8 +116,66 @@ func forward(ctx context.Context, from, to mcp.Connection) error {
 		if err != nil {
 			return err
 		}
+		before(msg)
 		if err := to.Write(ctx, msg); err != nil {
 			return err
+		}
+		after(msg)
+	}
+}
+
+// pendingCalls counts the client's requests not answered yet.
+type pendingCalls struct {
+	mu   sync.Mutex
+	n    int
+	zero chan struct{} // signalled when n drops to zero
+}
+
+func (p *pendingCalls) sent(m mcp.JSONRPCMessage) {
+	if req, ok := m.(*mcp.JSONRPCRequest); ok && req.ID.IsValid() {
+		p.mu.Lock()
+		p.n++
+		p.mu.Unlock()
+	}
+}
+
+func (p *pendingCalls) answered(m mcp.JSONRPCMessage) {
+	if _, ok := m.(*mcp.JSONRPCResponse); !ok {
+		return
+	}
+	p.mu.Lock()
+	if p.n > 0 {
+		p.n--
+	}
+	if p.n == 0 {
+		select {
+		case p.zero <- struct{}{}:
+		default:
+		}
+	}
+	p.mu.Unlock()
+}
+
+// wait waits until every request is answered, the server side ends (it
+// then reports true), or the timeout.
+func (p *pendingCalls) wait(ctx context.Context, timeout time.Duration, down <-chan error) bool {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		p.mu.Lock()
+		n := p.n
+		p.mu.Unlock()
+		if n == 0 {
+			return false
+		}
+		select {
+		case <-p.zero:
+		case <-down:
+			return true
+		case <-timer.C:
+			return false
+		case <-ctx.Done():
+			return false
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+
 	"path/filepath"
 	"strings"
 	"sync"
@@ -87,6 +88,19 @@ func testServer(mode string) {
 		}},
 		Handler: func(_ context.Context, _ *mcp.ServerSession, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []*mcp.Content{mcp.NewTextContent(string(rawArgs(p)))}}, nil
+		},
+	})
+	srv.AddTools(&mcp.ServerTool{
+		Tool: &mcp.Tool{Name: "env", Description: "Returns an environment variable and the directory.", InputSchema: map[string]any{
+			"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}},
+		}},
+		Handler: func(_ context.Context, _ *mcp.ServerSession, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+			var args struct {
+				Name string `json:"name"`
+			}
+			_ = json.Unmarshal(rawArgs(p), &args)
+			wd, _ := os.Getwd()
+			return &mcp.CallToolResult{Content: []*mcp.Content{mcp.NewTextContent(os.Getenv(args.Name) + " in " + filepath.Base(wd))}}, nil
 		},
 	})
 	switch mode {
