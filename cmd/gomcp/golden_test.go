@@ -2,10 +2,14 @@ package main
 
 import (
 	"flag"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gomcp/sdk/mcp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden")
@@ -151,5 +155,50 @@ func checkErrorLine(t *testing.T, r result, errCode string) {
 	}
 	if line.Error.Code != errCode || line.Error.Message == "" {
 		t.Fatalf("error line %s, want code %q and a message", last, errCode)
+	}
+}
+
+// inProcessCases are golden cases against the mock fixture served by an
+// in-process server (the everything-server is a main package, so it runs
+// as a process).
+var inProcessCases = []struct {
+	name    string
+	args    []string
+	exit    int
+	errCode string
+}{
+	{"mock-tools", []string{"tools", "--json"}, exitOK, ""},
+	{"mock-call", []string{"call", "--json", "forecast", "city=Oslo", "days=3"}, exitOK, ""},
+	{"mock-call-structured", []string{"call", "--json", "structured"}, exitOK, ""},
+	{"mock-call-error", []string{"call", "--json", "broken"}, exitToolError, "tool_is_error"},
+	{"mock-prompts", []string{"prompts", "--json"}, exitOK, ""},
+	{"mock-prompt", []string{"prompt", "--json", "plan", "city=Lima"}, exitOK, ""},
+	{"mock-resources", []string{"resources", "--json"}, exitOK, ""},
+	{"mock-templates", []string{"templates", "--json"}, exitOK, ""},
+	{"mock-read", []string{"read", "--json", "weather://city/Rome"}, exitOK, ""},
+	{"mock-lint", []string{"lint", "--json"}, exitOK, ""},
+}
+
+// TestGoldenInProcess runs the in-process golden cases in both eras.
+func TestGoldenInProcess(t *testing.T) {
+	f, err := loadFixture("testdata/mock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := newMockServer(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	hs := httptest.NewServer(h)
+	defer hs.Close()
+	defer h.Close()
+	for _, era := range eras {
+		for _, tc := range inProcessCases {
+			t.Run(era+"/"+tc.name, func(t *testing.T) {
+				args := insertTarget(append(append([]string{}, tc.args...), "--protocol", era), hs.URL)
+				checkGolden(t, tc.name+"."+era, runCLI(t, args...), tc.exit, tc.errCode)
+			})
+		}
 	}
 }
