@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -28,5 +29,19 @@ func TestBench(t *testing.T) {
 	}
 	if r := runCLI(t, "bench", everythingURL); r.code != exitUsage {
 		t.Fatalf("bench without --tool: exit %d", r.code)
+	}
+}
+
+// TestBenchLiveLine checks the live progress line on a (simulated)
+// terminal, erased at the end.
+func TestBenchLiveLine(t *testing.T) {
+	env, out, errw := testEnv(t, "", nil)
+	env.stderrTTY = true
+	r := runIn(t, env, out, errw, "bench", "--tool", "greet", "-c", "2", "-d", "1200ms", everythingURL, "name=Live")
+	if r.code != 0 || !strings.Contains(r.stdout, "calls:") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, " calls ") || !strings.Contains(r.stderr, "/s") || !strings.HasSuffix(r.stderr, "\r\x1b[K") {
+		t.Fatalf("live line on stderr: %q", r.stderr)
 	}
 }
