@@ -64,9 +64,13 @@ func cmdBridge(ctx context.Context, c *cmdCtx) error {
 	pending := &pendingCalls{zero: make(chan struct{}, 1)}
 	upc := make(chan error, 1)
 	downc := make(chan error, 1)
+	stream := &legacyStream{hc: hc, url: c.target.url, header: header, obs: obs, local: local}
+	defer stream.wg.Wait()
 	noop := func(mcp.JSONRPCMessage) {}
-	go func() { upc <- forward(ctx, local, remote, pending.sent, noop) }()
-	go func() { downc <- forward(ctx, remote, local, noop, pending.answered) }()
+	opened := func(m mcp.JSONRPCMessage) { stream.fromClient(ctx, m) }
+	answered := func(m mcp.JSONRPCMessage) { stream.fromServer(m); pending.answered(m) }
+	go func() { upc <- forward(ctx, local, remote, pending.sent, opened) }()
+	go func() { downc <- forward(ctx, remote, local, noop, answered) }()
 	upDone, downDone := false, false
 	select {
 	case err = <-upc:

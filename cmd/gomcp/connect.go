@@ -186,7 +186,8 @@ type observer struct {
 	mu         sync.Mutex
 	authStatus int
 	authURL    string
-	rejected   bool // a POST got 400, 404 or 405: maybe an HTTP+SSE server
+	rejected   bool   // a POST got 400, 404 or 405: maybe an HTTP+SSE server
+	session    string // the last Mcp-Session-Id the server gave
 }
 
 func newObserver() *observer {
@@ -202,6 +203,9 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	o.mu.Lock()
+	if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+		o.session = id
+	}
 	switch resp.StatusCode {
 	case http.StatusOK, http.StatusAccepted:
 		o.authStatus, o.authURL = 0, "" // authorized after all
@@ -220,6 +224,12 @@ func (o *observer) authFailure() (int, string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.authStatus, o.authURL
+}
+
+func (o *observer) sessionID() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.session
 }
 
 func (o *observer) postRejected() bool {
