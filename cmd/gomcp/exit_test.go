@@ -167,3 +167,17 @@ func TestSSEFallback(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestServerStderr checks that the end of a failing stdio server's stderr
+// explains the unreachable error, and that --server-logs shows it as it
+// comes.
+func TestServerStderr(t *testing.T) {
+	r := runCLI(t, "tools", "--", "sh", "-c", "echo 'config file missing' >&2; exit 1")
+	if r.code != exitUnreachable || !strings.Contains(r.stderr, "config file missing") || strings.Count(r.stderr, "\n") != 1 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = runCLI(t, "tools", "--server-logs", "--", "sh", "-c", "echo 'starting up' >&2; exit 1")
+	if !strings.HasPrefix(r.stderr, "starting up\n") {
+		t.Fatalf("--server-logs: stderr %q", r.stderr)
+	}
+}
