@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -98,4 +99,60 @@ func FuzzReadSSE(f *testing.F) {
 			return nil
 		})
 	})
+}
+
+// TestBridgeOAuth bridges to a protected server with client credentials.
+func TestBridgeOAuth(t *testing.T) {
+	f := newFakeOAuth(t)
+	line := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
+	env, out, errw := testEnv(t, line, map[string]string{"GOMCP_CLIENT_SECRET": "s3cret"})
+	r := runIn(t, env, out, errw, "bridge", "--client-credentials", "--client-id", "svc", "--token-store", filepath.Join(t.TempDir(), "t.json"), f.srv.URL+"/mcp")
+	if r.code != 0 || !strings.Contains(r.stdout, `"serverInfo":{"name":"protected"`) {
+		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestBridge runs gomcp bridge in-process between an SDK client on its
+// stdio and the everything-server over HTTP, in both eras.
+func TestBridge(t *testing.T) {
+	for _, version := range []string{"", mcp.Version20251125} {
+		t.Run("version="+version, func(t *testing.T) {
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			env, _, errw := testEnv(t, "", nil)
+			env.stdin, env.stdout = inR, outW
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan int, 1)
+			go func() { done <- run(ctx, env, []string{"bridge", everythingURL}) }()
+			cs, err := mcp.NewClient("test", "1", &mcp.ClientOptions{ProtocolVersion: version}).Connect(ctx, mcp.NewIOTransport(struct {
+				io.Reader
+				io.Writer
+				io.Closer
+			}{outR, inW, inW}))
+			if err != nil {
+				t.Fatalf("connect through the bridge: %v; stderr %s", err, errw.String())
+			}
+			res, err := cs.CallTool(ctx, "greet", map[string]any{"name": "Bridge"}, nil)
+			if err != nil || res.Content[0].Text != "Hello, Bridge!" {
+				t.Fatalf("call = %+v, %v", res, err)
+			}
+			if want := version; want != "" && cs.ProtocolVersion() != want {
+				t.Fatalf("protocol %s, want %s", cs.ProtocolVersion(), want)
+			}
+			// The client closing its side ends the bridge, whose exit
+			// closes its stdout.
+			inW.Close()
+			select {
+			case code := <-done:
+				if code != 0 {
+					t.Fatalf("bridge exited %d: %s", code, errw.String())
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the bridge did not end when its input closed")
+			}
+			outW.Close()
+			cs.Close()
+			cancel()
+		})
+	}
 }

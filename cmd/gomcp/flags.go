@@ -52,7 +52,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 // flag groups a verb can take.
 const (
-	fTarget = 1 << iota // -e, --header, --config, --protocol, --timeout, --cwd, --server-logs
+	fTarget = 1 << iota // connection and authorization flags
 	fOutput             // --json, --output
 	fLimit              // --limit
 	fAsk                // --no-interactive, --sampling-command

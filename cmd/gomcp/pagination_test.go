@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,33 +36,5 @@ func TestPagination(t *testing.T) {
 		if r.code != 0 || strings.Count(r.stdout, `"name":`) != 3 || !strings.Contains(r.stdout, `"nextCursor":`) {
 			t.Fatalf("%s: --limit 3: exit %d, stdout %s", era, r.code, r.stdout)
 		}
-	}
-}
-
-// TestStdioEnvironment checks -e and --cwd for a stdio server, and
-// variables of a config entry.
-func TestStdioEnvironment(t *testing.T) {
-	dir := t.TempDir()
-	r := runCLI(t, append([]string{"call", "-e", "GOMCP_GREETING=hello", "--cwd", dir, "env", "name=GOMCP_GREETING", "--"}, selfCommand("stdio")...)...)
-	if r.code != 0 || r.stdout != "hello in "+filepath.Base(dir)+"\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
-	}
-	config := filepath.Join(t.TempDir(), "mcp.json")
-	writeFile(t, config, fmt.Sprintf(`{"mcpServers":{"s":{"command":"env","args":["GOMCP_TEST_SERVER=stdio",%q,"-test.run=^$"],"env":{"GOMCP_GREETING":"${WORD}"}}}}`, os.Args[0]))
-	env, out, errw := testEnv(t, "", map[string]string{"WORD": "expanded"})
-	r = runIn(t, env, out, errw, "call", "--config", config, "@s", "env", "name=GOMCP_GREETING")
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "expanded in ") {
-		t.Fatalf("config: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
-	}
-}
-
-// TestBridgeOAuth bridges to a protected server with client credentials.
-func TestBridgeOAuth(t *testing.T) {
-	f := newFakeOAuth(t)
-	line := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
-	env, out, errw := testEnv(t, line, map[string]string{"GOMCP_CLIENT_SECRET": "s3cret"})
-	r := runIn(t, env, out, errw, "bridge", "--client-credentials", "--client-id", "svc", "--token-store", filepath.Join(t.TempDir(), "t.json"), f.srv.URL+"/mcp")
-	if r.code != 0 || !strings.Contains(r.stdout, `"serverInfo":{"name":"protected"`) {
-		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
 }

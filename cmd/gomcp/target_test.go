@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -120,4 +122,21 @@ func FuzzConfigFile(f *testing.F) {
 			_, _ = entryTarget(raw, env)
 		}
 	})
+}
+
+// TestStdioEnvironment checks -e and --cwd for a stdio server, and
+// variables of a config entry.
+func TestStdioEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, append([]string{"call", "-e", "GOMCP_GREETING=hello", "--cwd", dir, "env", "name=GOMCP_GREETING", "--"}, selfCommand("stdio")...)...)
+	if r.code != 0 || r.stdout != "hello in "+filepath.Base(dir)+"\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	config := filepath.Join(t.TempDir(), "mcp.json")
+	writeFile(t, config, fmt.Sprintf(`{"mcpServers":{"s":{"command":"env","args":["GOMCP_TEST_SERVER=stdio",%q,"-test.run=^$"],"env":{"GOMCP_GREETING":"${WORD}"}}}}`, os.Args[0]))
+	env, out, errw := testEnv(t, "", map[string]string{"WORD": "expanded"})
+	r = runIn(t, env, out, errw, "call", "--config", config, "@s", "env", "name=GOMCP_GREETING")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "expanded in ") {
+		t.Fatalf("config: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
 }
