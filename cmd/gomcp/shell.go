@@ -10,8 +10,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chzyer/readline"
+
+	"github.com/gomcp/sdk/mcp"
 )
 
 // shellVerbs are the commands of the shell, each a verb run on the
@@ -26,6 +29,10 @@ type shellState struct {
 	prompts   map[string][]string // prompt -> argument names
 	resources []string
 }
+
+// newShellState makes the shell's completion state (a variable, so tests
+// can watch it).
+var newShellState = func() *shellState { return &shellState{} }
 
 // refresh reloads what completion offers.
 func (st *shellState) refresh(ctx context.Context, s *session) {
@@ -155,17 +162,52 @@ func cmdShell(ctx context.Context, c *cmdCtx) error {
 	if len(c.positional) > 0 {
 		return usageError("shell takes no arguments after the target")
 	}
+	st := newShellState()
+	// List changes refresh what completion offers, in the background:
+	// notification handlers must not block.
+	var current atomic.Pointer[session]
+	var refreshing sync.WaitGroup
+	defer refreshing.Wait() // after the session closes, below
+	refresh := func() {
+		if s := current.Load(); s != nil {
+			refreshing.Go(func() {
+				rctx, cancel := context.WithTimeout(ctx, c.o.timeout)
+				defer cancel()
+				st.refresh(rctx, s)
+			})
+		}
+	}
+	opts := askOptions(c)
+	opts.ToolListChangedHandler = func(context.Context, *mcp.ClientSession, *mcp.ToolListChangedParams) { refresh() }
+	opts.PromptListChangedHandler = func(context.Context, *mcp.ClientSession, *mcp.PromptListChangedParams) { refresh() }
+	opts.ResourceListChangedHandler = func(context.Context, *mcp.ClientSession, *mcp.ResourceListChangedParams) { refresh() }
 	cctx, cancel := c.oneShot(ctx)
-	s, err := c.connect(cctx, askOptions(c))
+	s, err := c.connect(cctx, opts)
 	if err != nil {
 		cancel()
 		return err
 	}
 	defer s.ClientSession.Close()
 	s.shared = true
-	st := &shellState{}
 	st.refresh(cctx, s)
+	current.Store(s)
 	cancel()
+	if isModern(s.ClientSession) {
+		// 2026-07-28 sends list changes on a subscriptions/listen stream.
+		lctx, stopListen := context.WithCancel(ctx)
+		var listening sync.WaitGroup
+		defer listening.Wait()
+		defer stopListen()
+		caps := s.ServerCapabilities()
+		filter := mcp.SubscriptionFilter{
+			ToolsListChanged:     caps.Tools != nil && caps.Tools.ListChanged,
+			PromptsListChanged:   caps.Prompts != nil && caps.Prompts.ListChanged,
+			ResourcesListChanged: caps.Resources != nil && caps.Resources.ListChanged,
+		}
+		if filter.ToolsListChanged || filter.PromptsListChanged || filter.ResourcesListChanged {
+			listening.Go(func() { _, _ = s.Listen(lctx, &mcp.SubscriptionsListenParams{Notifications: filter}) })
+		}
+	}
 
 	next, closeInput, err := shellInput(c, st)
 	if err != nil {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"io"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestShellScript runs the shell on one connection with commands from a
@@ -61,5 +63,39 @@ func TestShellCompletion(t *testing.T) {
 	suffixes, n := st.Do([]rune("call gre"), len("call gre"))
 	if n != 3 || len(suffixes) != 2 || string(suffixes[0]) != "et " {
 		t.Errorf("Do = %q, %d", suffixes, n)
+	}
+}
+
+// TestShellRefresh checks that a tool list change refreshes completion:
+// the everything-server's test_trigger_tool_change adds transient_tool_1
+// and announces it.
+func TestShellRefresh(t *testing.T) {
+	states := make(chan *shellState, 1)
+	newShellState = func() *shellState { st := &shellState{}; states <- st; return st }
+	defer func() { newShellState = func() *shellState { return &shellState{} } }()
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			inR, inW := io.Pipe()
+			env, out, errw := testEnv(t, "", nil)
+			env.stdin = inR
+			done := make(chan result, 1)
+			go func() {
+				done <- runIn(t, env, out, errw, "shell", "--protocol", era, "--", everythingBin)
+			}()
+			st := <-states
+			if _, err := io.WriteString(inW, "call test_trigger_tool_change\n"); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for len(st.complete("call transient")) == 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			got := st.complete("call transient")
+			inW.Close()
+			r := <-done
+			if r.code != 0 || !reflect.DeepEqual(got, []string{"transient_tool_1"}) {
+				t.Fatalf("completion after the change %q; exit %d, stdout %q, stderr %s", got, r.code, r.stdout, r.stderr)
+			}
+		})
 	}
 }
