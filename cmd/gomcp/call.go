@@ -94,11 +94,21 @@ func cmdCall(ctx context.Context, c *cmdCtx) error {
 // callError classifies the error of a tools/call: an unknown tool exits
 // like a tool error.
 func callError(s *session, err error, name string) error {
-	var rpc *mcp.JSONRPCError
-	if errors.As(err, &rpc) && rpc.Code == mcp.CodeInvalidParams && strings.Contains(strings.ToLower(rpc.Message), "unknown tool") {
+	if isUnknownTool(err) {
 		return &cliError{exit: exitToolError, code: "tool_not_found", msg: fmt.Sprintf("no tool named %q", name), cause: err}
 	}
 	return s.fail(err, "calling "+name)
+}
+
+// isUnknownTool recognizes the invalid-params error SDKs answer a call of
+// an unknown tool with ("Unknown tool: x", "Tool x not found").
+func isUnknownTool(err error) bool {
+	var rpc *mcp.JSONRPCError
+	if !errors.As(err, &rpc) || rpc.Code != mcp.CodeInvalidParams {
+		return false
+	}
+	m := strings.ToLower(rpc.Message)
+	return strings.Contains(m, "tool") && (strings.Contains(m, "unknown") || strings.Contains(m, "not found"))
 }
 
 // printToolResult prints a tool's result; a result with isError exits 5

@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/gomcp/sdk/mcp"
 )
 
 // conversionSchema has a property of every type the conversion knows.
@@ -155,4 +159,23 @@ func FuzzParseSchema(f *testing.F) {
 			_, _ = convertValue(p, "1,2")
 		}
 	})
+}
+
+// TestIsUnknownTool is the table of the errors taken as "no such tool".
+func TestIsUnknownTool(t *testing.T) {
+	tests := []struct {
+		err  error
+		want bool
+	}{
+		{&mcp.JSONRPCError{Code: mcp.CodeInvalidParams, Message: "Unknown tool: x"}, true},
+		{&mcp.JSONRPCError{Code: mcp.CodeInvalidParams, Message: "Tool x not found"}, true},
+		{&mcp.JSONRPCError{Code: mcp.CodeInvalidParams, Message: "missing argument a"}, false},
+		{&mcp.JSONRPCError{Code: -32603, Message: "Unknown tool: x"}, false},
+		{errors.New("unknown tool"), false},
+	}
+	for _, tt := range tests {
+		if got := isUnknownTool(fmt.Errorf("wrapped: %w", tt.err)); got != tt.want {
+			t.Errorf("isUnknownTool(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
 }
