@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/chzyer/readline"
 
@@ -181,6 +182,14 @@ func cmdShell(ctx context.Context, c *cmdCtx) error {
 	opts.ToolListChangedHandler = func(context.Context, *mcp.ClientSession, *mcp.ToolListChangedParams) { refresh() }
 	opts.PromptListChangedHandler = func(context.Context, *mcp.ClientSession, *mcp.PromptListChangedParams) { refresh() }
 	opts.ResourceListChangedHandler = func(context.Context, *mcp.ClientSession, *mcp.ResourceListChangedParams) { refresh() }
+	// In 2026-07-28 list changes come on a subscriptions/listen stream: the
+	// shell reads its first line once the server has acknowledged it, so
+	// that no change made by that line is missed.
+	acked := make(chan struct{})
+	var ackOnce sync.Once
+	opts.SubscriptionsAcknowledgedHandler = func(context.Context, *mcp.ClientSession, *mcp.SubscriptionsAcknowledgedParams) {
+		ackOnce.Do(func() { close(acked) })
+	}
 	cctx, cancel := c.oneShot(ctx)
 	s, err := c.connect(cctx, opts)
 	if err != nil {
@@ -206,6 +215,11 @@ func cmdShell(ctx context.Context, c *cmdCtx) error {
 		}
 		if filter.ToolsListChanged || filter.PromptsListChanged || filter.ResourcesListChanged {
 			listening.Go(func() { _, _ = s.Listen(lctx, &mcp.SubscriptionsListenParams{Notifications: filter}) })
+			select {
+			case <-acked:
+			case <-time.After(c.o.timeout):
+				fmt.Fprintln(c.env.stderr, "the server did not acknowledge the subscription to list changes; completion may go stale")
+			}
 		}
 	}
 
