@@ -3,6 +3,8 @@ package npm
 import (
 	"encoding/json"
 	"path"
+
+	"github.com/Masterminds/semver/v3"
 	"sort"
 	"strings"
 
@@ -15,14 +17,28 @@ import (
 // from an unpacked package tree. description is used when package.json has
 // none.
 func Extract(tree *archive.Tree, description string) *model.Package {
+	pkg, _ := extract(tree, description)
+	return pkg
+}
+
+// packageJSON is the part of package.json pkgdocs reads.
+type packageJSON struct {
+	Name          string                         `json:"name"`
+	Description   string                         `json:"description"`
+	Types         string                         `json:"types"`
+	Typings       string                         `json:"typings"`
+	Main          string                         `json:"main"`
+	Exports       json.RawMessage                `json:"exports"`
+	TypesVersions map[string]map[string][]string `json:"typesVersions"`
+	Deprecated    json.RawMessage                `json:"deprecated"`
+	Other         map[string]json.RawMessage     `json:"-"`
+}
+
+// extract is Extract, also returning the declaration entry point ("" when
+// the package ships no TypeScript declarations).
+func extract(tree *archive.Tree, description string) (*model.Package, string) {
 	pkg := &model.Package{}
-	var pj struct {
-		Description string          `json:"description"`
-		Types       string          `json:"types"`
-		Typings     string          `json:"typings"`
-		Main        string          `json:"main"`
-		Exports     json.RawMessage `json:"exports"`
-	}
+	var pj packageJSON
 	if data, ok := tree.Get("package.json"); ok {
 		_ = json.Unmarshal(data, &pj) // a broken package.json still has a README
 	}
@@ -58,13 +74,76 @@ func Extract(tree *archive.Tree, description string) *model.Package {
 	if len(pkg.Examples) > 0 {
 		origin = append(origin, "examples/")
 	}
-	if entry := typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports); entry != "" {
-		sc := &Scanner{Read: tree.Get}
+	entry := typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports)
+	if entry != "" {
+		entry = applyTypesVersions(entry, pj.TypesVersions, tree.Has)
+		sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name)}
 		pkg.Symbols = sc.Scan(entry)
 		origin = append(origin, entry)
 	}
 	pkg.Origin = "tarball " + strings.Join(origin, " + ")
-	return pkg
+	return pkg, entry
+}
+
+// defaultName is the identifier a package's "export =" value is known by:
+// "express" for express and @types/express, "react-query" for
+// @tanstack/react-query.
+func defaultName(name string) string {
+	name = strings.TrimPrefix(name, "@types/")
+	if _, rest, ok := strings.Cut(name, "__"); ok {
+		name = rest
+	}
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}
+
+// typeScriptVersion is the compiler version typesVersions ranges are
+// matched against: a current one.
+var typeScriptVersion = semver.MustParse("5.9.0")
+
+// applyTypesVersions maps a declaration entry through package.json's
+// typesVersions as the TypeScript compiler does: the first range that
+// matches the compiler's version, then the first path pattern that matches
+// (with * substituted), if the file it names exists.
+func applyTypesVersions(entry string, tv map[string]map[string][]string, has func(string) bool) string {
+	if len(tv) == 0 {
+		return entry
+	}
+	ranges := make([]string, 0, len(tv))
+	for r := range tv {
+		ranges = append(ranges, r)
+	}
+	sort.Strings(ranges) // JSON object order is lost; sorted is stable
+	for _, r := range ranges {
+		if r != "*" {
+			c, err := semver.NewConstraint(r)
+			if err != nil || !c.Check(typeScriptVersion) {
+				continue
+			}
+		}
+		for pattern, targets := range tv[r] {
+			prefix, suffix, star := strings.Cut(pattern, "*")
+			if !star && pattern != entry || star && !(strings.HasPrefix(entry, prefix) && strings.HasSuffix(entry, suffix)) {
+				continue
+			}
+			for _, t := range targets {
+				mapped := strings.TrimPrefix(path.Clean(t), "./")
+				if star {
+					mapped = strings.Replace(mapped, "*", strings.TrimSuffix(strings.TrimPrefix(entry, prefix), suffix), 1)
+				}
+				if has(mapped) {
+					return mapped
+				}
+				if has(mapped + ".d.ts") {
+					return mapped + ".d.ts"
+				}
+			}
+		}
+		return entry
+	}
+	return entry
 }
 
 // examples returns small example sources, smallest first, at most ten.

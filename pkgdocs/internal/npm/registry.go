@@ -66,11 +66,29 @@ type versionDoc struct {
 	Typings     string          `json:"typings"`
 	Main        string          `json:"main"`
 	Exports     json.RawMessage `json:"exports"`
+	Deprecated  deprecation     `json:"deprecated"`
 	Dist        struct {
 		Tarball   string `json:"tarball"`
 		Integrity string `json:"integrity"`
 		Shasum    string `json:"shasum"`
 	} `json:"dist"`
+}
+
+// deprecation is a version's "deprecated" field: a message, or (from
+// some registries) a boolean.
+type deprecation string
+
+func (d *deprecation) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*d = deprecation(s)
+		return nil
+	}
+	var v bool
+	if json.Unmarshal(b, &v) == nil && v {
+		*d = "deprecated"
+	}
+	return nil
 }
 
 type packument struct {
@@ -120,10 +138,13 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	if err != nil {
 		return nil, err
 	}
-	pkg := Extract(tree, vd.Description)
-	if len(pkg.Symbols) == 0 && !strings.HasPrefix(req.Name, "@types/") {
+	pkg, entry := extract(tree, vd.Description)
+	// The package's own declarations win over @types, even when they
+	// declare nothing pkgdocs can list.
+	if entry == "" && !strings.HasPrefix(req.Name, "@types/") {
 		s.typesFallback(ctx, cfg, req.Name, vd.Version, pkg)
 	}
+	pkg.Deprecated = string(vd.Deprecated)
 	pkg.Name, pkg.Version, pkg.Ecosystem = req.Name, vd.Version, model.NPM
 	pkg.Registry = hostOf(reg)
 	pkg.SourceURL = vd.Dist.Tarball

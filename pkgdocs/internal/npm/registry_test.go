@@ -114,7 +114,7 @@ func TestDescribeFromRegistry(t *testing.T) {
 	if strings.Join(titles, "|") != want {
 		t.Errorf("sections = %s\nwant       %s", strings.Join(titles, "|"), want)
 	}
-	if len(pkg.Symbols) != 7 || len(pkg.Examples) != 1 || pkg.Examples[0].Name != "examples/basic.js" {
+	if len(pkg.Symbols) != 9 || len(pkg.Examples) != 1 || pkg.Examples[0].Name != "examples/basic.js" {
 		t.Errorf("symbols %d, examples %+v", len(pkg.Symbols), pkg.Examples)
 	}
 	for _, tt := range []struct{ version, want, how string }{

@@ -21,9 +21,13 @@ var All = Include{Readme: true, API: true, Examples: true}
 
 // Header is the provenance header every answer starts with:
 // name@version, ecosystem, registry, what was read and how the version was
-// chosen.
+// chosen. A deprecated (or yanked) version says so first.
 func Header(p *model.Package) string {
 	var b strings.Builder
+	if p.Deprecated != "" {
+		// The first thing a reader must know.
+		fmt.Fprintf(&b, "**Deprecated:** %s\n\n", strings.Join(strings.Fields(p.Deprecated), " "))
+	}
 	fmt.Fprintf(&b, "# %s@%s\n\n", p.Name, p.Version)
 	parts := []string{p.Ecosystem}
 	if p.Registry != "" {
