@@ -164,45 +164,6 @@ func (p *Proxy) Info(ctx context.Context, mod, version string) (string, error) {
 	return in.Version, nil
 }
 
-// Latest returns the version cmd/go would pick for "@latest": the proxy's
-// @latest if it has one, else the highest release in @v/list, else the
-// highest prerelease.
-func (p *Proxy) Latest(ctx context.Context, mod string) (version, how string, err error) {
-	vs, listErr := p.List(ctx, mod)
-	if v := highest(vs); v != "" {
-		return v, "latest in @v/list", nil
-	}
-	body, _, err := p.get(ctx, mod, "@latest", 1<<16)
-	if err == nil {
-		var in info
-		if json.Unmarshal(body, &in) == nil && semver.IsValid(in.Version) {
-			return in.Version, "@latest", nil
-		}
-	}
-	if listErr != nil {
-		return "", "", listErr
-	}
-	if err != nil {
-		return "", "", err
-	}
-	return "", "", fmt.Errorf("module %s: %w: no versions", mod, ErrNotFound)
-}
-
-// highest returns the highest release, or the highest prerelease when there
-// is no release.
-func highest(vs []string) string {
-	var pre string
-	for i := len(vs) - 1; i >= 0; i-- {
-		if semver.Prerelease(vs[i]) == "" && !strings.HasSuffix(semver.Build(vs[i]), "+incompatible") {
-			return vs[i]
-		}
-		if pre == "" {
-			pre = vs[i]
-		}
-	}
-	return pre
-}
-
 // Zip downloads the module zip of mod@version.
 func (p *Proxy) Zip(ctx context.Context, mod, version string, limit int64) ([]byte, string, error) {
 	ev, err := module.EscapeVersion(version)
