@@ -109,17 +109,20 @@ func TestDeprecatedPackage(t *testing.T) {
 func TestTypesVersions(t *testing.T) {
 	has := func(p string) bool { return p == "ts5.6/index.d.ts" || p == "ts4.8/index.d.ts" || p == "index.d.ts" }
 	tests := []struct {
-		tv   map[string]map[string][]string
+		tv   string
 		want string
 	}{
-		{nil, "index.d.ts"},
-		{map[string]map[string][]string{"<=5.6": {"*": {"ts5.6/*"}}}, "index.d.ts"},
-		{map[string]map[string][]string{">=4.8": {"*": {"ts4.8/*"}}}, "ts4.8/index.d.ts"},
-		{map[string]map[string][]string{"*": {"index.d.ts": {"ts5.6/index.d.ts"}}}, "ts5.6/index.d.ts"},
-		{map[string]map[string][]string{"*": {"*": {"missing/*"}}}, "index.d.ts"},
+		{``, "index.d.ts"},
+		{`{"<=5.6": {"*": ["ts5.6/*"]}}`, "index.d.ts"},
+		{`{">=4.8": {"*": ["ts4.8/*"]}}`, "ts4.8/index.d.ts"},
+		{`{"*": {"index.d.ts": ["ts5.6/index.d.ts"]}}`, "ts5.6/index.d.ts"},
+		{`{"*": {"*": ["missing/*"]}}`, "index.d.ts"},
+		// The first matching range wins, in file order (zustand).
+		{`{">=4.5": {"*": ["*"]}, "*": {"*": ["ts4.8/index.d.ts"]}}`, "index.d.ts"},
+		{`{"<4.5": {"*": ["*"]}, "*": {"*": ["ts4.8/index.d.ts"]}}`, "ts4.8/index.d.ts"},
 	}
 	for _, tt := range tests {
-		if got := applyTypesVersions("index.d.ts", tt.tv, has); got != tt.want {
+		if got := applyTypesVersions("index.d.ts", orderedTypesVersions([]byte(tt.tv)), has); got != tt.want {
 			t.Errorf("applyTypesVersions(%v) = %q, want %q", tt.tv, got, tt.want)
 		}
 	}

@@ -1,6 +1,7 @@
 package npm
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 
@@ -23,15 +24,15 @@ func Extract(tree *archive.Tree, description string) *model.Package {
 
 // packageJSON is the part of package.json pkgdocs reads.
 type packageJSON struct {
-	Name          string                         `json:"name"`
-	Description   string                         `json:"description"`
-	Types         string                         `json:"types"`
-	Typings       string                         `json:"typings"`
-	Main          string                         `json:"main"`
-	Exports       json.RawMessage                `json:"exports"`
-	TypesVersions map[string]map[string][]string `json:"typesVersions"`
-	Deprecated    json.RawMessage                `json:"deprecated"`
-	Other         map[string]json.RawMessage     `json:"-"`
+	Name          string                     `json:"name"`
+	Description   string                     `json:"description"`
+	Types         string                     `json:"types"`
+	Typings       string                     `json:"typings"`
+	Main          string                     `json:"main"`
+	Exports       json.RawMessage            `json:"exports"`
+	TypesVersions json.RawMessage            `json:"typesVersions"`
+	Deprecated    json.RawMessage            `json:"deprecated"`
+	Other         map[string]json.RawMessage `json:"-"`
 }
 
 // extract is Extract, also returning the declaration entry point ("" when
@@ -74,9 +75,11 @@ func extract(tree *archive.Tree, description string) (*model.Package, string) {
 	if len(pkg.Examples) > 0 {
 		origin = append(origin, "examples/")
 	}
-	entry := typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports)
+	entry, fromExports := typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports)
 	if entry != "" {
-		entry = applyTypesVersions(entry, pj.TypesVersions, tree.Has)
+		if !fromExports {
+			entry = applyTypesVersions(entry, orderedTypesVersions(pj.TypesVersions), tree.Has)
+		}
 		sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name)}
 		pkg.Symbols = sc.Scan(entry)
 		origin = append(origin, entry)
@@ -103,32 +106,74 @@ func defaultName(name string) string {
 // matched against: a current one.
 var typeScriptVersion = semver.MustParse("5.9.0")
 
+// typesVersion is one range of package.json's typesVersions with its
+// path mappings, in file order (order decides which applies).
+type typesVersion struct {
+	Range string
+	Paths []pathMapping
+}
+
+type pathMapping struct {
+	Pattern string
+	Targets []string
+}
+
+// orderedTypesVersions decodes typesVersions keeping the order of its
+// keys, which JSON objects decoded into maps lose.
+func orderedTypesVersions(raw json.RawMessage) []typesVersion {
+	var out []typesVersion
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		r, ok := k.(string)
+		if err != nil || !ok {
+			return out
+		}
+		tv := typesVersion{Range: r}
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return out
+		}
+		for dec.More() {
+			k, err := dec.Token()
+			pat, ok := k.(string)
+			if err != nil || !ok {
+				return out
+			}
+			var targets []string
+			if err := dec.Decode(&targets); err != nil {
+				return out
+			}
+			tv.Paths = append(tv.Paths, pathMapping{pat, targets})
+		}
+		if _, err := dec.Token(); err != nil {
+			return out
+		}
+		out = append(out, tv)
+	}
+	return out
+}
+
 // applyTypesVersions maps a declaration entry through package.json's
 // typesVersions as the TypeScript compiler does: the first range that
 // matches the compiler's version, then the first path pattern that matches
 // (with * substituted), if the file it names exists.
-func applyTypesVersions(entry string, tv map[string]map[string][]string, has func(string) bool) string {
-	if len(tv) == 0 {
-		return entry
-	}
-	ranges := make([]string, 0, len(tv))
-	for r := range tv {
-		ranges = append(ranges, r)
-	}
-	sort.Strings(ranges) // JSON object order is lost; sorted is stable
-	for _, r := range ranges {
-		if r != "*" {
-			c, err := semver.NewConstraint(r)
+func applyTypesVersions(entry string, tvs []typesVersion, has func(string) bool) string {
+	for _, tv := range tvs {
+		if tv.Range != "*" {
+			c, err := semver.NewConstraint(tv.Range)
 			if err != nil || !c.Check(typeScriptVersion) {
 				continue
 			}
 		}
-		for pattern, targets := range tv[r] {
-			prefix, suffix, star := strings.Cut(pattern, "*")
-			if !star && pattern != entry || star && !(strings.HasPrefix(entry, prefix) && strings.HasSuffix(entry, suffix)) {
+		for _, pm := range tv.Paths {
+			prefix, suffix, star := strings.Cut(pm.Pattern, "*")
+			if !star && pm.Pattern != entry || star && !(strings.HasPrefix(entry, prefix) && strings.HasSuffix(entry, suffix)) {
 				continue
 			}
-			for _, t := range targets {
+			for _, t := range pm.Targets {
 				mapped := strings.TrimPrefix(path.Clean(t), "./")
 				if star {
 					mapped = strings.Replace(mapped, "*", strings.TrimSuffix(strings.TrimPrefix(entry, prefix), suffix), 1)
@@ -180,7 +225,7 @@ func examples(tree *archive.Tree) []model.Example {
 
 // typesEntry finds the declaration entry point: the "types" condition of
 // exports["."], then types/typings, then index.d.ts, then main's .d.ts.
-func typesEntry(tree *archive.Tree, types, typings, main string, exports json.RawMessage) string {
+func typesEntry(tree *archive.Tree, types, typings, main string, exports json.RawMessage) (entry string, fromExports bool) {
 	has := func(p string) bool { _, ok := tree.Get(p); return ok }
 	clean := func(p string) string { return strings.TrimPrefix(path.Clean(p), "./") }
 	if len(exports) > 0 {
@@ -192,7 +237,7 @@ func typesEntry(tree *archive.Tree, types, typings, main string, exports json.Ra
 				}
 			}
 			if t := findTypes(root, 0); t != "" && has(clean(t)) {
-				return clean(t)
+				return clean(t), true
 			}
 		}
 	}
@@ -200,23 +245,23 @@ func typesEntry(tree *archive.Tree, types, typings, main string, exports json.Ra
 		if p != "" {
 			p = clean(p)
 			if has(p) {
-				return p
+				return p, false
 			}
 			if has(p + ".d.ts") {
-				return p + ".d.ts"
+				return p + ".d.ts", false
 			}
 		}
 	}
 	if has("index.d.ts") {
-		return "index.d.ts"
+		return "index.d.ts", false
 	}
 	if main != "" {
 		m := strings.TrimSuffix(clean(main), path.Ext(main)) + ".d.ts"
 		if has(m) {
-			return m
+			return m, false
 		}
 	}
-	return ""
+	return "", false
 }
 
 // findTypes looks for a "types" condition in an exports value, preferring

@@ -105,7 +105,7 @@ func recordOne(ctx context.Context, src *Source, cfg *Config, reg, name string) 
 		data, _ := tree.Get("package.json")
 		_ = json.Unmarshal(data, &pj)
 		sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name)}
-		sc.Scan(applyTypesVersions(entry, pj.TypesVersions, tree.Has))
+		sc.Scan(entry)
 		for _, f := range sc.Files() {
 			keep[f] = true
 		}
