@@ -71,6 +71,7 @@ type Symbol struct {
 	Signature string // one declaration, without body
 	Doc       string // documentation comment as markdown
 	File      string // source file, relative to the package root
+	Hidden    bool   // found by name and by search, not listed in the API index (interface members)
 }
 
 // Example is one runnable or illustrative piece of code.

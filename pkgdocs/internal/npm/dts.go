@@ -38,11 +38,16 @@ type Scanner struct {
 	// class merged with a namespace (express: "express", "express.json");
 	// "" keeps the declaration's own name.
 	DefaultName string
-	MaxSymbols  int // default 5000
-	MaxFiles    int // default 300
+	// Self resolves a non-relative specifier that names the package itself
+	// ("zustand/vanilla" inside zustand) to a declaration file; nil or ""
+	// means another package.
+	Self       func(spec string) string
+	MaxSymbols int // default 5000
+	MaxFiles   int // default 300
 
 	visited  map[string]bool
 	files    int // scans so far, bounded by 20*MaxFiles
+	hidden   int // hidden symbols so far, bounded by 4*MaxSymbols
 	out      []model.Symbol
 	index    map[string]int       // symbol name+kind -> position in out
 	ifaces   map[string][]member  // interface members, merged across declarations
@@ -90,7 +95,7 @@ func (s *Scanner) Scan(entry string) []model.Symbol {
 	s.visited, s.index, s.ifaces = map[string]bool{}, map[string]int{}, map[string][]member{}
 	s.promoted, s.parsed, s.modules = map[string]bool{}, map[string]*dtsFile{}, map[string]bool{}
 	s.ambients, s.readLog = map[string]*ambientM{}, map[string]struct{}{}
-	s.out = nil
+	s.out, s.hidden, s.files = nil, 0, 0
 	s.scanFile(path.Clean(entry), nil, "")
 	s.applyPromotions()
 	out := s.out[:0:0]
@@ -125,7 +130,7 @@ func filterKey(only map[string]string) string {
 	return strings.Join(keys, ",")
 }
 
-func (s *Scanner) full() bool { return len(s.out) >= s.MaxSymbols }
+func (s *Scanner) full() bool { return len(s.out)-s.hidden >= s.MaxSymbols }
 
 // read parses a file once.
 func (s *Scanner) read(file string) *dtsFile {
@@ -183,7 +188,7 @@ func (s *Scanner) statements(f *dtsFile, stmts []statement, sc scope) {
 			m := requireRE.FindStringSubmatch(t)
 			if as, ok := ex.names[m[2]]; ok {
 				if as, ok = rename(sc.only, as); ok {
-					if target := resolveDTS(sc.file, m[3], s.Read); target != "" {
+					if target := s.resolve(sc.file, m[3]); target != "" {
 						s.scanFile(target, map[string]string{"=": as}, sc.prefix)
 					}
 				}
@@ -216,7 +221,7 @@ func (s *Scanner) exportImported(sc scope, ex exports, list string) {
 		if !ok {
 			continue
 		}
-		target := resolveDTS(sc.file, imp.spec, s.Read)
+		target := s.resolve(sc.file, imp.spec)
 		if target == "" {
 			continue
 		}
@@ -262,6 +267,9 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 	if !ok && local == ex.equals {
 		final, ok = rename(sc.only, "=")
 	}
+	if !ok && local == ex.defaultOf {
+		final, ok = rename(sc.only, "default")
+	}
 	if !ok {
 		return
 	}
@@ -285,12 +293,27 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 				s.promote = append(s.promote, promotion{iface: tm[1], prefix: sc.prefix, file: sc.file})
 			}
 		}
+		if sig := typeofFunction(f.stmts, typeOf(t), final); sig != "" {
+			// const glob: typeof glob_ & {...}: callable as glob_ is.
+			s.add(model.Symbol{Name: name, Kind: "function", Signature: sig, Doc: st.doc, File: sc.file})
+			return
+		}
 	}
-	s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
-	if kind == "class" {
+	switch kind {
+	case "class":
+		// The members follow, one symbol each: the class shows its header.
+		s.add(model.Symbol{Name: name, Kind: kind, Signature: header(t), Doc: st.doc, File: sc.file})
 		for _, mem := range parseMembers(body(st.raw)) {
 			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: sc.file})
 		}
+	case "interface":
+		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
+		// Members are found by name (Moment.format), not listed.
+		for _, mem := range parseMembers(body(st.raw)) {
+			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: sc.file, Hidden: true})
+		}
+	default:
+		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
 	}
 }
 
@@ -360,6 +383,9 @@ func (s *Scanner) applyPromotions() {
 // declarations of the same name and kind (interface merging).
 func (s *Scanner) add(sym model.Symbol) {
 	key := sym.Kind + " " + sym.Name
+	if sym.Hidden && s.hidden >= 4*s.MaxSymbols {
+		return
+	}
 	if i, ok := s.index[key]; ok {
 		prev := &s.out[i]
 		if callable(sym.Kind) && !strings.Contains("\n"+prev.Signature+"\n", "\n"+sym.Signature+"\n") && strings.Count(prev.Signature, "\n") < 40 {
@@ -372,6 +398,9 @@ func (s *Scanner) add(sym model.Symbol) {
 	}
 	s.index[key] = len(s.out)
 	s.out = append(s.out, sym)
+	if sym.Hidden {
+		s.hidden++
+	}
 }
 
 func callable(kind string) bool { return kind == "function" || kind == "method" }
@@ -400,7 +429,7 @@ func declKind(k string) string {
 
 // reexport follows one "export … from" statement.
 func (s *Scanner) reexport(sc scope, st statement, m []string) {
-	target := resolveDTS(sc.file, m[5], s.Read)
+	target := s.resolve(sc.file, m[5])
 	if target == "" {
 		if amb, ok := s.ambients[m[5]]; ok && m[3] == "" && m[4] == "" {
 			// export * from "node:fs" inside another ambient module
@@ -456,6 +485,18 @@ func restrict(sel, only map[string]string) map[string]string {
 	return out
 }
 
+// resolve maps a module specifier to one of the package's declaration
+// files, or "".
+func (s *Scanner) resolve(from, spec string) string {
+	if strings.HasPrefix(spec, ".") {
+		return resolveDTS(from, spec, s.Read)
+	}
+	if s.Self != nil {
+		return s.Self(spec)
+	}
+	return ""
+}
+
 // resolveDTS maps a relative module specifier to a declaration file: a
 // .js, .mjs, .cjs, .ts, .mts, .cts, .jsx or .tsx name to its declaration
 // file, an extensionless name to name.d.ts (and its variants), a directory
@@ -507,6 +548,28 @@ func header(t string) string {
 		return strings.TrimSpace(t[:i]) + " { … }"
 	}
 	return t
+}
+
+// typeofFunction returns the signatures of the local function a
+// "typeof f" (or "typeof f & {...}") type names, renamed to name; "" if
+// the type is not of that form.
+func typeofFunction(stmts []statement, typ, name string) string {
+	fn, ok := strings.CutPrefix(typ, "typeof ")
+	if !ok {
+		return ""
+	}
+	fn = strings.TrimSpace(fn)
+	if i := strings.IndexAny(fn, " &|;<\n"); i >= 0 {
+		fn = fn[:i]
+	}
+	var sigs []string
+	for _, st := range stmts {
+		if m := declRE.FindStringSubmatch(st.text); m != nil && m[2] == fn && declKind(m[1]) == "function" {
+			sig := signature(st.text)
+			sigs = append(sigs, strings.Replace(sig, "function "+fn, "function "+name, 1))
+		}
+	}
+	return strings.Join(sigs, "\n")
 }
 
 // typeOf returns the declared type of "declare const x: T".

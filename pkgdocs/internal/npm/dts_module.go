@@ -31,6 +31,7 @@ type exports struct {
 	imports    map[string]importRef // local name -> where it comes from
 	hasExports bool                 // the file is a module
 	equals     string               // local name of "export = x"
+	defaultOf  string               // local name of "export default x"
 	merged     map[string]bool      // names declared both as namespace and as function or class
 }
 
@@ -73,6 +74,8 @@ func exportsOf(stmts []statement) exports {
 			ex.names[name] = name
 			if strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(t, "export")), "=") {
 				ex.equals = name
+			} else {
+				ex.defaultOf = name
 			}
 		case strings.HasPrefix(t, "export ") && (ambientRE.MatchString(t) || globalRE.MatchString(t)):
 			ex.hasExports = true
@@ -84,6 +87,9 @@ func exportsOf(stmts []statement) exports {
 				}
 				kinds[m[2]] = k
 				if strings.HasPrefix(t, "export") {
+					if strings.HasPrefix(t, "export default ") {
+						ex.defaultOf = m[2]
+					}
 					ex.hasExports = true
 					ex.names[m[2]] = m[2]
 				}

@@ -80,12 +80,49 @@ func extract(tree *archive.Tree, description string) (*model.Package, string) {
 		if !fromExports {
 			entry = applyTypesVersions(entry, orderedTypesVersions(pj.TypesVersions), tree.Has)
 		}
-		sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name)}
+		sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name), Self: selfResolver(tree, pj.Name, pj.Exports)}
 		pkg.Symbols = sc.Scan(entry)
 		origin = append(origin, entry)
 	}
 	pkg.Origin = "tarball " + strings.Join(origin, " + ")
 	return pkg, entry
+}
+
+// selfResolver resolves specifiers naming the package itself ("name" or
+// "name/sub") through its exports map, subpath patterns included.
+func selfResolver(tree *archive.Tree, name string, exports json.RawMessage) func(string) string {
+	var m map[string]any
+	if name == "" || json.Unmarshal(exports, &m) != nil {
+		return nil
+	}
+	return func(spec string) string {
+		sub, ok := strings.CutPrefix(spec, name)
+		if !ok || sub != "" && sub[0] != '/' {
+			return ""
+		}
+		sub = "." + sub
+		target, ok := m[sub]
+		if !ok {
+			for key, v := range m {
+				prefix, suffix, star := strings.Cut(key, "*")
+				if star && strings.HasPrefix(sub, prefix) && strings.HasSuffix(sub, suffix) && len(sub) >= len(prefix)+len(suffix) {
+					stem := sub[len(prefix) : len(sub)-len(suffix)]
+					data, _ := json.Marshal(v)
+					var sv any
+					_ = json.Unmarshal([]byte(strings.ReplaceAll(string(data), "*", stem)), &sv)
+					target, ok = sv, true
+					break
+				}
+			}
+		}
+		if !ok {
+			return ""
+		}
+		if t := strings.TrimPrefix(path.Clean(findTypes(target, 0)), "./"); t != "." && tree.Has(t) {
+			return t
+		}
+		return ""
+	}
 }
 
 // defaultName is the identifier a package's "export =" value is known by:

@@ -104,7 +104,13 @@ func recordOne(ctx context.Context, src *Source, cfg *Config, reg, name string) 
 		var pj packageJSON
 		data, _ := tree.Get("package.json")
 		_ = json.Unmarshal(data, &pj)
-		sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name)}
+		for _, p := range []string{pj.Types, pj.Typings} {
+			// typesVersions maps these; the entry must exist all the same.
+			if p = strings.TrimPrefix(filepath.Clean(p), "./"); tree.Has(p) {
+				keep[p] = true
+			}
+		}
+		sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name), Self: selfResolver(tree, pj.Name, pj.Exports)}
 		sc.Scan(entry)
 		for _, f := range sc.Files() {
 			keep[f] = true

@@ -168,6 +168,9 @@ func apiIndex(syms []model.Symbol) []Block {
 	groups := map[string][]model.Symbol{}
 	var kinds []string
 	for _, s := range syms {
+		if s.Hidden {
+			continue
+		}
 		if o := ownerOf(s, known); o != "" {
 			members[o] = append(members[o], s)
 			continue
@@ -349,7 +352,8 @@ func SymbolBlocks(p *model.Package, name string) []Block {
 }
 
 // FindSymbols returns the symbols matching name: exact matches if any,
-// else case-insensitive ones, else members whose last component matches.
+// else case-insensitive ones, else members whose last component matches,
+// else symbols whose qualified name ends in name.
 func FindSymbols(syms []model.Symbol, name string) []model.Symbol {
 	name = strings.TrimSpace(name)
 	tests := []func(model.Symbol) bool{
@@ -358,6 +362,10 @@ func FindSymbols(syms []model.Symbol, name string) []model.Symbol {
 		func(s model.Symbol) bool {
 			i := strings.LastIndexAny(s.Name, ".:#")
 			return i >= 0 && strings.EqualFold(s.Name[i+1:], name)
+		},
+		// "Moment.format" for "moment.Moment.format"
+		func(s model.Symbol) bool {
+			return strings.Contains(name, ".") && strings.HasSuffix(strings.ToLower(s.Name), "."+strings.ToLower(name))
 		},
 	}
 	for _, test := range tests {
