@@ -55,28 +55,33 @@ func Blocks(p *model.Package, inc Include) []Block {
 	}
 	secs := append([]model.Section(nil), p.Sections...)
 	sort.SliceStable(secs, func(i, j int) bool { return secs[i].Priority < secs[j].Priority })
-	sectionBlocks := func(pred func(model.Priority) bool) {
+	used := make([]bool, len(secs))
+	sectionBlocks := func(pred func(model.Priority) bool, limit int) {
 		if !inc.Readme {
 			return
 		}
-		for _, s := range secs {
-			if pred(s.Priority) {
+		for i, s := range secs {
+			if !used[i] && pred(s.Priority) && limit != 0 {
 				out = append(out, Block{Title: "§ " + s.Title(), Text: s.Markdown})
+				used[i] = true
+				limit--
 			}
 		}
 	}
-	sectionBlocks(func(pr model.Priority) bool { return pr <= model.PriorityUsage })
+	sectionBlocks(func(pr model.Priority) bool { return pr <= model.PriorityUsage }, -1)
+	// The main usage example comes before the API.
+	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityExamples }, 1)
 	if inc.API {
-		out = append(out, apiIndex(p.Symbols)...)
+		out = append(out, apiIndex(p.Symbols, mentioned(p.Sections))...)
 	}
-	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityAPI })
-	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityExamples })
+	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityAPI }, -1)
+	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityExamples }, -1)
 	if inc.Examples {
 		for _, ex := range p.Examples {
 			out = append(out, Block{Title: "Example " + ex.Name, Text: exampleMarkdown(ex, "###")})
 		}
 	}
-	sectionBlocks(func(pr model.Priority) bool { return pr >= model.PriorityRest })
+	sectionBlocks(func(pr model.Priority) bool { return pr >= model.PriorityRest }, -1)
 	return out
 }
 
@@ -147,67 +152,6 @@ func ownerOf(s model.Symbol, known map[string]bool) string {
 		return ""
 	}
 	return s.Name[:i]
-}
-
-const indexChunk = 40
-
-// apiIndex lists symbols one line each, grouped by kind, each member
-// (method, property, ...) right under its owner, in chunks that can land on
-// different pages.
-func apiIndex(syms []model.Symbol) []Block {
-	if len(syms) == 0 {
-		return nil
-	}
-	known := map[string]bool{}
-	for _, s := range syms {
-		if !memberKinds[s.Kind] {
-			known[s.Name] = true
-		}
-	}
-	members := map[string][]model.Symbol{}
-	groups := map[string][]model.Symbol{}
-	var kinds []string
-	for _, s := range syms {
-		if s.Hidden {
-			continue
-		}
-		if o := ownerOf(s, known); o != "" {
-			members[o] = append(members[o], s)
-			continue
-		}
-		k := s.Kind
-		if k == "" {
-			k = "symbol"
-		}
-		if _, ok := groups[k]; !ok {
-			kinds = append(kinds, k)
-		}
-		groups[k] = append(groups[k], s)
-	}
-	sort.SliceStable(kinds, func(i, j int) bool { return rank(kinds[i]) < rank(kinds[j]) })
-	var out []Block
-	for _, k := range kinds {
-		var lines []string
-		for _, s := range groups[k] {
-			lines = append(lines, indexLine(s, false))
-			for _, m := range members[s.Name] {
-				lines = append(lines, indexLine(m, true))
-			}
-		}
-		title := kindTitle(k)
-		if k == "type" {
-			title = "Types and methods"
-		}
-		for start := 0; start < len(lines); start += indexChunk {
-			end := min(start+indexChunk, len(lines))
-			name := "API › " + title
-			if len(lines) > indexChunk {
-				name = fmt.Sprintf("API › %s (%d–%d of %d)", title, start+1, end, len(lines))
-			}
-			out = append(out, Block{Title: name, Text: "## " + strings.TrimPrefix(name, "API › ") + "\n\n" + strings.Join(lines[start:end], "")})
-		}
-	}
-	return out
 }
 
 func rank(k string) int {
