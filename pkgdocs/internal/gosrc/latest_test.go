@@ -67,3 +67,16 @@ func TestLatestLikeGoList(t *testing.T) {
 		})
 	}
 }
+
+func TestPackageDeprecation(t *testing.T) {
+	tests := []struct{ doc, want string }{
+		{"Package x does things.\n\nDeprecated: use y instead.\nIt is frozen.\n", "use y instead. It is frozen."},
+		{"Package x does things.\n", ""},
+		{"Package x mentions Deprecated: in passing.\n", ""},
+	}
+	for _, tt := range tests {
+		if got := deprecation(tt.doc); got != tt.want {
+			t.Errorf("deprecation(%q) = %q, want %q", tt.doc, got, tt.want)
+		}
+	}
+}

@@ -89,6 +89,7 @@ type jsonProject struct {
 		ProjectURLs            map[string]string `json:"project_urls"`
 		RequiresPython         string            `json:"requires_python"`
 		Yanked                 bool              `json:"yanked"`
+		YankedReason           string            `json:"yanked_reason"`
 	} `json:"info"`
 	Releases map[string]json.RawMessage `json:"releases"`
 	URLs     []struct {
@@ -130,7 +131,10 @@ func (s *Source) describeJSON(ctx context.Context, name, norm, version, how stri
 		pkg.Notes = append(pkg.Notes, "Requires Python "+p.Info.RequiresPython+".")
 	}
 	if p.Info.Yanked {
-		pkg.Notes = append(pkg.Notes, "This release is yanked on PyPI; prefer another version.")
+		pkg.Deprecated = "This release is yanked on PyPI; prefer another version."
+		if r := strings.TrimSpace(p.Info.YankedReason); r != "" {
+			pkg.Deprecated += " Reason: " + r
+		}
 	}
 	pkg.Sections = descriptionSections(p.Info.Description, p.Info.DescriptionContentType, "long description")
 	if len(pkg.Sections) == 0 {

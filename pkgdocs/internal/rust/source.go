@@ -121,6 +121,9 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	}
 	pkg.Origin = strings.Join(origin, " + ")
 	pkg.Notes = append(pkg.Notes, releaseNotes(rel)...)
+	if rel.Yanked {
+		pkg.Deprecated = fmt.Sprintf("%s %s is yanked on crates.io: new projects cannot depend on it; use another version.", pkg.Name, rel.Num)
+	}
 	if links := projectLinks(c); links != "" {
 		pkg.Sections = append(pkg.Sections, model.Section{Path: []string{"Project links"}, Markdown: "## Project links\n\n" + links, Priority: model.PriorityRest})
 	}
