@@ -9,14 +9,13 @@ import (
 )
 
 // lockedVersion reads the version of name the project uses, walking up from
-// project to the first directory with a lock file: the installed
+// project to the first directory with a lock file (within ancestors): the installed
 // node_modules/<name>/package.json first, then package-lock.json (or
 // npm-shrinkwrap.json), pnpm-lock.yaml and yarn.lock. It returns the version
 // and where it came from, or two empty strings.
 func lockedVersion(project, name string) (string, string) {
 	start, _ := filepath.Abs(project)
-	dir := start
-	for {
+	for _, dir := range ancestors(start) {
 		if data, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(name), "package.json")); err == nil {
 			var pj struct{ Version string }
 			if json.Unmarshal(data, &pj) == nil && pj.Version != "" {
@@ -45,12 +44,11 @@ func lockedVersion(project, name string) (string, string) {
 				return v, "yarn.lock"
 			}
 		}
-		parent := filepath.Dir(dir)
-		if found || parent == dir {
+		if found {
 			return "", ""
 		}
-		dir = parent
 	}
+	return "", ""
 }
 
 // packageLockVersion reads package-lock.json v1 (dependencies) or v2/v3

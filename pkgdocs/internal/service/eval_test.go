@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -162,5 +163,35 @@ func TestEvaluationSet(t *testing.T) {
 	}
 	if !live && total < evalFloor {
 		t.Errorf("%d questions answered with their facts on page 1, below the floor of %d", total, evalFloor)
+	}
+}
+
+// TestBounds: argument limits a client cannot get around.
+func TestBounds(t *testing.T) {
+	s := evalService(t, false)
+	ctx := context.Background()
+	res, err := s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: "@types/node", MaxTokens: 50000})
+	if err != nil || res.Tokens > 8000 || res.Pages < 2 || res.NextPage != 2 {
+		t.Fatalf("maxTokens 50000: %v; %d tokens, %d pages", err, res.Tokens, res.Pages)
+	}
+	last, err := s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: "@types/node", MaxTokens: 50000, Page: res.Pages})
+	if err != nil || last.NextPage != 0 {
+		t.Fatalf("last page: %v", err)
+	}
+	for _, page := range []int{res.Pages + 1, -1} {
+		if _, err := s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: "@types/node", MaxTokens: 50000, Page: page}); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("page %d: %v, want an invalid argument", page, err)
+		}
+	}
+	for _, args := range []DescribeGoArgs{
+		{Package: "github.com/google/uuid", GOOS: "../../x"},
+		{Package: "github.com/google/uuid", GOARCH: "amd64; rm"},
+	} {
+		if _, err := s.DescribeGoPackage(ctx, args); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("%+v: %v, want an invalid argument", args, err)
+		}
+	}
+	if _, err := s.DescribeGoPackage(ctx, DescribeGoArgs{Package: "github.com/google/uuid", GOOS: "windows", GOARCH: "arm64"}); err != nil {
+		t.Errorf("a real target: %v", err)
 	}
 }

@@ -125,7 +125,7 @@ func (s *Service) GetNPMPackageDoc(ctx context.Context, args GetNPMDocArgs) (*Do
 		}
 		blocks = picked
 	}
-	return renderDoc(p, blocks, maxTokens, DefaultDocTokens, args.Page, "get_npm_package_doc"), nil
+	return renderDoc(p, blocks, maxTokens, DefaultDocTokens, args.Page, "get_npm_package_doc")
 }
 
 func firstN(s []string, n int) []string {

@@ -216,16 +216,23 @@ func provenance(p *model.Package) Provenance {
 }
 
 // renderDoc packs blocks into one page of a DocResult.
-func renderDoc(p *model.Package, blocks []render.Block, maxTokens, def, page int, tool string) *DocResult {
+// A page beyond the last, or below 1, is an invalid argument.
+func renderDoc(p *model.Package, blocks []render.Block, maxTokens, def, page int, tool string) (*DocResult, error) {
+	if page < 0 {
+		return nil, fmt.Errorf("%w: page %d: pages start at 1", ErrInvalidArgument, page)
+	}
 	budget := render.ClampBudget(maxTokens, def)
 	pg := render.Pack(render.Header(p), blocks, render.Options{
 		MaxTokens: budget, Page: page,
 		PageHint: func(n int) string { return fmt.Sprintf("call %s with the same arguments and page=%d", tool, n) },
 	})
+	if page > pg.Pages {
+		return nil, fmt.Errorf("%w: page %d is beyond the last page (%d) of %s@%s at maxTokens %d", ErrInvalidArgument, page, pg.Pages, p.Name, p.Version, budget)
+	}
 	return &DocResult{
 		Provenance: provenance(p), Markdown: pg.Markdown, Tokens: pg.Tokens, TotalTokens: pg.TotalTokens,
 		Page: pg.Page, Pages: pg.Pages, NextPage: pg.NextPage, Truncated: pg.Truncated, Omitted: pg.Omitted,
-	}
+	}, nil
 }
 
 // describe renders a whole package, or one symbol of it.
@@ -237,7 +244,7 @@ func describe(p *model.Package, symbol string, inc render.Include, maxTokens, pa
 			return nil, symbolNotFound(p, symbol)
 		}
 	}
-	return renderDoc(p, blocks, maxTokens, DefaultDescribeTokens, page, tool), nil
+	return renderDoc(p, blocks, maxTokens, DefaultDescribeTokens, page, tool)
 }
 
 func symbolNotFound(p *model.Package, symbol string) error {
