@@ -13,7 +13,7 @@ import (
 // Budget limits, in estimated tokens.
 const (
 	HardCap   = 8000 // one page never holds more than this, whatever the caller asks; more is paged
-	MinBudget = 400   // smallest budget that still fits a header and a footer
+	MinBudget = 400  // smallest budget that still fits a header and a footer
 )
 
 // Tokens estimates the token count of s as ceil(bytes/3.5), which is
