@@ -40,8 +40,12 @@ type Config struct {
 	Rust   RustConfig
 	Swift  SwiftConfig
 
-	MemoryBytes int64  // in-memory cache size; default 256 MiB
-	CacheDir    string // on-disk cache for immutable versions; "" disables it
+	MemoryBytes int64 // in-memory cache size; default 256 MiB
+	// CacheDir holds an on-disk cache shared by processes: documentation of
+	// exact versions, immutable artefacts for good, version lists and
+	// dist-tags for 10 minutes, not-found answers for 2 minutes. "" disables
+	// it. Setting it also gives Client this cache.
+	CacheDir string
 }
 
 // Service answers the tools. It is safe for concurrent use.
@@ -84,6 +88,9 @@ func New(cfg *Config) (*Service, error) {
 			return nil, err
 		}
 		s.disk = d
+		// Upstream answers are kept too: a later process answers from disk
+		// until a mutable one (version list, dist-tag) expires.
+		c.Client.SetCache(d)
 	}
 	s.gosrc = &gosrc.Source{
 		Proxy:  gosrc.NewProxy(c.Client, gosrc.ProxyConfig{GOPROXY: c.GOPROXY, GOMODCACHE: c.GOMODCACHE, GONOPROXY: c.GONOPROXY}),

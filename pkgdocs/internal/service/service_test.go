@@ -335,6 +335,35 @@ func TestDiskCacheSurvivesRestart(t *testing.T) {
 	}
 }
 
+// TestDiskCacheAcrossProcesses: a second process with the same cache
+// directory answers "latest" questions, and known-missing packages, without
+// a single upstream request.
+func TestDiskCacheAcrossProcesses(t *testing.T) {
+	u := newUpstream(t)
+	dir := t.TempDir()
+	ctx := context.Background()
+	ask := func(s *Service) {
+		if _, err := s.DescribeGoPackage(ctx, DescribeGoArgs{Package: "example.com/demo/sub"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: "@acme/widget"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.DescribeGoPackage(ctx, DescribeGoArgs{Package: "example.com/missing/mod"}); err == nil || !strings.Contains(err.Error(), "not found") {
+			t.Fatalf("missing module: %v", err)
+		}
+	}
+	ask(newService(t, u, dir))
+	before := u.requests.Load()
+	if before == 0 {
+		t.Fatal("the first process made no requests")
+	}
+	ask(newService(t, u, dir))
+	if got := u.requests.Load() - before; got != 0 {
+		t.Fatalf("the second process made %d upstream requests", got)
+	}
+}
+
 func TestToolErrorsAreActionable(t *testing.T) {
 	u := newUpstream(t)
 	s := newService(t, u, "")
