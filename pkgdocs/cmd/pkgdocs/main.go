@@ -52,6 +52,7 @@ type options struct {
 	cacheDir  string
 	httpAddr  string
 	version   bool
+	offline   bool
 }
 
 func flags(o *options, stderr io.Writer) *flag.FlagSet {
@@ -66,6 +67,7 @@ func flags(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.cacheDir, "cache-dir", os.Getenv("PKGDOCS_CACHE_DIR"), "on-disk cache directory (default: none; env PKGDOCS_CACHE_DIR)")
 	fs.StringVar(&o.httpAddr, "http", "", "serve MCP over streamable HTTP on this address instead of stdio")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.BoolVar(&o.offline, "offline", false, "answer only from local installations and caches (module cache, node_modules under --project, --cache-dir)")
 	fs.Usage = func() { printUsage(fs, stderr) }
 	return fs
 }
@@ -123,7 +125,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	svc, err := service.New(&service.Config{CacheDir: o.cacheDir})
+	svc, err := service.New(&service.Config{CacheDir: o.cacheDir, Offline: o.offline})
 	if err != nil {
 		fmt.Fprintln(stderr, "pkgdocs:", err)
 		return 1

@@ -40,6 +40,24 @@ func (c *Client) SetCache(cache Cache) {
 	c.cache = cache
 }
 
+// ErrOffline reports a request an offline client would have to send.
+var ErrOffline = errors.New("offline")
+
+// SetOffline makes c answer from its cache and local files only: a request
+// that would reach the network fails with ErrOffline. Call it before the
+// first request.
+func (c *Client) SetOffline(offline bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offline = offline
+}
+
+func (c *Client) isOffline() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.offline
+}
+
 func (c *Client) cacheOf() Cache {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -105,3 +105,24 @@ func TestImmutable(t *testing.T) {
 		}
 	}
 }
+
+func TestOffline(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1); w.Write([]byte("x")) }))
+	defer srv.Close()
+	c := New(&Options{Retries: -1})
+	c.SetCache(&memCache{m: map[string][]byte{}})
+	if _, err := c.Get(context.Background(), srv.URL+"/a/-/a-1.0.0.tgz"); err != nil {
+		t.Fatal(err)
+	}
+	c.SetOffline(true)
+	if _, err := c.Get(context.Background(), srv.URL+"/a/-/a-1.0.0.tgz"); err != nil {
+		t.Fatalf("cached answer offline: %v", err)
+	}
+	if _, err := c.Get(context.Background(), srv.URL+"/b"); !errors.Is(err, ErrOffline) || IsTransient(err) {
+		t.Fatalf("uncached offline: %v", err)
+	}
+	if hits.Load() != 1 {
+		t.Fatalf("%d requests", hits.Load())
+	}
+}

@@ -45,6 +45,7 @@ type Client struct {
 	mu       sync.Mutex
 	limiters map[string]*rate.Limiter
 	cache    Cache // see SetCache
+	offline  bool  // see SetOffline
 }
 
 func (c *Client) now() time.Time {
@@ -143,6 +144,9 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 
 // network performs req over HTTP, retrying transient failures.
 func (c *Client) network(ctx context.Context, u *url.URL, req Request, limit int64) (*Response, error) {
+	if c.isOffline() {
+		return nil, fmt.Errorf("GET %s: %w: not in the local caches", u.Redacted(), ErrOffline)
+	}
 	var lastErr error
 	for attempt := 0; attempt <= c.opts.Retries; attempt++ {
 		if attempt > 0 {

@@ -14,6 +14,12 @@ import (
 // npm-shrinkwrap.json), pnpm-lock.yaml and yarn.lock. It returns the version
 // and where it came from, or two empty strings.
 func lockedVersion(project, name string) (string, string) {
+	if dir := installedDir(project, name); dir != "" {
+		var pj struct{ Version string }
+		if data, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil && json.Unmarshal(data, &pj) == nil && pj.Version != "" {
+			return pj.Version, "installed node_modules"
+		}
+	}
 	start, _ := filepath.Abs(project)
 	for _, dir := range ancestors(start) {
 		if data, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(name), "package.json")); err == nil {
@@ -93,4 +99,22 @@ func dependencySpec(start, root, name string) string {
 			return ""
 		}
 	}
+}
+
+// installedDir returns the directory of name installed in the project's
+// node_modules (or an ancestor's, up to the directory with the lock file),
+// or "".
+func installedDir(project, name string) string {
+	for _, dir := range ancestors(project) {
+		d := filepath.Join(dir, "node_modules", filepath.FromSlash(name))
+		if st, err := os.Stat(filepath.Join(d, "package.json")); err == nil && st.Mode().IsRegular() {
+			return d
+		}
+		for _, lf := range []string{"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock"} {
+			if _, err := os.Stat(filepath.Join(dir, lf)); err == nil {
+				return ""
+			}
+		}
+	}
+	return ""
 }

@@ -50,6 +50,8 @@ type Source struct {
 	Client *fetch.Client
 	// Config returns the npm configuration for a project ("" for none).
 	Config func(projectPath string) (*Config, error)
+	// Offline answers only from packages installed under the project.
+	Offline bool
 }
 
 // Request names the package to document.
@@ -106,6 +108,18 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	cfg, err := s.Config(req.ProjectPath)
 	if err != nil {
 		return nil, err
+	}
+	// A copy installed in the project answers before any network.
+	if req.ProjectPath != "" {
+		if dir := installedDir(req.ProjectPath, req.Name); dir != "" {
+			pkg, err := describeInstalled(req.ProjectPath, req.Name, dir)
+			if err == nil && (req.Version == "" || req.Version == pkg.Version) {
+				return pkg, nil
+			}
+		}
+	}
+	if s.Offline {
+		return nil, fmt.Errorf("npm package %q is not installed under the project and pkgdocs is offline: %w", req.Name, ErrNotFound)
 	}
 	reg := cfg.Registry(req.Name)
 	version, how := req.Version, "explicit"

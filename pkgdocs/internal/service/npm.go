@@ -21,7 +21,7 @@ type NPMConfig struct {
 }
 
 func (s *Service) npmSource() *npm.Source {
-	return &npm.Source{Client: s.client, Config: func(project string) (*npm.Config, error) {
+	return &npm.Source{Client: s.client, Offline: s.cfg.Offline, Config: func(project string) (*npm.Config, error) {
 		if s.cfg.NPM.Values != nil {
 			return npm.FromValues(s.cfg.NPM.Values), nil
 		}

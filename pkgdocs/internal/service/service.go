@@ -41,6 +41,9 @@ type Config struct {
 	Swift  SwiftConfig
 
 	MemoryBytes int64 // in-memory cache size; default 256 MiB
+	// Offline answers only from local installations and caches: the module
+	// cache, node_modules under projectPath, the disk cache.
+	Offline bool
 	// CacheDir holds an on-disk cache shared by processes: documentation of
 	// exact versions, immutable artefacts for good, version lists and
 	// dist-tags for 10 minutes, not-found answers for 2 minutes. "" disables
@@ -82,6 +85,9 @@ func New(cfg *Config) (*Service, error) {
 		c.MemoryBytes = 256 << 20
 	}
 	s := &Service{cfg: c, client: c.Client, mem: cache.NewLoader(c.MemoryBytes)}
+	if c.Offline {
+		c.Client.SetOffline(true)
+	}
 	if c.CacheDir != "" {
 		d, err := cache.OpenDisk(c.CacheDir, 0)
 		if err != nil {
@@ -93,7 +99,7 @@ func New(cfg *Config) (*Service, error) {
 		c.Client.SetCache(d)
 	}
 	s.gosrc = &gosrc.Source{
-		Proxy:  gosrc.NewProxy(c.Client, gosrc.ProxyConfig{GOPROXY: c.GOPROXY, GOMODCACHE: c.GOMODCACHE, GONOPROXY: c.GONOPROXY}),
+		Proxy:  gosrc.NewProxy(c.Client, gosrc.ProxyConfig{GOPROXY: c.GOPROXY, GOMODCACHE: c.GOMODCACHE, GONOPROXY: c.GONOPROXY, Offline: c.Offline}),
 		GOROOT: c.GOROOT,
 	}
 	return s, nil
