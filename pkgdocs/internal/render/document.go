@@ -274,8 +274,9 @@ func SymbolBlocks(p *model.Package, name string) []Block {
 		}
 		var methods []string
 		heading := "Methods"
+		self := map[string]bool{s.Name: true}
 		for _, m := range p.Symbols {
-			if ownerOf(m, map[string]bool{s.Name: true}) == s.Name {
+			if len(m.Name) > len(s.Name) && strings.HasPrefix(m.Name, s.Name) && memberKinds[m.Kind] && ownerOf(m, self) == s.Name {
 				methods = append(methods, indexLine(m, true))
 				if m.Kind != "method" {
 					heading = "Members"
@@ -300,27 +301,27 @@ func SymbolBlocks(p *model.Package, name string) []Block {
 // else symbols whose qualified name ends in name.
 func FindSymbols(syms []model.Symbol, name string) []model.Symbol {
 	name = strings.TrimSpace(name)
-	tests := []func(model.Symbol) bool{
-		func(s model.Symbol) bool { return s.Name == name },
-		func(s model.Symbol) bool { return strings.EqualFold(s.Name, name) },
-		func(s model.Symbol) bool {
-			i := strings.LastIndexAny(s.Name, ".:#")
-			return i >= 0 && strings.EqualFold(s.Name[i+1:], name)
-		},
-		// "Moment.format" for "moment.Moment.format"
-		func(s model.Symbol) bool {
-			return strings.Contains(name, ".") && strings.HasSuffix(strings.ToLower(s.Name), "."+strings.ToLower(name))
-		},
-	}
-	for _, test := range tests {
-		var out []model.Symbol
-		for _, s := range syms {
-			if test(s) {
-				out = append(out, s)
+	var found [4][]model.Symbol // by test, best first; one pass over syms
+	dotted := strings.Contains(name, ".")
+	for _, s := range syms {
+		switch {
+		case s.Name == name:
+			found[0] = append(found[0], s)
+		case len(found[0]) > 0:
+			// an exact match makes the weaker tests moot
+		case strings.EqualFold(s.Name, name):
+			found[1] = append(found[1], s)
+		default:
+			if i := strings.LastIndexAny(s.Name, ".:#"); i >= 0 && strings.EqualFold(s.Name[i+1:], name) {
+				found[2] = append(found[2], s)
+			} else if n := len(s.Name) - len(name); dotted && n > 0 && s.Name[n-1] == '.' && strings.EqualFold(s.Name[n:], name) {
+				found[3] = append(found[3], s) // "Moment.format" for "moment.Moment.format"
 			}
 		}
-		if len(out) > 0 {
-			return out
+	}
+	for _, f := range found {
+		if len(f) > 0 {
+			return f
 		}
 	}
 	return nil

@@ -114,7 +114,11 @@ func apiIndex(syms []model.Symbol, used map[string]bool) []Block {
 		if len(g) == 0 {
 			continue
 		}
-		sort.SliceStable(g, func(i, j int) bool { return importance(g[i], used) > importance(g[j], used) })
+		scores := make(map[string]int, len(g))
+		for _, s := range g {
+			scores[s.Name] = importance(s, used)
+		}
+		sort.SliceStable(g, func(i, j int) bool { return scores[g[i].Name] > scores[g[j].Name] })
 		var units []indexUnit
 		for _, s := range g {
 			units = append(units, unitOf(s, members[s.Name]))

@@ -51,7 +51,18 @@ func loadQuestions(t testing.TB) []evalQuestion {
 // recorded from the live registries, Python, Rust and Swift fixtures
 // written from their documented formats. With PKGDOCS_LIVE=1 npm and Go
 // questions go to the live npm registry and Go module proxy instead.
-func evalService(t *testing.T, live bool) *Service {
+func evalService(t testing.TB, live bool) *Service {
+	t.Helper()
+	s, err := New(evalConfig(t, live))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// evalConfig starts the fixture servers and returns a configuration using
+// them.
+func evalConfig(t testing.TB, live bool) *Config {
 	t.Helper()
 	u := newUpstream(t)
 	cfg := &Config{
@@ -69,11 +80,7 @@ func evalService(t *testing.T, live bool) *Service {
 		cfg.GOPROXY = testutil.NewGoProxy(t, "../../testdata/go/proxy").URL
 		cfg.NPM = NPMConfig{Values: map[string]string{"registry": testutil.NewNPMRegistry(t, "../../testdata/npm/registry").URL + "/"}}
 	}
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return cfg
 }
 
 // ask answers one question with the tool an agent would call, at the

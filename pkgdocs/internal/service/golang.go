@@ -17,7 +17,7 @@ func (s *Service) DescribeGoPackage(ctx context.Context, args DescribeGoArgs) (*
 	if err != nil {
 		return nil, err
 	}
-	return describe(e.pkg, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_go_package")
+	return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_go_package")
 }
 
 func (s *Service) loadGo(ctx context.Context, pkg, version, project, goos, goarch string) (*entry, error) {

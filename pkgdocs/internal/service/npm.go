@@ -84,7 +84,7 @@ func (s *Service) DescribeNPMPackage(ctx context.Context, args DescribeNPMArgs) 
 			}
 		}
 	}
-	return describe(e.pkg, args.Symbol, inc, args.MaxTokens, args.Page, "describe_npm_package")
+	return describe(e, args.Symbol, inc, args.MaxTokens, args.Page, "describe_npm_package")
 }
 
 // GetNPMPackageDoc returns an npm package's documentation in full (paged),

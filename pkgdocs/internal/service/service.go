@@ -127,11 +127,56 @@ func firstNonEmpty(vs ...string) string {
 	return ""
 }
 
-// entry is what the cache holds: a package and its lazily built index.
+// entry is what the cache holds: a package, its lazily built index, and
+// the answers already rendered from it (a warm answer is a map lookup).
 type entry struct {
 	pkg  *model.Package
 	once sync.Once
 	ix   *search.Index
+
+	mu       sync.Mutex
+	rendered map[string]*DocResult
+	blocks   map[render.Include][]render.Block
+}
+
+// blocksFor returns the package laid out for inc, computed once.
+func (e *entry) blocksFor(inc render.Include) []render.Block {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if b, ok := e.blocks[inc]; ok {
+		return b
+	}
+	if e.blocks == nil {
+		e.blocks = map[render.Include][]render.Block{}
+	}
+	b := render.Blocks(e.pkg, inc)
+	e.blocks[inc] = b
+	return b
+}
+
+// maxRendered bounds the answers kept per package.
+const maxRendered = 64
+
+// memo returns the answer rendered for key, rendering it with fn once.
+// Errors are not kept.
+func (e *entry) memo(key string, fn func() (*DocResult, error)) (*DocResult, error) {
+	e.mu.Lock()
+	if r, ok := e.rendered[key]; ok {
+		e.mu.Unlock()
+		return r, nil
+	}
+	e.mu.Unlock()
+	r, err := fn()
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.rendered == nil || len(e.rendered) >= maxRendered {
+		e.rendered = map[string]*DocResult{}
+	}
+	e.rendered[key] = r
+	return r, nil
 }
 
 func (e *entry) index() *search.Index {
@@ -248,9 +293,21 @@ func renderDoc(p *model.Package, blocks []render.Block, maxTokens, def, page int
 	}, nil
 }
 
-// describe renders a whole package, or one symbol of it.
-func describe(p *model.Package, symbol string, inc render.Include, maxTokens, page int, tool string) (*DocResult, error) {
-	blocks := render.Blocks(p, inc)
+// describe renders a whole package, or one symbol of it, once per set of
+// arguments.
+func describe(e *entry, symbol string, inc render.Include, maxTokens, page int, tool string) (*DocResult, error) {
+	key := fmt.Sprintf("%s\x00%s\x00%v\x00%d\x00%d", tool, symbol, inc, maxTokens, page)
+	return e.memo(key, func() (*DocResult, error) { return describePackage(e, symbol, inc, maxTokens, page, tool) })
+}
+
+// describePackage renders an answer afresh (the package layout is
+// computed once per entry).
+func describePackage(e *entry, symbol string, inc render.Include, maxTokens, page int, tool string) (*DocResult, error) {
+	p := e.pkg
+	var blocks []render.Block
+	if symbol == "" {
+		blocks = e.blocksFor(inc)
+	}
 	if symbol != "" {
 		blocks = render.SymbolBlocks(p, symbol)
 		if blocks == nil {

@@ -33,7 +33,7 @@ type upstream struct {
 	fail     atomic.Bool // answer 503 to everything
 }
 
-func newUpstream(t *testing.T) *upstream {
+func newUpstream(t testing.TB) *upstream {
 	goFiles := testutil.TxtarFile(t, "../../testdata/go/demo.txtar")
 	goZip := testutil.Zip(t, "example.com/demo@v1.1.0/", goFiles)
 	tgz := testutil.TarGz(t, "package/", testutil.TxtarFile(t, "../../testdata/npm/widget.txtar"))
