@@ -126,3 +126,20 @@ func TestOffline(t *testing.T) {
 		t.Fatalf("%d requests", hits.Load())
 	}
 }
+
+func FuzzCacheEntry(f *testing.F) {
+	now := time.Unix(1_800_000_000, 0)
+	f.Add(encodeEntry(true, time.Time{}, "https://x/a.tgz", []byte("body")))
+	f.Add(encodeEntry(false, now.Add(time.Minute), "https://x/b", nil))
+	f.Add([]byte("pkgdocs-http-v1\n+abc\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		found, u, body, ok := decodeEntry(data, now)
+		if !ok {
+			return
+		}
+		again, _, body2, ok2 := decodeEntry(encodeEntry(found, time.Time{}, u, body), now)
+		if !ok2 || again != found || string(body2) != string(body) {
+			t.Fatalf("round trip changed the entry")
+		}
+	})
+}

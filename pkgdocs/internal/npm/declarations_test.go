@@ -127,3 +127,16 @@ func TestTypesVersions(t *testing.T) {
 		}
 	}
 }
+
+func FuzzTypesVersions(f *testing.F) {
+	f.Add(`{">=4.5": {"esm/*": ["esm/*"], "*": ["*"]}, "*": {"*": ["ts4.8/*"]}}`, "index.d.ts")
+	f.Add(`{"<=5.6": {"*": ["ts5.6/*"]}}`, "a/b.d.ts")
+	f.Add(`[1, 2]`, "")
+	f.Fuzz(func(t *testing.T, raw, entry string) {
+		tvs := orderedTypesVersions([]byte(raw))
+		out := applyTypesVersions(entry, tvs, func(p string) bool { return len(p) < 40 })
+		if out != entry && len(out) >= 40 && len(out) != len(entry)+len(".d.ts") {
+			t.Fatalf("mapped to a file that does not exist: %q", out)
+		}
+	})
+}
