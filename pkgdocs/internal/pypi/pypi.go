@@ -64,6 +64,13 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 		return nil, fmt.Errorf("%w: %q", ErrInvalidName, req.Name)
 	}
 	norm := Normalize(name)
+	// A distribution installed in the project's virtual environment
+	// answers before any network.
+	if site, di := installedDist(req.ProjectPath, norm); di != "" {
+		if pkg, err := describeInstalled(site, di); err == nil && (req.Version == "" || sameVersion(pkg.Version, req.Version)) {
+			return pkg, nil
+		}
+	}
 	version, how := strings.TrimSpace(req.Version), "explicit"
 	if version == "" && req.ProjectPath != "" {
 		version, how = lockedVersion(req.ProjectPath, norm)
