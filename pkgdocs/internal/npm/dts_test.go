@@ -147,3 +147,19 @@ func firstLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
 }
+
+func TestResolveDTS(t *testing.T) {
+	files := map[string]bool{"a.d.ts": true, "b.d.cts": true, "c.d.mts": true, "dir/index.d.ts": true, "e.d.ts": true}
+	read := func(n string) ([]byte, bool) { return nil, files[n] }
+	tests := []struct{ spec, want string }{
+		{"./a.js", "a.d.ts"}, {"./a.ts", "a.d.ts"}, {"./a", "a.d.ts"}, {"./a.d.ts", "a.d.ts"},
+		{"./b.cjs", "b.d.cts"}, {"./b.cts", "b.d.cts"}, {"./c.mjs", "c.d.mts"}, {"./c.mts", "c.d.mts"},
+		{"./dir", "dir/index.d.ts"}, {"./dir/index.js", "dir/index.d.ts"}, {"./e.jsx", "e.d.ts"}, {"./e.tsx", "e.d.ts"},
+		{"lodash", ""}, {"./missing.js", ""},
+	}
+	for _, tt := range tests {
+		if got := resolveDTS("index.d.ts", tt.spec, read); got != tt.want {
+			t.Errorf("resolveDTS(%q) = %q, want %q", tt.spec, got, tt.want)
+		}
+	}
+}
