@@ -2,7 +2,10 @@ package fetch
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -84,7 +87,10 @@ func Immutable(u *url.URL) bool {
 // cacheKey names a request in the cache: its URL and, when it carries
 // credentials, a digest of them (never the credentials themselves), so a
 // private answer is never served to another identity.
-func cacheKey(u string, hdr http.Header) string {
+func cacheKey(u string, hdr http.Header, digest string) string {
+	if digest != "" {
+		return "digest " + digest // content-addressed: the caller verifies it
+	}
 	key := "GET " + u
 	if a := hdr.Get("Authorization"); a != "" {
 		sum := sha256.Sum256([]byte(a))
@@ -126,7 +132,7 @@ func decodeEntry(data []byte, now time.Time) (found bool, u string, body []byte,
 
 // fromCache answers req from the cache, if it holds a valid entry.
 func (c *Client) fromCache(cache Cache, u *url.URL, req Request) (resp *Response, hit bool, err error) {
-	data, ok := cache.Get(cacheKey(u.String(), req.Header))
+	data, ok := cache.Get(cacheKey(u.String(), req.Header, req.Digest))
 	if !ok {
 		return nil, false, nil
 	}
@@ -144,11 +150,41 @@ func (c *Client) fromCache(cache Cache, u *url.URL, req Request) (resp *Response
 func (c *Client) toCache(cache Cache, u *url.URL, req Request, resp *Response, err error) {
 	now := c.now()
 	switch {
+	case err == nil && req.Digest != "":
+		if DigestMatches(resp.Body, req.Digest) { // a corrupt body is never kept
+			_ = cache.Put(cacheKey(u.String(), req.Header, req.Digest), encodeEntry(true, time.Time{}, resp.URL, resp.Body))
+		}
 	case err == nil && Immutable(u):
-		_ = cache.Put(cacheKey(u.String(), req.Header), encodeEntry(true, time.Time{}, resp.URL, resp.Body))
+		_ = cache.Put(cacheKey(u.String(), req.Header, req.Digest), encodeEntry(true, time.Time{}, resp.URL, resp.Body))
 	case err == nil:
-		_ = cache.Put(cacheKey(u.String(), req.Header), encodeEntry(true, now.Add(MutableTTL), resp.URL, resp.Body))
+		_ = cache.Put(cacheKey(u.String(), req.Header, req.Digest), encodeEntry(true, now.Add(MutableTTL), resp.URL, resp.Body))
 	case errors.Is(err, ErrNotFound):
-		_ = cache.Put(cacheKey(u.String(), req.Header), encodeEntry(false, now.Add(NegativeTTL), u.Redacted(), nil))
+		_ = cache.Put(cacheKey(u.String(), req.Header, req.Digest), encodeEntry(false, now.Add(NegativeTTL), u.Redacted(), nil))
 	}
+}
+
+// DigestMatches reports whether body has the digest: SRI ("sha512-<base64>",
+// several separated by spaces: any sha512 or sha256 one), "sha256:<hex>",
+// or a bare sha1 hex digest (npm's shasum).
+func DigestMatches(body []byte, digest string) bool {
+	if hexSum, ok := strings.CutPrefix(digest, "sha256:"); ok {
+		sum := sha256.Sum256(body)
+		return strings.EqualFold(hex.EncodeToString(sum[:]), hexSum)
+	}
+	if len(digest) == 40 && !strings.Contains(digest, "-") {
+		sum := sha1.Sum(body)
+		return strings.EqualFold(hex.EncodeToString(sum[:]), digest)
+	}
+	for _, sri := range strings.Fields(digest) {
+		algo, want, _ := strings.Cut(sri, "-")
+		switch algo {
+		case "sha512":
+			sum := sha512.Sum512(body)
+			return base64.StdEncoding.EncodeToString(sum[:]) == want
+		case "sha256":
+			sum := sha256.Sum256(body)
+			return base64.StdEncoding.EncodeToString(sum[:]) == want
+		}
+	}
+	return false
 }

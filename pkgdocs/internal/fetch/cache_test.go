@@ -2,6 +2,9 @@ package fetch
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -142,4 +145,45 @@ func FuzzCacheEntry(f *testing.F) {
 			t.Fatalf("round trip changed the entry")
 		}
 	})
+}
+
+// TestDigestKeyedCache: an artefact with a digest is kept by that digest
+// (another URL serving the same bytes is not asked), and a body that does
+// not match its digest is never kept.
+func TestDigestKeyedCache(t *testing.T) {
+	var hits atomic.Int32
+	body := []byte("tarball bytes")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path == "/corrupt.tgz" {
+			w.Write([]byte("not the bytes"))
+			return
+		}
+		w.Write(body)
+	}))
+	defer srv.Close()
+	sum := sha256.Sum256(body)
+	digest := "sha256:" + hex.EncodeToString(sum[:])
+	c := New(&Options{Retries: -1})
+	c.SetCache(&memCache{m: map[string][]byte{}})
+	ctx := context.Background()
+	for _, p := range []string{"/a.tgz", "/mirror/a.tgz"} {
+		if _, err := c.Do(ctx, Request{URL: srv.URL + p, Digest: digest}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hits.Load() != 1 {
+		t.Fatalf("%d requests for one digest", hits.Load())
+	}
+	c2 := New(&Options{Retries: -1})
+	c2.SetCache(&memCache{m: map[string][]byte{}})
+	for range 2 {
+		c2.Do(ctx, Request{URL: srv.URL + "/corrupt.tgz", Digest: digest})
+	}
+	if hits.Load() != 3 {
+		t.Fatalf("a corrupt body was cached: %d requests", hits.Load())
+	}
+	if !DigestMatches(body, "sha256-"+base64.StdEncoding.EncodeToString(sum[:])) || DigestMatches(body, "sha256:00") {
+		t.Fatal("DigestMatches")
+	}
 }

@@ -102,6 +102,10 @@ type Request struct {
 	URL      string
 	Header   http.Header // extra headers (Accept, Authorization, ...)
 	MaxBytes int64       // 0 means the client default
+	// Digest, when set, is the checksum the caller will verify the body
+	// against ("sha512-…", "sha256:…"): the cache then keeps the body by
+	// this digest, whatever URL served it.
+	Digest string
 }
 
 // Get fetches url with the client defaults.

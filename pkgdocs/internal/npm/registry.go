@@ -181,11 +181,16 @@ func hostOf(u string) string {
 }
 
 func (s *Source) get(ctx context.Context, cfg *Config, u string, limit int64) ([]byte, error) {
+	return s.getDigest(ctx, cfg, u, limit, "")
+}
+
+// getDigest is get for an artefact whose checksum the caller verifies.
+func (s *Source) getDigest(ctx context.Context, cfg *Config, u string, limit int64, digest string) ([]byte, error) {
 	hdr := http.Header{"Accept": {"application/json"}}
 	if auth, _ := cfg.Auth(u); auth != "" {
 		hdr.Set("Authorization", auth)
 	}
-	resp, err := s.Client.Do(ctx, fetch.Request{URL: u, Header: hdr, MaxBytes: limit})
+	resp, err := s.Client.Do(ctx, fetch.Request{URL: u, Header: hdr, MaxBytes: limit, Digest: digest})
 	if err != nil {
 		if errors.Is(err, fetch.ErrUnauthorized) {
 			return nil, authError(cfg, u, err)
@@ -311,7 +316,7 @@ func nearest(p *packument, want string) []string {
 // only when the tarball URL itself matches an .npmrc credential key, so a
 // tarball on another host never receives the registry's token.
 func (s *Source) tarball(ctx context.Context, cfg *Config, vd *versionDoc) (*archive.Tree, error) {
-	body, err := s.get(ctx, cfg, vd.Dist.Tarball, 50<<20)
+	body, err := s.getDigest(ctx, cfg, vd.Dist.Tarball, 50<<20, firstSet(vd.Dist.Integrity, vd.Dist.Shasum))
 	if err != nil {
 		return nil, fmt.Errorf("downloading %s@%s: %w", vd.Name, vd.Version, err)
 	}

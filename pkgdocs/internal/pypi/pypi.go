@@ -217,6 +217,9 @@ func (s *Source) addAPI(ctx context.Context, pkg *model.Package, files []distFil
 		return nil
 	}
 	req := fetch.Request{URL: f.URL, MaxBytes: 64 << 20}
+	if f.SHA256 != "" {
+		req.Digest = "sha256:" + strings.ToLower(f.SHA256)
+	}
 	if ix != nil {
 		req.Header = ix.header(f.URL, "*/*")
 	}

@@ -179,7 +179,11 @@ func (s *Source) resolve(ctx context.Context, c *crateDoc, req Request) (version
 
 // crateArchive downloads and unpacks a .crate, checking its sha256.
 func (s *Source) crateArchive(ctx context.Context, u, checksum string) (*archive.Tree, error) {
-	resp, err := s.Client.Do(ctx, fetch.Request{URL: u, MaxBytes: 64 << 20})
+	digest := ""
+	if checksum != "" {
+		digest = "sha256:" + strings.ToLower(checksum)
+	}
+	resp, err := s.Client.Do(ctx, fetch.Request{URL: u, MaxBytes: 64 << 20, Digest: digest})
 	if err != nil {
 		return nil, fmt.Errorf("downloading the crate archive: %w", err)
 	}
