@@ -64,6 +64,13 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 		return nil, fmt.Errorf("%w: %q", ErrInvalidName, req.Name)
 	}
 	norm := Normalize(name)
+	// A distribution installed in the project's virtual environment
+	// answers before any network.
+	if site, di := installedDist(req.ProjectPath, norm); di != "" {
+		if pkg, err := describeInstalled(site, di); err == nil && (req.Version == "" || sameVersion(pkg.Version, req.Version)) {
+			return pkg, nil
+		}
+	}
 	version, how := strings.TrimSpace(req.Version), "explicit"
 	if version == "" && req.ProjectPath != "" {
 		version, how = lockedVersion(req.ProjectPath, norm)
@@ -89,6 +96,7 @@ type jsonProject struct {
 		ProjectURLs            map[string]string `json:"project_urls"`
 		RequiresPython         string            `json:"requires_python"`
 		Yanked                 bool              `json:"yanked"`
+		YankedReason           string            `json:"yanked_reason"`
 	} `json:"info"`
 	Releases map[string]json.RawMessage `json:"releases"`
 	URLs     []struct {
@@ -130,7 +138,10 @@ func (s *Source) describeJSON(ctx context.Context, name, norm, version, how stri
 		pkg.Notes = append(pkg.Notes, "Requires Python "+p.Info.RequiresPython+".")
 	}
 	if p.Info.Yanked {
-		pkg.Notes = append(pkg.Notes, "This release is yanked on PyPI; prefer another version.")
+		pkg.Deprecated = "This release is yanked on PyPI; prefer another version."
+		if r := strings.TrimSpace(p.Info.YankedReason); r != "" {
+			pkg.Deprecated += " Reason: " + r
+		}
 	}
 	pkg.Sections = descriptionSections(p.Info.Description, p.Info.DescriptionContentType, "long description")
 	if len(pkg.Sections) == 0 {
@@ -206,6 +217,9 @@ func (s *Source) addAPI(ctx context.Context, pkg *model.Package, files []distFil
 		return nil
 	}
 	req := fetch.Request{URL: f.URL, MaxBytes: 64 << 20}
+	if f.SHA256 != "" {
+		req.Digest = "sha256:" + strings.ToLower(f.SHA256)
+	}
 	if ix != nil {
 		req.Header = ix.header(f.URL, "*/*")
 	}

@@ -174,6 +174,9 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 				score += 5 * subsequenceScore(strings.ReplaceAll(q, " ", ""), u.Name)
 			}
 		}
+		if !exact && u.Kind == KindSymbol && internal(u.Name) {
+			score *= 0.3 // internal and generated names after the public API and the prose
+		}
 		if score <= 0 {
 			continue
 		}
@@ -185,6 +188,14 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		hits = hits[:limit]
 	}
 	return hits
+}
+
+// internal reports a symbol name that looks internal or generated:
+// "$brand", "_private", "core.$InferX", "a.b.c", "default.x".
+func internal(name string) bool {
+	last := lastComponent(name)
+	return strings.HasPrefix(last, "$") || strings.HasPrefix(last, "_") || strings.HasPrefix(name, "default.") ||
+		strings.Count(name, ".") >= 2 || strings.Contains(strings.ToLower(name), "internal")
 }
 
 func lastComponent(name string) string {

@@ -114,3 +114,18 @@ func TestSnippetReopensFences(t *testing.T) {
 		t.Fatalf("snippet:\n%s", got)
 	}
 }
+
+// TestSnippetPrefersCode: among lines matching as well, the one in a code
+// block is the centre of the snippet.
+func TestSnippetPrefersCode(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("## Interceptors\n\nYou can intercept requests.\n")
+	for i := 0; i < 20; i++ {
+		b.WriteString("filler line\n")
+	}
+	b.WriteString("```js\naxios.interceptors.request.use(fn)\n```\n")
+	got := Snippet(b.String(), []string{"interceptors"}, 2)
+	if !strings.Contains(got, "axios.interceptors.request.use(fn)") || strings.Contains(got, "## Interceptors") {
+		t.Fatalf("snippet:\n%s", got)
+	}
+}
