@@ -1,0 +1,86 @@
+package doccheck
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLinks checks that every relative link in the guides, the README,
+// examples/README.md and ARCHITECTURE.md names a file or directory that
+// exists in the repository.
+func TestLinks(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, errs := CheckLinks(root, "docs", "README.md", "examples/README.md", "ARCHITECTURE.md")
+	for _, err := range errs {
+		t.Error(err)
+	}
+	if n == 0 {
+		t.Fatal("no relative links found")
+	}
+}
+
+func TestLinksParse(t *testing.T) {
+	md := strings.Join([]string{
+		"See [servers](servers.md) and [the overview](../mcp/doc.go#L3).",
+		"An ![image](img/a.png \"title\") and [site](https://example.com) and [anchor](#top).",
+		"Code `[not](a-link.md)` is skipped.",
+		"```",
+		"[also](not-a-link.md)",
+		"```",
+		"[query](x.md?plain=1) [mail](mailto:a@b.c)",
+	}, "\n")
+	got := Links(md)
+	want := []string{"servers.md", "../mcp/doc.go", "img/a.png", "x.md"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Links = %q, want %q", got, want)
+	}
+}
+
+func TestCheckLinksBroken(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("README.md", "[guides](docs/a.md) [gone](docs/missing.md) [out](../outside.md) [abs](/etc/passwd)\n")
+	write("docs/a.md", "[back](../README.md) [dir](.)\n")
+	n, errs := CheckLinks(root, "README.md", "docs")
+	if n != 6 {
+		t.Errorf("links = %d, want 6", n)
+	}
+	var msgs []string
+	for _, err := range errs {
+		msgs = append(msgs, err.Error())
+	}
+	joined := strings.Join(msgs, "\n")
+	for _, want := range []string{"docs/missing.md: no such file", "../outside.md: points outside", "/etc/passwd: absolute path"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("errors %q lack %q", joined, want)
+		}
+	}
+	if len(errs) != 3 {
+		t.Errorf("got %d errors, want 3:\n%s", len(errs), joined)
+	}
+}
+
+func FuzzLinks(f *testing.F) {
+	f.Add("[a](b.md) `[c](d)` ![e](f \"g\")")
+	f.Add("```\n[x](y)\n```\n[z](<w.md>#frag)")
+	f.Fuzz(func(t *testing.T, md string) {
+		for _, l := range Links(md) {
+			if l == "" || strings.ContainsAny(l, "#?") && !strings.Contains(md, l) {
+				t.Fatalf("bad link %q from %q", l, md)
+			}
+		}
+	})
+}
