@@ -78,7 +78,8 @@ func FuzzLinks(f *testing.F) {
 	f.Add("```\n[x](y)\n```\n[z](<w.md>#frag)")
 	f.Fuzz(func(t *testing.T, md string) {
 		for _, l := range Links(md) {
-			if l == "" || strings.ContainsAny(l, "#?") && !strings.Contains(md, l) {
+			// A target is a non-empty path, fragment and query removed.
+			if l == "" || strings.ContainsAny(l, "#?") {
 				t.Fatalf("bad link %q from %q", l, md)
 			}
 		}
