@@ -13,7 +13,11 @@ import (
 // [text](target) or [text](target "title").
 var linkRE = regexp.MustCompile(`\]\(([^()\s]+)(?:\s+"[^"]*")?\)`)
 
-// Links returns the relative link targets of a Markdown document, skipping
+// refDefRE matches a link reference definition: [label]: target.
+var refDefRE = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s+(\S+)`)
+
+// Links returns the relative link targets of a Markdown document (inline
+// links, images and reference definitions), skipping
 // fenced code blocks and inline code spans. Targets with a scheme (https:,
 // mailto:) and in-page anchors (#name) are left out; a fragment or query
 // after a path is removed.
@@ -28,7 +32,11 @@ func Links(md string) []string {
 		if inBlock {
 			continue
 		}
-		for _, m := range linkRE.FindAllStringSubmatch(stripCodeSpans(line), -1) {
+		matches := linkRE.FindAllStringSubmatch(stripCodeSpans(line), -1)
+		if m := refDefRE.FindStringSubmatch(line); m != nil {
+			matches = append(matches, m)
+		}
+		for _, m := range matches {
 			target := strings.Trim(m[1], "<>")
 			if u, err := url.Parse(target); err != nil || u.Scheme != "" || strings.HasPrefix(target, "//") {
 				continue

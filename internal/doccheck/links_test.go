@@ -34,9 +34,11 @@ func TestLinksParse(t *testing.T) {
 		"[also](not-a-link.md)",
 		"```",
 		"[query](x.md?plain=1) [mail](mailto:a@b.c)",
+		"[ref]: ../ARCHITECTURE.md",
+		"[web]: https://example.com",
 	}, "\n")
 	got := Links(md)
-	want := []string{"servers.md", "../mcp/doc.go", "img/a.png", "x.md"}
+	want := []string{"servers.md", "../mcp/doc.go", "img/a.png", "x.md", "../ARCHITECTURE.md"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("Links = %q, want %q", got, want)
 	}
