@@ -22,7 +22,19 @@ var refDefRE = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s+(\S+)`)
 // mailto:) and in-page anchors (#name) are left out; a fragment or query
 // after a path is removed.
 func Links(md string) []string {
-	var out []string
+	rel, _ := splitLinks(md)
+	return rel
+}
+
+// ExternalLinks returns the http and https link targets of a Markdown
+// document, skipping code as Links does.
+func ExternalLinks(md string) []string {
+	_, ext := splitLinks(md)
+	return ext
+}
+
+// splitLinks returns the relative and the web link targets of md.
+func splitLinks(md string) (rel, ext []string) {
 	inBlock := false
 	for _, line := range strings.Split(md, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "```") {
@@ -38,18 +50,25 @@ func Links(md string) []string {
 		}
 		for _, m := range matches {
 			target := strings.Trim(m[1], "<>")
-			if u, err := url.Parse(target); err != nil || u.Scheme != "" || strings.HasPrefix(target, "//") {
+			u, err := url.Parse(target)
+			switch {
+			case err != nil:
+				continue
+			case u.Scheme == "http" || u.Scheme == "https" || strings.HasPrefix(target, "//"):
+				ext = append(ext, target)
+				continue
+			case u.Scheme != "":
 				continue
 			}
 			if i := strings.IndexAny(target, "#?"); i >= 0 {
 				target = target[:i]
 			}
 			if target != "" {
-				out = append(out, target)
+				rel = append(rel, target)
 			}
 		}
 	}
-	return out
+	return rel, ext
 }
 
 // stripCodeSpans removes `inline code` from a line, where brackets and

@@ -25,6 +25,26 @@ func TestLinks(t *testing.T) {
 	}
 }
 
+// TestNoExternalLinks checks that the guides and the examples' README link
+// only within the repository, which a reader has in full.
+func TestNoExternalLinks(t *testing.T) {
+	root := filepath.Join("..", "..")
+	files, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, filepath.Join(root, "examples", "README.md"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range ExternalLinks(string(data)) {
+			t.Errorf("%s: link outside the repository: %s", f, l)
+		}
+	}
+}
+
 func TestLinksParse(t *testing.T) {
 	md := strings.Join([]string{
 		"See [servers](servers.md) and [the overview](../mcp/doc.go#L3).",
@@ -41,6 +61,9 @@ func TestLinksParse(t *testing.T) {
 	want := []string{"servers.md", "../mcp/doc.go", "img/a.png", "x.md", "../ARCHITECTURE.md"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("Links = %q, want %q", got, want)
+	}
+	if ext := ExternalLinks(md); !slices.Equal(ext, []string{"https://example.com", "https://example.com"}) {
+		t.Fatalf("ExternalLinks = %q", ext)
 	}
 }
 
