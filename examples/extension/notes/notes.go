@@ -11,11 +11,11 @@ package notes
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
 
+	"github.com/go-json-experiment/json"
 	"github.com/gomcp/sdk/mcp"
 )
 
@@ -130,7 +130,8 @@ func Serve(s *mcp.Server, max int) {
 func (st *store) add(ctx context.Context, ss *mcp.ServerSession, p *AddParams) (*AddResult, error) {
 	// Adding is for clients that declared the extension: in 2026-07-28 in
 	// this request's metadata, before it at initialize.
-	if _, ok := ss.ClientCapabilities().Extensions[ExtensionID]; !ok {
+	caps := ss.ClientCapabilities()
+	if caps == nil || caps.Extensions[ExtensionID] == nil {
 		return nil, mcp.MissingExtensionError(ExtensionID)
 	}
 	st.mu.Lock()
@@ -154,13 +155,16 @@ func (st *store) list(ctx context.Context, ss *mcp.ServerSession, p *ListParams)
 // ServerSettings returns the extension's settings declared by the server
 // cs is connected to, or ErrNotSupported.
 func ServerSettings(cs *mcp.ClientSession) (Settings, error) {
-	raw, ok := cs.ServerCapabilities().Extensions[ExtensionID]
-	if !ok {
+	caps := cs.ServerCapabilities()
+	if caps == nil || caps.Extensions[ExtensionID] == nil {
 		return Settings{}, ErrNotSupported
 	}
-	// The entry arrives as decoded JSON; convert it to Settings.
+	// The entry arrives as decoded JSON; convert it to Settings. The
+	// server is not trusted: decode as the SDK does, with member names
+	// matched case-sensitively and duplicates refused (the defaults of
+	// github.com/go-json-experiment/json, which the SDK uses).
 	var s Settings
-	data, err := json.Marshal(raw)
+	data, err := json.Marshal(caps.Extensions[ExtensionID])
 	if err == nil {
 		err = json.Unmarshal(data, &s)
 	}

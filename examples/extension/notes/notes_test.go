@@ -114,3 +114,16 @@ func TestServerSettingsNotSupported(t *testing.T) {
 		t.Errorf("err = %v, want ErrNotSupported", err)
 	}
 }
+
+// Settings are decoded case-sensitively: a member named in another case is
+// not the setting.
+func TestServerSettingsStrict(t *testing.T) {
+	opts := &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{
+		Extensions: map[string]any{notes.ExtensionID: map[string]any{"MAXNOTES": 5}},
+	}}
+	cs := pair(t, mcp.NewServer("odd", "v1", opts), nil)
+	s, err := notes.ServerSettings(cs)
+	if err != nil || s.MaxNotes != 0 {
+		t.Errorf("ServerSettings = %+v, %v; want MaxNotes 0 (MAXNOTES is not maxNotes)", s, err)
+	}
+}
