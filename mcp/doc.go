@@ -28,8 +28,13 @@
 //	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 //	mux := http.NewServeMux()
 //	mux.Handle("/mcp", handler)
-//	srv := &http.Server{Addr: "localhost:8080", Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+//	srv := &http.Server{Addr: "localhost:8080", Handler: mux,
+//		ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 //	err := srv.ListenAndServe()
+//
+// Leave the http.Server's WriteTimeout zero (the handler bounds each of its
+// writes) and call the handler's [StreamableHTTPHandler.Shutdown] before
+// the server's, so that calls in progress finish and open streams end.
 //
 // A client connects to it and calls the tool:
 //
@@ -44,9 +49,11 @@
 // resources, completion, logging, pagination), docs/clients.md,
 // docs/transports.md, docs/protocol-eras.md,
 // docs/errors-and-cancellation.md, docs/middleware.md, docs/tasks.md,
-// docs/testing.md and docs/security.md; docs/migrating-from-mcp-go.md and
-// docs/migrating-from-go-sdk.md translate programs written with other Go
-// SDKs. The examples directory has a small runnable program per feature.
+// docs/extensions.md, docs/testing.md, docs/security.md,
+// docs/observability.md and docs/authorization.md;
+// docs/migrating-from-mcp-go.md and docs/migrating-from-go-sdk.md
+// translate programs written with other Go SDKs. The examples directory
+// has a small runnable program per feature.
 //
 // # Servers
 //
@@ -93,9 +100,19 @@
 // [Client.AddSessionObserver] report sessions starting and ending. Methods
 // beyond the protocol's are added with [Server.AddMethods] and
 // [Client.AddMethods] and sent with [ClientSession.Call] and the Notify
-// methods. A panic in a handler or middleware becomes an internal error
-// for that request and is logged to the Logger of [ServerOptions] or
-// [ClientOptions].
+// methods; an extension's capability settings go in the Extensions of
+// [ServerCapabilities] and [ClientCapabilities], and
+// [MissingExtensionError] refuses a client that did not declare one. A
+// panic in a handler or middleware becomes an internal error for that
+// request and is logged to the Logger of [ServerOptions] or
+// [ClientOptions] (unless DisablePanicRecovery is set).
+//
+// # Errors
+//
+// A tool handler's error is a tool result with isError, which the model
+// reads. Other handlers' and middleware's errors are JSON-RPC errors: a
+// [JSONRPCError] chooses its code, any other error is an internal error.
+// [CodeOf] gives the code of an error as the peer sees it, on either side.
 //
 // # Transports
 //
@@ -111,6 +128,7 @@
 // JSON is decoded strictly (case-sensitive member names, no duplicate
 // keys, bounded depth and size); requests in flight per session are
 // bounded; the HTTP handler checks Host and Origin against DNS rebinding,
-// limits body sizes and expires idle sessions; requestState is signed and
-// expires.
+// limits body sizes, bounds each write, bounds and expires sessions and
+// listen streams (see [StreamableHTTPHandler.Stats]); requestState is
+// signed and expires.
 package mcp

@@ -18,6 +18,7 @@ func ExampleClient_AddSendingMiddleware() {
 		return []*mcp.Content{mcp.NewTextContent("hi " + in.Name)}, nil
 	}))
 	client := mcp.NewClient("client", "v1", nil)
+	// docs:region sending
 	client.AddSendingMiddleware(func(next mcp.MethodHandler[mcp.ClientSession]) mcp.MethodHandler[mcp.ClientSession] {
 		return func(ctx context.Context, cs *mcp.ClientSession, method string, params any) (any, error) {
 			res, err := next(ctx, cs, method, params)
@@ -26,6 +27,7 @@ func ExampleClient_AddSendingMiddleware() {
 			return res, err
 		}
 	})
+	// docs:endregion
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st)

@@ -14,6 +14,7 @@ import (
 // child of the client's, carried by the traceparent in the request's
 // _meta.
 func Example() {
+	// docs:region instrument
 	spans := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 	defer tp.Shutdown(context.Background())
@@ -28,6 +29,7 @@ func Example() {
 	}))
 	client := mcp.NewClient("agent", "v1.0.0", nil)
 	mcpotel.InstrumentClient(client, opts)
+	// docs:endregion
 
 	ct, st := mcp.NewInMemoryTransports()
 	ss, _ := server.Connect(context.Background(), st)

@@ -55,16 +55,19 @@ func showClock(ctx context.Context, ss *mcp.ServerSession, in clockIn) (clockOut
 		return clockOut{}, fmt.Errorf("unknown time zone %q", zone)
 	}
 	out := clockOut{Time: now().In(loc).Format("15:04:05"), Zone: zone}
+	// docs:region fallback
 	out.text = fmt.Sprintf("It is %s in %s.", out.Time, out.Zone)
 	if apps.SessionSupportsApps(ss) {
 		out.text += " The clock is shown in its view."
 	}
+	// docs:endregion
 	return out, nil
 }
 
 // newServer returns the server, with Apps turned on and the clock app
 // registered.
 func newServer() *mcp.Server {
+	// docs:region server
 	s := mcp.NewServer("apps-example", "v1.0.0", apps.EnableServer(nil))
 	tool := mcp.NewStructuredTool("show_clock", "Show the current time, as a clock in hosts that render MCP Apps", showClock)
 	border := true
@@ -76,6 +79,7 @@ func newServer() *mcp.Server {
 		HTML:        viewHTML,
 		Meta:        &apps.ResourceMeta{PrefersBorder: &border},
 	}, nil)
+	// docs:endregion
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func newServer() *mcp.Server {
 			}}, nil
 		},
 		mcp.Argument("country", mcp.CompleteWith(completeCountry)),
-		mcp.Argument("city", mcp.RequiredArgument(true), mcp.CompleteWith(completeCity))))
+		mcp.Argument("city", mcp.ArgumentRequired(true), mcp.CompleteWith(completeCity))))
 
 	server.AddResourceTemplates(&mcp.ServerResourceTemplate{
 		Template: &mcp.ResourceTemplate{URITemplate: "guide://{country}/{city}", Name: "city-guide"},

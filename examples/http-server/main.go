@@ -8,9 +8,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"log"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -31,7 +33,17 @@ func main() {
 }
 
 func newServer() *mcp.Server {
-	server := mcp.NewServer("whoami", "v1.0.0", nil)
+	// docs:region server
+	// Logger receives what cannot be returned to a caller: a panic in a
+	// handler (recovered: the caller gets an internal error), failed
+	// writes, dropped notifications.
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	server := mcp.NewServer("whoami", "v1.0.0", &mcp.ServerOptions{Logger: logger})
+	server.AddSessionObserver(func(ss *mcp.ServerSession) func(error) {
+		logger.Info("session started", "protocol", ss.ProtocolVersion())
+		return func(err error) { logger.Info("session ended", "err", err) }
+	})
+	// docs:endregion
 	// docs:region tool
 	server.AddTools(mcp.NewTool("whoami", "Says what the server knows of the caller",
 		func(ctx context.Context, ss *mcp.ServerSession, _ struct{}) ([]*mcp.Content, error) {
@@ -66,19 +78,45 @@ func newHandlers(server *mcp.Server) (*handlers, *http.ServeMux) {
 			// A server reachable by other names lists them.
 			AllowedHosts:   []string{"localhost", "127.0.0.1", "::1", "mcp.example.com"},
 			SessionTimeout: 10 * time.Minute,
+			// Legacy sessions and listen streams are bounded; beyond
+			// the bounds a client gets 503 with Retry-After.
+			MaxSessions:      1000,
+			MaxListenStreams: 1000,
+			// Each write must finish within WriteTimeout, so a client
+			// that stops reading is dropped. It replaces
+			// http.Server.WriteTimeout, which would cut open streams.
+			WriteTimeout: 30 * time.Second,
 		}),
 		sse: mcp.NewSSEHTTPHandler(getServer, nil),
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h.streamable)
 	mux.Handle("/sse", h.sse)
+	mux.HandleFunc("GET /stats", h.stats)
 	return h, mux
 }
 
 // docs:endregion
 
+// docs:region stats
+// stats serves the streamable handler's gauges (sessions, listen streams,
+// requests in flight) as JSON, for a metrics scraper.
+func (h *handlers) stats(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(h.streamable.Stats())
+}
+
+// docs:endregion
+
+// Close ends the handlers' sessions and streams at once.
 func (h *handlers) Close() error {
 	return errors.Join(h.streamable.Close(), h.sse.Close())
+}
+
+// Shutdown refuses new sessions and requests, lets calls in progress finish
+// until ctx is done, then ends every session.
+func (h *handlers) Shutdown(ctx context.Context) error {
+	return errors.Join(h.streamable.Shutdown(ctx), h.sse.Shutdown(ctx))
 }
 
 // docs:region run
@@ -89,14 +127,15 @@ func run(ctx context.Context, addr string) error {
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
+		// No WriteTimeout: the MCP handlers bound each write themselves.
 	}
 	go func() {
 		<-ctx.Done()
-		// Close the MCP handlers first: they end open streams, which
-		// Shutdown would otherwise wait for.
-		h.Close()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		// Shut the MCP handlers down first: calls in progress finish,
+		// then open streams end, which srv.Shutdown would wait for.
+		h.Shutdown(shutdown)
 		srv.Shutdown(shutdown)
 	}()
 	log.Printf("serving MCP at http://%s/mcp (and HTTP+SSE at /sse)", addr)

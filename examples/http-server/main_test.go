@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -99,5 +100,32 @@ func TestRun(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("run did not return after cancel")
+	}
+}
+
+// /stats reports the legacy sessions the handler holds.
+func TestStats(t *testing.T) {
+	h, mux := newHandlers(newServer())
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	defer h.Close()
+	ctx := context.Background()
+	cs, err := mcp.NewClient("test", "v1", &mcp.ClientOptions{ProtocolVersion: mcp.Version20251125}).
+		Connect(ctx, mcp.NewStreamableClientTransport(ts.URL+"/mcp", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	resp, err := http.Get(ts.URL + "/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var stats mcp.StreamableHTTPStats
+	if err := json.NewDecoder(resp.Body).Decode(&stats); err != nil {
+		t.Fatal(err)
+	}
+	if stats.Sessions != 1 {
+		t.Errorf("stats = %+v, want 1 session", stats)
 	}
 }

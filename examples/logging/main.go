@@ -29,7 +29,7 @@ func fetch(ctx context.Context, ss *mcp.ServerSession, in fetchArgs) ([]*mcp.Con
 	logger.Info("fetching", "url", in.URL)
 
 	// Or send one message directly; Data is any JSON value.
-	err := ss.Log(ctx, &mcp.LoggingMessageParams{
+	err := ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{
 		Level: mcp.LoggingLevelWarning,
 		Data:  map[string]any{"msg": "slow response", "url": in.URL},
 	})

@@ -1,7 +1,8 @@
-// Command middleware is an MCP server with two middleware around every
-// request it handles: one logs each method with its duration and outcome
-// (to stderr, never stdout, which carries the protocol), the other limits
-// the rate of tool calls.
+// Command middleware is an MCP server with two receiving middleware around
+// every request it handles: one logs each method with its id, duration and
+// outcome (to stderr, never stdout, which carries the protocol), the other
+// limits the rate of tool calls. A sending middleware logs what the server
+// sends the client.
 //
 //	go run ./examples/middleware            # stdio
 //	go run ./examples/middleware -http localhost:8080
@@ -34,7 +35,10 @@ func newServer(logger *slog.Logger, limiter *limiter) *mcp.Server {
 	// docs:region add
 	// The first middleware added runs first: every request is logged,
 	// including the ones the limiter refuses.
-	server.AddMiddleware(logRequests(logger), limiter.middleware)
+	server.AddReceivingMiddleware(logRequests(logger), limiter.middleware)
+	// Sending middleware wraps what the server sends: notifications and
+	// requests to the client.
+	server.AddSendingMiddleware(logSent(logger))
 	// docs:endregion
 	return server
 }
@@ -50,11 +54,28 @@ func logRequests(logger *slog.Logger) mcp.Middleware[mcp.ServerSession] {
 			if p, ok := params.(*mcp.CallToolParams); ok {
 				attrs = append(attrs, "tool", p.Name)
 			}
+			// The JSON-RPC id; nil for a notification.
+			if info, ok := mcp.RequestInfoFromContext(ctx); ok && info.ID != nil {
+				attrs = append(attrs, "id", info.ID)
+			}
 			if err != nil {
-				logger.WarnContext(ctx, "request failed", append(attrs, "err", err)...)
+				// CodeOf gives the code the client receives.
+				attrs = append(attrs, "code", int64(mcp.CodeOf(err)), "err", err)
+				logger.WarnContext(ctx, "request failed", attrs...)
 			} else {
 				logger.InfoContext(ctx, "request", attrs...)
 			}
+			return result, err
+		}
+	}
+}
+
+// logSent logs every request and notification the server sends.
+func logSent(logger *slog.Logger) mcp.Middleware[mcp.ServerSession] {
+	return func(next mcp.MethodHandler[mcp.ServerSession]) mcp.MethodHandler[mcp.ServerSession] {
+		return func(ctx context.Context, ss *mcp.ServerSession, method string, params any) (any, error) {
+			result, err := next(ctx, ss, method, params)
+			logger.InfoContext(ctx, "sent", "method", method, "err", err)
 			return result, err
 		}
 	}
@@ -72,6 +93,9 @@ type limiter struct {
 	rate   float64 // tokens per second
 	last   time.Time
 }
+
+// codeRateLimited is the JSON-RPC error code of a refused call.
+const codeRateLimited = -32000
 
 func newLimiter(burst int, every time.Duration) *limiter {
 	return &limiter{tokens: float64(burst), max: float64(burst), rate: float64(time.Second) / float64(every), last: time.Now()}
@@ -93,8 +117,9 @@ func (l *limiter) allow() bool {
 func (l *limiter) middleware(next mcp.MethodHandler[mcp.ServerSession]) mcp.MethodHandler[mcp.ServerSession] {
 	return func(ctx context.Context, ss *mcp.ServerSession, method string, params any) (any, error) {
 		if method == "tools/call" && !l.allow() {
-			// A *JSONRPCError chooses the error code the client sees.
-			return nil, &mcp.JSONRPCError{Code: -32000, Message: "rate limit exceeded; retry later"}
+			// A *JSONRPCError chooses the error code the client sees;
+			// -32000 to -32099 are free for servers' own errors.
+			return nil, &mcp.JSONRPCError{Code: codeRateLimited, Message: "rate limit exceeded; retry later"}
 		}
 		return next(ctx, ss, method, params)
 	}

@@ -49,8 +49,8 @@ func newServer() *mcp.Server {
 					{Role: mcp.RoleUser, Content: mcp.NewTextContent(text)},
 				}}, nil
 			},
-			mcp.Argument("text", mcp.RequiredArgument(true)),
-			mcp.Argument("to", mcp.RequiredArgument(true), mcp.ArgumentTitle("Target language"))),
+			mcp.Argument("text", mcp.ArgumentRequired(true)),
+			mcp.Argument("to", mcp.ArgumentRequired(true), mcp.ArgumentTitle("Target language"))),
 	)
 	// docs:endregion
 	return server

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/gomcp/sdk/mcp"
@@ -46,9 +45,9 @@ func TestPrompts(t *testing.T) {
 	// A missing required argument is refused before the handler runs.
 	// docs:region rpcerror
 	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "code_review"})
-	var rpcErr *mcp.JSONRPCError
-	if !errors.As(err, &rpcErr) || rpcErr.Code != mcp.CodeInvalidParams {
-		t.Errorf("missing argument: err = %v", err)
+	// CodeOf reads the code of the *JSONRPCError the error wraps.
+	if code := mcp.CodeOf(err); code != mcp.CodeInvalidParams {
+		t.Errorf("missing argument: err = %v, code %v", err, code)
 	}
 	// docs:endregion
 }

@@ -29,12 +29,14 @@ func newServer() (*mcp.Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	// docs:region server
 	cat, err := skills.NewCatalog(root, nil)
 	if err != nil {
 		return nil, err
 	}
 	s := mcp.NewServer("skills-example", "v1.0.0", skills.EnableServer(nil, &skills.Settings{DirectoryRead: true}))
 	skills.AddCatalog(s, cat, &skills.ServeOptions{DirectoryRead: true})
+	// docs:endregion
 	return s, nil
 }
 

@@ -28,6 +28,7 @@ func TestCatalog(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ss.Close()
+			// docs:region client
 			cs, err := mcp.NewClient("host", "v1", skills.EnableClient(&mcp.ClientOptions{ProtocolVersion: version})).Connect(ctx, ct)
 			if err != nil {
 				t.Fatal(err)
@@ -50,6 +51,7 @@ func TestCatalog(t *testing.T) {
 				}
 				names[e.Frontmatter["name"].(string)] = true
 			}
+			// docs:endregion
 			if !names["go-release"] || !names["commit-message"] || files != 3 {
 				t.Errorf("skills %v with %d files; want go-release and commit-message with 3 files", names, files)
 			}

@@ -73,8 +73,9 @@ func newServer() *mcp.Server {
 	// docs:region register
 	server := mcp.NewServer("weather", "v1.0.0", nil)
 	server.AddTools(mcp.NewStructuredTool("forecast", "Daily highs for a city", getForecast,
-		mcp.Title("Forecast"),
-		mcp.ReadOnly(),
+		mcp.ToolTitle("Forecast"),
+		mcp.ReadOnlyHint(true),
+		mcp.IdempotentHint(true),
 		mcp.Input(
 			mcp.Property("city", mcp.Description("city name, e.g. Lisbon")),
 			mcp.Property("days", mcp.Description("number of days, 1 to 7")),

@@ -105,6 +105,7 @@ func consoleExporter() (string, bool) {
 	return "", false
 }
 
+// docs:region setup
 // setupTelemetry installs the global tracer and meter providers, with the
 // exporters the environment names, and the W3C propagators. It returns
 // the function that flushes and stops them.
@@ -128,6 +129,9 @@ func setupTelemetry(ctx context.Context) (func(context.Context) error, error) {
 	}, nil
 }
 
+// docs:endregion
+
+// docs:region server
 // newServer returns the greeter, instrumented with the global providers.
 func newServer() *mcp.Server {
 	server := mcp.NewServer("greeter", "v1.0.0", nil)
@@ -136,6 +140,8 @@ func newServer() *mcp.Server {
 		mcp.Input(mcp.Property("name", mcp.Description("who to greet")))))
 	return server
 }
+
+// docs:endregion
 
 // greetArgs are the arguments of greet.
 type greetArgs struct {

@@ -42,8 +42,9 @@ func Main(newServer func() *mcp.Server) {
 	}
 }
 
-// HTTP serves handler at http://addr/mcp until ctx is done, then closes
-// the handler (ending its open streams) and shuts the HTTP server down.
+// HTTP serves handler at http://addr/mcp until ctx is done, then shuts the
+// handler down (calls in progress finish, open streams end) and the HTTP
+// server after it.
 func HTTP(ctx context.Context, addr string, handler *mcp.StreamableHTTPHandler) error {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
@@ -57,7 +58,9 @@ func HTTP(ctx context.Context, addr string, handler *mcp.StreamableHTTPHandler) 
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_ = handler.Close()
+		// The handler first: calls in progress finish, then its streams
+		// end, which srv.Shutdown would otherwise wait for.
+		_ = handler.Shutdown(shutdown)
 		_ = srv.Shutdown(shutdown)
 	}()
 	fmt.Fprintf(os.Stderr, "serving MCP at http://%s/mcp\n", addr)
