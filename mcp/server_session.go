@@ -91,7 +91,10 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 		return nil, fmt.Errorf("mcp: connecting server: %w", err)
 	}
 	ss := &ServerSession{server: s, transport: transportInfoOf(t), sessionID: sessionIDOf(t)}
-	ss.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
+	// The connection starts reading only once the session is complete and
+	// listed, so that no handler sees it half made.
+	c := jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
+		Deferred:    true,
 		Handler:     jsonrpc2.HandlerFunc(ss.handle),
 		MaxInFlight: s.opts.MaxInFlight,
 		OnCancel:    ss.sendCancelled,
@@ -103,7 +106,9 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 			s.logger().Debug("mcp: writing a response failed", "error", err)
 		},
 	})
+	ss.conn = c
 	s.addSession(ss)
+	c.Start()
 	return ss, nil
 }
 

@@ -62,6 +62,9 @@ type ConnOptions struct {
 	// derives from (its values, not its cancellation: requests are
 	// cancelled by the peer or by shutdown). Nil means context.Background.
 	BaseContext context.Context
+	// Deferred makes NewConn return a connection that does not read yet:
+	// its owner finishes setting up what handlers use, then calls Start.
+	Deferred bool
 	// Received, if set, is called with each incoming request and
 	// notification, in the order they arrive, before it is handled. It
 	// must not block.
@@ -86,6 +89,7 @@ type Conn struct {
 
 	handlers sync.WaitGroup
 
+	startOnce    sync.Once
 	shutdownOnce sync.Once
 	readDone     signal // the stream will deliver nothing more
 	closing      signal // shutdown has started
@@ -111,12 +115,22 @@ func NewConn(stream Stream, opts *ConnOptions) *Conn {
 	} else {
 		c.opts.BaseContext = context.WithoutCancel(c.opts.BaseContext)
 	}
-	if ps, ok := stream.(PushStream); ok {
-		ps.Receive(c.receive)
-	} else {
-		go c.readLoop()
+	if !c.opts.Deferred {
+		c.Start()
 	}
 	return c
+}
+
+// Start starts reading and handling messages, for a connection made with
+// ConnOptions.Deferred; NewConn calls it otherwise. Later calls do nothing.
+func (c *Conn) Start() {
+	c.startOnce.Do(func() {
+		if ps, ok := c.stream.(PushStream); ok {
+			ps.Receive(c.receive)
+		} else {
+			go c.readLoop()
+		}
+	})
 }
 
 // Call sends a request for method with params and waits for its response.
