@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"slices"
@@ -23,7 +24,7 @@ func (ss *ServerSession) ListRoots(ctx context.Context, params *ListRootsParams)
 	if ss.ClientCapabilities().Roots == nil {
 		return nil, ss.missingCapability("roots", &ClientCapabilities{Roots: &RootsCapability{}})
 	}
-	return serverAsk[ListRootsParams, ListRootsResult](ctx, ss, MethodListRoots, params)
+	return askClient[ListRootsParams, ListRootsResult](ctx, ss, MethodListRoots, params)
 }
 
 // Roots iterates over the client's roots. In a legacy session the list is
@@ -64,7 +65,7 @@ func (ss *ServerSession) CreateMessage(ctx context.Context, params *CreateMessag
 	if params != nil && (len(params.Tools) > 0 || params.ToolChoice != nil) && caps.Sampling.Tools == nil {
 		return nil, ss.missingCapability("sampling.tools", &ClientCapabilities{Sampling: &SamplingCapability{Tools: &SamplingToolsCapability{}}})
 	}
-	return serverAsk[CreateMessageParams, CreateMessageResult](ctx, ss, MethodCreateMessage, params)
+	return askClient[CreateMessageParams, CreateMessageResult](ctx, ss, MethodCreateMessage, params)
 }
 
 // Elicit asks the user, through the client, for information: a form
@@ -90,7 +91,7 @@ func (ss *ServerSession) Elicit(ctx context.Context, params *ElicitParams) (*Eli
 			return nil, err
 		}
 	}
-	res, err := serverAsk[ElicitParams, ElicitResult](ctx, ss, MethodElicit, params)
+	res, err := askClient[ElicitParams, ElicitResult](ctx, ss, MethodElicit, params)
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +108,37 @@ func (ss *ServerSession) Elicit(ctx context.Context, params *ElicitParams) (*Eli
 		if err := resolved.Validate(content); err != nil {
 			return nil, newError(CodeInvalidParams, "elicitation answer does not match the requested schema: %v", err)
 		}
+	}
+	return res, nil
+}
+
+// askClient asks the client through the sending middleware: with a
+// request in the legacy era, with an input request in 2026-07-28.
+func askClient[P, R any](ctx context.Context, ss *ServerSession, method string, params *P) (*R, error) {
+	h := ss.server.sendingHandler()
+	if h == nil {
+		return serverAsk[P, R](ctx, ss, method, params)
+	}
+	if params == nil {
+		params = new(P)
+	}
+	out, err := sendVia(ctx, h, &requestContext{method: method, server: ss}, ss, params, func(ctx context.Context, p any) (any, error) {
+		pp, ok := p.(*P)
+		if !ok {
+			return nil, fmt.Errorf("mcp: sending middleware passed %T as params of %s, not %T", p, method, pp)
+		}
+		res, err := serverAsk[P, R](ctx, ss, method, pp)
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	res, ok := out.(*R)
+	if !ok || res == nil {
+		return nil, fmt.Errorf("mcp: sending middleware returned %T as the result of %s, not %T", out, method, res)
 	}
 	return res, nil
 }
@@ -159,8 +191,12 @@ func (c *Client) rootsChanged() {
 			go func() {
 				// The server answers with roots/list, on the GET stream.
 				ctx := context.Background()
-				_ = cs.ensureServerStream(ctx)
-				_ = cs.conn.Notify(ctx, NotificationRootsListChanged, &RootsListChangedParams{})
+				if err := cs.ensureServerStream(ctx); err != nil {
+					c.logger().Debug("mcp: opening the stream for the server's requests failed", "error", err)
+				}
+				if err := cs.notify(ctx, NotificationRootsListChanged, &RootsListChangedParams{}); err != nil && !errors.Is(err, ErrConnectionClosed) {
+					c.logger().Warn("mcp: dropped notification", "method", NotificationRootsListChanged, "error", err)
+				}
 			}()
 		}
 	}
@@ -214,13 +250,4 @@ func (ss *ServerSession) rootsChanged() {
 	root.mu.Lock()
 	root.rootsCache = nil
 	root.mu.Unlock()
-}
-
-func init() {
-	clientMethods[MethodListRoots] = requestMethod((*ClientSession).listRoots)
-	clientMethods[MethodCreateMessage] = requestMethod((*ClientSession).createMessage)
-	clientMethods[MethodElicit] = requestMethod((*ClientSession).elicit)
-	clientMethods[NotificationElicitationComplete] = notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *ElicitationCompleteParams) {
-		return o.ElicitationCompleteHandler
-	}))
 }

@@ -40,6 +40,10 @@ type ClientSession struct {
 
 	keepAliveStop chan struct{}
 	stopOnce      sync.Once
+
+	raw       Connection    // the transport's connection
+	transport TransportInfo // of the connection
+	ended     []func(error) // session observers' end functions (session_observer.go)
 }
 
 // Connect connects the client to a server over t and settles the protocol:
@@ -50,13 +54,14 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting client: %w", err)
 	}
-	cs := &ClientSession{client: c, caps: c.caps}
+	cs := &ClientSession{client: c, caps: c.caps, raw: conn, transport: transportInfoOf(t)}
 	cs.opener, _ = conn.(serverStreamOpener)
 	cs.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
 		Handler:     jsonrpc2.HandlerFunc(cs.handle),
 		MaxInFlight: c.opts.MaxInFlight,
 		OnCancel:    cs.sendCancelled,
 		OnDone:      func() { c.removeSession(cs) },
+		BaseContext: ctx,
 	})
 	if err := cs.start(ctx); err != nil {
 		cs.conn.Close()
@@ -68,6 +73,7 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 	c.mu.Lock()
 	c.sessions = append(c.sessions, cs)
 	c.mu.Unlock()
+	c.sessionStarted(cs)
 	if cs.conn.IsDone() {
 		c.removeSession(cs) // ended before it was listed
 	}
@@ -89,7 +95,7 @@ func (cs *ClientSession) start(ctx context.Context) error {
 		}
 		return cs.initialize(ctx, legacyLatest)
 	case isModernVersion(pinned):
-		if !slices.Contains(SupportedVersions, pinned) {
+		if !slices.Contains(supportedVersions, pinned) {
 			return fmt.Errorf("%w: %s is not supported by this SDK", ErrUnsupportedVersion, pinned)
 		}
 		modern, err := cs.probe(ctx, pinned)
@@ -116,7 +122,7 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 	res, err := clientCall[DiscoverParams, DiscoverResult](pctx, cs, MethodDiscover, nil)
 	if err == nil {
 		if !slices.ContainsFunc(res.SupportedVersions, func(v string) bool {
-			return isModernVersion(v) && slices.Contains(SupportedVersions, v)
+			return isModernVersion(v) && slices.Contains(supportedVersions, v)
 		}) {
 			// Not a DiscoverResult (no versions), or a server that lists
 			// only handshake versions: use it through initialize.
@@ -133,7 +139,7 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 		var data UnsupportedProtocolVersionData
 		if decodeResult(werr.Data, &data) == nil {
 			for _, v := range data.Supported {
-				if isModernVersion(v) && slices.Contains(SupportedVersions, v) && (v != version || !cs.retried) {
+				if isModernVersion(v) && slices.Contains(supportedVersions, v) && (v != version || !cs.retried) {
 					cs.retried = true
 					return cs.probe(ctx, v)
 				}
@@ -157,7 +163,7 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 func (cs *ClientSession) adoptDiscover(res *DiscoverResult) error {
 	if !slices.Contains(res.SupportedVersions, cs.version) {
 		for _, v := range res.SupportedVersions {
-			if isModernVersion(v) && slices.Contains(SupportedVersions, v) {
+			if isModernVersion(v) && slices.Contains(supportedVersions, v) {
 				cs.version = v
 				break
 			}
@@ -184,7 +190,7 @@ func (cs *ClientSession) initialize(ctx context.Context, version string) error {
 	if err != nil {
 		return fmt.Errorf("mcp: initialize: %w", err)
 	}
-	if isModernVersion(res.ProtocolVersion) || !slices.Contains(SupportedVersions, res.ProtocolVersion) {
+	if isModernVersion(res.ProtocolVersion) || !slices.Contains(supportedVersions, res.ProtocolVersion) {
 		return fmt.Errorf("%w: server answered initialize with protocol %q", ErrUnsupportedVersion, res.ProtocolVersion)
 	}
 	if pinned := cs.client.opts.ProtocolVersion; pinned != "" && res.ProtocolVersion != pinned {
@@ -201,7 +207,7 @@ func (cs *ClientSession) initialize(ctx context.Context, version string) error {
 	if cs.client.wantsServerMessages() {
 		ready = cs.openServerStream()
 	}
-	if err := cs.conn.Notify(ctx, NotificationInitialized, &InitializedParams{}); err != nil {
+	if err := cs.notify(ctx, NotificationInitialized, &InitializedParams{}); err != nil {
 		return err
 	}
 	return cs.awaitServerStream(ctx, ready)
@@ -299,7 +305,9 @@ func (cs *ClientSession) sendCancelled(id jsonrpc2.ID) {
 	if cs.modern {
 		cs.fillMeta(&p.Meta)
 	}
-	_ = cs.conn.Notify(ctx, NotificationCancelled, p)
+	if err := cs.notify(ctx, NotificationCancelled, p); err != nil && !errors.Is(err, ErrConnectionClosed) {
+		cs.client.logger().Debug("mcp: sending notifications/cancelled failed", "error", err)
+	}
 }
 
 // fillMeta adds the per-request metadata of 2026-07-28 to meta.
@@ -325,24 +333,37 @@ func clientCall[P, R any](ctx context.Context, cs *ClientSession, method string,
 // clientCallOwned is clientCall for params the SDK made itself, which it
 // may change without copying.
 func clientCallOwned[P, R any](ctx context.Context, cs *ClientSession, method string, p *P) (*R, error) {
+	out, err := cs.roundTrips(ctx, method, p, newOf[R])
+	if err != nil {
+		return nil, err
+	}
+	return out.(*R), nil
+}
+
+// newOf returns a new *R.
+func newOf[R any]() any { return new(R) }
+
+// roundTrips sends a request and decodes its result, a value newResult
+// makes. In the modern era it adds the per-request metadata to p and
+// serves input-required results and tasks until the result is complete.
+func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, newResult func() any) (any, error) {
 	if cs.modern {
-		cs.fillMeta(metaOf(p))
+		if m := metaOf(p); m != nil {
+			cs.fillMeta(m)
+		}
 	}
 	maxRounds := cs.client.opts.MaxInputRounds
 	if maxRounds <= 0 {
 		maxRounds = 8
 	}
+	sending := cs.client.sendingHandler()
 	for round := 0; ; round++ {
-		raw, err := cs.conn.Call(ctx, method, p)
+		raw, res, err := cs.sendRequest(ctx, sending, method, p, newResult)
 		if err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 				return nil, err
 			}
 			return nil, fmt.Errorf("%s: %w", method, err)
-		}
-		res := new(R)
-		if err := decodeResult(raw, res); err != nil {
-			return nil, err
 		}
 		if !cs.modern {
 			return res, nil
@@ -368,6 +389,40 @@ func clientCallOwned[P, R any](ctx context.Context, cs *ClientSession, method st
 	}
 }
 
+// sendRequest sends one request through the sending middleware (none
+// when sending is nil) and decodes its result. raw is the result as
+// received.
+func (cs *ClientSession) sendRequest(ctx context.Context, sending MethodHandler[ClientSession], method string, p any, newResult func() any) (raw []byte, res any, err error) {
+	if sending == nil {
+		if raw, err = cs.conn.Call(ctx, method, p); err != nil {
+			return nil, nil, err
+		}
+		res = newResult()
+		if err := decodeResult(raw, res); err != nil {
+			return nil, nil, err
+		}
+		return raw, res, nil
+	}
+	out, err := sendVia(ctx, sending, &requestContext{method: method, client: cs}, cs, p, func(ctx context.Context, params any) (any, error) {
+		var rerr error
+		if raw, rerr = cs.conn.Call(ctx, method, params); rerr != nil {
+			return nil, rerr
+		}
+		r := newResult()
+		if err := decodeResult(raw, r); err != nil {
+			return nil, err
+		}
+		return r, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if want := newResult(); out == nil || reflect.TypeOf(out) != reflect.TypeOf(want) {
+		return nil, nil, fmt.Errorf("sending middleware returned %T, not %T", out, want)
+	}
+	return raw, out, nil
+}
+
 // fulfil answers the input requests of an input-required result with the
 // client's handlers and puts the answers and the request state into p for
 // the retry.
@@ -378,15 +433,7 @@ func (cs *ClientSession) fulfil(ctx context.Context, method string, raw []byte, 
 	}
 	responses := make(map[string]json.RawMessage, len(ir.InputRequests))
 	for key, req := range ir.InputRequests {
-		m := clientMethods[req.Method]
-		if m == nil || m.notification {
-			return fmt.Errorf("%s: the server asked for unknown input %q", method, req.Method)
-		}
-		params := req.Params
-		if params == nil {
-			params = m.newParams()
-		}
-		res, err := cs.client.methodHandler()(ctx, cs, req.Method, params)
+		res, err := cs.answerInput(ctx, req.Method, req.Params)
 		if err != nil {
 			return fmt.Errorf("%s: answering %s: %w", method, req.Method, err)
 		}
@@ -500,7 +547,28 @@ func (cs *ClientSession) NotifyProgress(ctx context.Context, params *ProgressNot
 	if params == nil || params.ProgressToken == nil {
 		return nil
 	}
-	return cs.conn.Notify(ctx, NotificationProgress, params)
+	return cs.notify(ctx, NotificationProgress, params)
+}
+
+// notify sends a notification to the server through the sending
+// middleware.
+func (cs *ClientSession) notify(ctx context.Context, method string, params any) error {
+	rc := &requestContext{method: method, client: cs}
+	_, err := sendVia(ctx, cs.client.sendingHandler(), rc, cs, params, func(ctx context.Context, params any) (any, error) {
+		return nil, cs.conn.Notify(ctx, method, params)
+	})
+	return err
+}
+
+// ID returns the session's id on a legacy streamable HTTP connection (the
+// Mcp-Session-Id header), or "" when the connection has none.
+func (cs *ClientSession) ID() string {
+	if c, ok := cs.raw.(*streamableClientConn); ok {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.sessionID
+	}
+	return ""
 }
 
 func (cs *ClientSession) registerProgress(h func(context.Context, *ProgressNotificationParams)) string {

@@ -323,3 +323,9 @@ func (c *metaCache) put(data []byte, m Meta) {
 	m.encoded = nil
 	c.entries[string(data)] = m
 }
+
+// isEmpty reports whether m carries none of the per-request metadata of
+// 2026-07-28 (protocol version, client capabilities, client info).
+func (m *Meta) isEmpty() bool {
+	return m == nil || m.ProtocolVersion == "" && m.ClientCapabilities == nil && m.ClientInfo == nil
+}

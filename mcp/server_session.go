@@ -52,6 +52,11 @@ type ServerSession struct {
 	logging loggingState // logging.go: level and rate limit of log messages
 
 	subs subscriptionSet // subscribe.go: resources subscribed to (legacy)
+
+	barrier     initBarrier // server_initialize.go; written only before requests are handled
+	barrierOnce sync.Once
+	transport   TransportInfo // of the connection, when Connect made it
+	ended       []func(error) // session observers' end functions (session_observer.go)
 }
 
 // A sessionPeer is what a session needs of its connection to the client.
@@ -82,13 +87,15 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting server: %w", err)
 	}
-	ss := &ServerSession{server: s}
+	ss := &ServerSession{server: s, transport: transportInfoOf(t)}
 	ss.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
 		Handler:     jsonrpc2.HandlerFunc(ss.handle),
 		MaxInFlight: s.opts.MaxInFlight,
 		OnCancel:    ss.sendCancelled,
 		AllowBatch:  ss.allowBatch,
 		OnDone:      func() { s.removeSession(ss) },
+		BaseContext: ctx,
+		Received:    ss.received,
 	})
 	s.addSession(ss)
 	return ss, nil
@@ -102,6 +109,7 @@ func (s *Server) addSession(ss *ServerSession) {
 	s.mu.Lock()
 	s.sessions = append(s.sessions, ss)
 	s.mu.Unlock()
+	s.sessionStarted(ss)
 	select {
 	case <-ss.conn.Done():
 		s.removeSession(ss) // ended before it was listed
@@ -174,7 +182,11 @@ func (ss *ServerSession) ClientCapabilities() *ClientCapabilities {
 	return caps
 }
 
-// Modern reports whether the session serves the stateless 2026-07-28 era.
+// Modern reports whether the session serves one request that carries its
+// own metadata (2026-07-28).
+//
+// Deprecated: Use ProtocolAtLeast(Version20260728), which says what it
+// compares and stays right when later revisions come.
 func (ss *ServerSession) Modern() bool { return ss.request != nil }
 
 func (ss *ServerSession) allowBatch() bool {
@@ -191,9 +203,23 @@ func (ss *ServerSession) root() *ServerSession {
 	return ss
 }
 
-// notify sends a notification to the client: on the request's own stream
-// for a modern request, on the connection otherwise.
+// notify sends a notification to the client through the sending
+// middleware: on the request's own stream for a modern request, on the
+// connection otherwise.
 func (ss *ServerSession) notify(ctx context.Context, method string, params any) error {
+	h := ss.server.sendingHandler()
+	if h == nil {
+		return ss.deliver(ctx, method, params)
+	}
+	_, err := sendVia(ctx, h, &requestContext{method: method, server: ss}, ss, params, func(ctx context.Context, params any) (any, error) {
+		return nil, ss.deliver(ctx, method, params)
+	})
+	return err
+}
+
+// deliver sends a notification to the client, after the sending
+// middleware.
+func (ss *ServerSession) deliver(ctx context.Context, method string, params any) error {
 	if ss.request != nil && ss.request.notify != nil {
 		return ss.request.notify(ctx, method, params)
 	}
@@ -222,7 +248,28 @@ func (ss *ServerSession) Ping(ctx context.Context, params *PingParams) error {
 	if params == nil {
 		params = &PingParams{}
 	}
-	return ss.call(ctx, MethodPing, params, &struct{}{})
+	h := ss.server.sendingHandler()
+	if h == nil {
+		return ss.call(ctx, MethodPing, params, &EmptyResult{})
+	}
+	_, err := sendVia(ctx, h, &requestContext{method: MethodPing, server: ss}, ss, params, func(ctx context.Context, params any) (any, error) {
+		res := &EmptyResult{}
+		if err := ss.call(ctx, MethodPing, params, res); err != nil {
+			return nil, err
+		}
+		return res, nil
+	})
+	return err
+}
+
+// ID returns the session's id on a legacy streamable HTTP connection (the
+// Mcp-Session-Id header), or "" when it has none (stdio, in-memory, and
+// every 2026-07-28 request).
+func (ss *ServerSession) ID() string {
+	if sess, ok := ss.root().conn.(*httpSession); ok && ss.request == nil {
+		return sess.id
+	}
+	return ""
 }
 
 // NotifyProgress reports progress on the request whose progress token is
@@ -238,7 +285,10 @@ func (ss *ServerSession) NotifyProgress(ctx context.Context, params *ProgressNot
 func (ss *ServerSession) sendCancelled(id jsonrpc2.ID) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_ = ss.conn.Notify(ctx, NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"})
+	err := ss.notify(ctx, NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"})
+	if err != nil && !errors.Is(err, ErrConnectionClosed) {
+		ss.server.logger().Debug("mcp: sending notifications/cancelled failed", "error", err)
+	}
 }
 
 func (ss *ServerSession) startKeepAlive(interval time.Duration) {
@@ -275,6 +325,8 @@ func keepAlive(stop <-chan struct{}, done <-chan struct{}, interval time.Duratio
 				// A legacy HTTP client without a GET stream cannot be
 				// pinged; its session ends by idle expiry instead.
 			default:
+				// The peer stopped answering: the session ends. Closing a
+				// connection to a gone peer has nothing useful to report.
 				_ = closeFn()
 				return
 			}

@@ -84,6 +84,21 @@ func (sess *httpSession) startExpiry(timeout time.Duration) {
 	}
 }
 
+// expired reports whether the session has been idle, with no request in
+// progress, for timeout.
+func (sess *httpSession) expired(timeout time.Duration) bool {
+	idle := time.Since(time.Unix(0, sess.lastUsed.Load()))
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return !sess.closed && sess.active == 0 && idle >= timeout
+}
+
+// expire closes a session that expired.
+func (sess *httpSession) expire() {
+	sess.h.opts.Logger.Info("mcp: closing an expired session", "session", sess.id)
+	sess.Close()
+}
+
 // checkIdle closes the session if it has been idle for timeout, and
 // re-arms the timer otherwise.
 func (sess *httpSession) checkIdle(timeout time.Duration) {
@@ -103,7 +118,7 @@ func (sess *httpSession) checkIdle(timeout time.Duration) {
 		return
 	}
 	sess.mu.Unlock()
-	sess.Close()
+	sess.expire()
 }
 
 // admit registers an incoming request and returns its context, or the
@@ -179,8 +194,8 @@ func (sess *httpSession) getStandalone() *responseStream {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	if sess.standalone == nil {
-		st := &responseStream{h: sess.h, sess: sess, canSSE: true}
-		if sess.h.opts.EventStore != nil {
+		st := &responseStream{cfg: &sess.h.cfg, sess: sess, canSSE: true}
+		if sess.h.cfg.store != nil {
 			st.id = standaloneStreamID
 		}
 		sess.standalone = st
@@ -253,7 +268,9 @@ func (sess *httpSession) Call(ctx context.Context, method string, params any) (j
 	case <-ctx.Done():
 		if sess.forget(id) {
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-			_ = sess.Notify(cctx, NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"})
+			if err := sess.Notify(cctx, NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"}); err != nil {
+				sess.h.opts.Logger.Debug("mcp: could not tell the client a request was cancelled", "session", sess.id, "error", err)
+			}
 			cancel()
 		}
 		return nil, ctx.Err()
@@ -289,9 +306,18 @@ func (sess *httpSession) Notify(ctx context.Context, method string, params any) 
 	}
 	err = sess.route(ctx, n)
 	if errors.Is(err, errNoClientStream) {
+		sess.h.opts.Logger.Debug("mcp: notification dropped: the client has no stream open for it", "session", sess.id, "method", method)
 		return nil
 	}
 	return err
+}
+
+// handleNotification handles a notification from the client. Its errors
+// have no one to go to: they are logged.
+func (sess *httpSession) handleNotification(ctx context.Context, n *jsonrpc2.Request) {
+	if _, err := sess.ss.handle(ctx, n); err != nil {
+		sess.h.opts.Logger.Debug("mcp: notification handler failed", "session", sess.id, "method", n.Method, "error", err)
+	}
 }
 
 // CancelIncoming cancels the context of the client's request id.
@@ -341,8 +367,10 @@ func (sess *httpSession) Close() error {
 		standalone.detachLocked()
 		standalone.mu.Unlock()
 	}
-	if store := sess.h.opts.EventStore; store != nil {
-		_ = store.SessionClosed(context.Background(), sess.id)
+	if store := sess.h.cfg.store; store != nil {
+		if err := store.SessionClosed(context.Background(), sess.id); err != nil {
+			sess.h.opts.Logger.Warn("mcp: the event store failed to drop a closed session's events", "session", sess.id, "error", err)
+		}
 	}
 	return nil
 }

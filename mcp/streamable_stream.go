@@ -3,7 +3,9 @@ package mcp
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -36,7 +38,7 @@ var (
 // or the server closed it for polling) and a later GET with Last-Event-ID
 // attaches a new one, replaying what was missed.
 type responseStream struct {
-	h   *StreamableHTTPHandler
+	cfg *streamConfig
 	req *http.Request // the HTTP request that carried the message handled
 	// Set for legacy sessions only.
 	sess *httpSession
@@ -146,8 +148,8 @@ func (st *responseStream) startSSELocked(prime bool) error {
 	st.w.WriteHeader(http.StatusOK)
 	st.started = true
 	st.rc = http.NewResponseController(st.w)
-	if st.cancel != nil && !st.tracked {
-		st.tracked = st.h.track(st)
+	if st.cancel != nil && !st.tracked && st.cfg.live != nil {
+		st.tracked = st.cfg.live.add(st)
 	}
 	if prime && st.id != "" {
 		st.evbuf = appendSSEEvent(st.evbuf[:0], "", st.eventID(st.index), nil)
@@ -157,13 +159,16 @@ func (st *responseStream) startSSELocked(prime bool) error {
 }
 
 // writeLocked writes b to the SSE response and flushes it, within the
-// handler's write timeout. A failed write detaches the response.
+// write timeout, which is set anew for each event. A failed write (the
+// client went away, or stopped reading for longer than the timeout)
+// detaches the response: the client is dropped, and net/http closes its
+// connection.
 func (st *responseStream) writeLocked(b []byte) error {
-	if d := st.h.opts.WriteTimeout; d > 0 {
-		_ = st.rc.SetWriteDeadline(time.Now().Add(d))
+	if err := setWriteDeadline(st.rc, st.cfg.writeTimeout); err != nil {
+		st.cfg.logger.Debug("mcp: cannot set a write deadline on an HTTP stream", "error", err)
 	}
 	if _, err := st.w.Write(b); err != nil {
-		st.detachLocked()
+		st.lostClientLocked(err)
 		return err
 	}
 	return st.flushLocked()
@@ -171,10 +176,20 @@ func (st *responseStream) writeLocked(b []byte) error {
 
 func (st *responseStream) flushLocked() error {
 	if err := st.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		st.detachLocked()
+		st.lostClientLocked(err)
 		return err
 	}
 	return nil
+}
+
+// lostClientLocked logs a failed write and detaches the response.
+func (st *responseStream) lostClientLocked(err error) {
+	level := slog.LevelDebug
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		level = slog.LevelInfo // a client that stopped reading
+	}
+	st.cfg.logger.Log(context.Background(), level, "mcp: dropping an HTTP client: writing its stream failed", "stream", st.id, "error", err)
+	st.detachLocked()
 }
 
 // send streams a message that precedes the request's response: a
@@ -201,13 +216,15 @@ func (st *responseStream) send(msg jsonrpc2.Message) error {
 // SSE stream if needed.
 func (st *responseStream) emitLocked(data []byte) error {
 	if st.w != nil && !st.started {
-		_ = st.startSSELocked(true) // on failure the response is detached
+		// On failure the response is detached (and the failure logged);
+		// the event is still stored below when the stream is resumable.
+		_ = st.startSSELocked(true)
 	}
 	id := ""
 	if st.id != "" {
 		st.index++
 		id = st.eventID(st.index)
-		if err := st.h.opts.EventStore.Append(context.Background(), st.sess.id, st.id, data); err != nil {
+		if err := st.cfg.store.Append(context.Background(), st.sess.id, st.id, data); err != nil {
 			return err
 		}
 	}
@@ -243,7 +260,7 @@ func (st *responseStream) finish(resp *jsonrpc2.Response) {
 	}
 	st.done = true
 	if st.tracked {
-		st.h.untrack(st)
+		st.cfg.live.remove(st)
 	}
 	if st.w != nil && !st.started && st.id == "" {
 		st.writeJSONLocked(resp)
@@ -255,7 +272,9 @@ func (st *responseStream) finish(resp *jsonrpc2.Response) {
 		data = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"encoding response"}}`)
 	}
 	st.buf = data
-	_ = st.emitLocked(data)
+	if err := st.emitLocked(data); err != nil {
+		st.cfg.logger.Debug("mcp: a response was lost: its client is gone", "error", err)
+	}
 	st.detachLocked()
 	if st.sess != nil && st.id != "" {
 		st.sess.dropStream(st.id)
@@ -272,7 +291,9 @@ func (st *responseStream) writeJSONLocked(resp *jsonrpc2.Response) {
 		st.header(st.w.Header())
 		st.header = nil
 	}
-	writeJSONResponse(st.w, status, resp)
+	if err := writeJSONWithin(st.w, status, resp, st.cfg.writeTimeout); err != nil {
+		st.cfg.logger.Debug("mcp: a response was lost: writing it failed", "error", err)
+	}
 }
 
 // closeConnection ends the HTTP response of a resumable stream without
@@ -288,10 +309,11 @@ func (st *responseStream) closeConnection(retry time.Duration) error {
 	}
 	if !st.started {
 		if err := st.startSSELocked(true); err != nil {
-			return nil
+			return nil // the client is gone already: the stream is detached
 		}
 	}
 	st.buf = appendSSERetry(st.buf[:0], retry)
+	// A failed write detaches the stream, which is what closing it means.
 	_ = st.writeLocked(st.buf)
 	st.detachLocked()
 	return nil
@@ -310,7 +332,92 @@ func CloseSSEStream(ctx context.Context, retry time.Duration) error {
 		return errors.New("mcp: CloseSSEStream: no HTTP stream in context")
 	}
 	if retry <= 0 {
-		retry = st.h.opts.RetryInterval
+		retry = st.cfg.retryInterval
 	}
 	return st.closeConnection(retry)
+}
+
+// A streamConfig is what a response stream needs from the handler that
+// made it.
+type streamConfig struct {
+	writeTimeout  time.Duration // bounds each write; <= 0 means none
+	retryInterval time.Duration // sent when the server closes a resumable stream
+	store         EventStore    // makes legacy streams resumable; may be nil
+	logger        *slog.Logger  // never nil
+	live          *liveStreams  // where long-lived streams register; may be nil
+}
+
+// liveStreams holds the long-lived 2026-07-28 streams
+// (subscriptions/listen) of a handler, which Close and Shutdown end.
+type liveStreams struct {
+	mu  sync.Mutex
+	set map[*responseStream]struct{}
+}
+
+func (l *liveStreams) add(st *responseStream) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.set == nil {
+		l.set = map[*responseStream]struct{}{}
+	}
+	l.set[st] = struct{}{}
+	return true
+}
+
+func (l *liveStreams) remove(st *responseStream) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.set, st)
+}
+
+// cancelAll cancels the context of every live stream's request.
+func (l *liveStreams) cancelAll() {
+	l.mu.Lock()
+	streams := make([]*responseStream, 0, len(l.set))
+	for st := range l.set {
+		streams = append(streams, st)
+	}
+	l.mu.Unlock()
+	for _, st := range streams {
+		st.cancel()
+	}
+}
+
+// writeDeadliner is the method of net/http's own ResponseWriters that
+// http.ResponseController calls.
+type writeDeadliner interface {
+	SetWriteDeadline(time.Time) error
+}
+
+// setWriteDeadline gives the response's next writes d to complete; d <= 0
+// sets none. rc may be nil for a ResponseWriter with the method itself.
+// net/http clears the deadline once the handler has returned and the
+// response is flushed, so a deadline never outlives its response.
+func setWriteDeadline(rc *http.ResponseController, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	err := rc.SetWriteDeadline(time.Now().Add(d))
+	if errors.Is(err, http.ErrNotSupported) {
+		return nil // a ResponseWriter without deadlines (a test recorder)
+	}
+	return err
+}
+
+// writeJSONWithin answers with status and msg encoded as JSON, giving
+// the write d to complete (none when d <= 0), so a client that does not
+// read its response cannot hold the handler.
+func writeJSONWithin(w http.ResponseWriter, status int, msg jsonrpc2.Message, d time.Duration) error {
+	if d > 0 {
+		var err error
+		if wd, ok := w.(writeDeadliner); ok {
+			err = wd.SetWriteDeadline(time.Now().Add(d))
+		} else {
+			err = setWriteDeadline(http.NewResponseController(w), d)
+		}
+		if err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return err
+		}
+	}
+	return writeJSONResponse(w, status, msg)
 }

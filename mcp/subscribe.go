@@ -36,19 +36,6 @@ func (s *subscriptionSet) has(uri string) bool {
 	return ok
 }
 
-// resourceUpdatedHooks deliver a resource update to subscribers other
-// than legacy sessions; the 2026-07-28 subscriptions/listen streams add
-// theirs here in an init function. A hook returns an error only for
-// deliveries that failed.
-var resourceUpdatedHooks []func(ctx context.Context, s *Server, params *ResourceUpdatedParams) error
-
-func init() {
-	serverMethods[MethodSubscribe] = requestMethod((*ServerSession).subscribe)
-	serverMethods[MethodUnsubscribe] = requestMethod((*ServerSession).unsubscribe)
-	serverMethods[MethodSubscribe].legacyOnly = true
-	serverMethods[MethodUnsubscribe].legacyOnly = true
-}
-
 // subscriptionsSupported reports whether the server takes
 // resources/subscribe: both handlers must be set.
 func (s *Server) subscriptionsSupported() bool {
@@ -89,7 +76,7 @@ func (ss *ServerSession) unsubscribe(ctx context.Context, p *UnsubscribeParams) 
 // uri with resources/subscribe. Sessions that ended are not included: a
 // session's subscriptions end with it. (The 2026-07-28
 // subscriptions/listen streams are not sessions; they are reached through
-// resourceUpdatedHooks.)
+// Server.listeners.)
 func (s *Server) resourceSubscribers(uri string) []*ServerSession {
 	var out []*ServerSession
 	for ss := range s.Sessions() {
@@ -112,7 +99,7 @@ func (s *Server) ResourceUpdated(ctx context.Context, params *ResourceUpdatedPar
 		return errors.New("mcp: ResourceUpdated: params.URI is empty")
 	}
 	subscribers := s.resourceSubscribers(params.URI)
-	errs := make([]error, len(subscribers)+len(resourceUpdatedHooks))
+	errs := make([]error, len(subscribers)+1)
 	var wg sync.WaitGroup
 	for i, ss := range subscribers {
 		wg.Go(func() {
@@ -121,9 +108,7 @@ func (s *Server) ResourceUpdated(ctx context.Context, params *ResourceUpdatedPar
 			}
 		})
 	}
-	for i, hook := range resourceUpdatedHooks {
-		errs[len(subscribers)+i] = hook(ctx, s, params)
-	}
+	errs[len(subscribers)] = s.listeners.resourceUpdated(ctx, params) // subscriptions_listen.go
 	wg.Wait()
 	return errors.Join(errs...)
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -154,7 +155,9 @@ func (s *Server) flushListChanged(method string) {
 	ctx := context.Background()
 	for ss := range s.Sessions() {
 		if ss.era.Load() == eraLegacy && ss.initialized.Load() && ss.changeMark < seq {
-			_ = ss.notify(ctx, method, &struct{}{})
+			if err := ss.notify(ctx, method, &struct{}{}); err != nil && !errors.Is(err, ErrConnectionClosed) {
+				s.logger().Warn("mcp: dropped notification", "method", method, "error", err)
+			}
 		}
 	}
 	accept := map[string]func(*SubscriptionFilter) bool{
@@ -167,25 +170,24 @@ func (s *Server) flushListChanged(method string) {
 	}
 	for _, l := range s.listeners.matching(accept) {
 		if l.changeMark < seq {
-			_ = l.send(ctx, method, &ToolListChangedParams{})
+			if err := l.send(ctx, method, &ToolListChangedParams{}); err != nil && !errors.Is(err, ErrConnectionClosed) {
+				s.logger().Warn("mcp: dropped notification", "method", method, "error", err)
+			}
 		}
 	}
 }
 
-func init() {
-	m := requestMethod((*ServerSession).subscriptionsListen)
-	m.modernOnly = true
-	serverMethods[MethodSubscriptionsListen] = m
-	resourceUpdatedHooks = append(resourceUpdatedHooks, func(ctx context.Context, s *Server, p *ResourceUpdatedParams) error {
-		var firstErr error
-		for _, l := range s.listeners.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }) {
-			c := *p
-			if err := l.send(ctx, NotificationResourceUpdated, &c); err != nil && firstErr == nil {
-				firstErr = err
-			}
+// resourceUpdated delivers a resource update to the listen streams whose
+// filter names its URI. It returns the first delivery that failed.
+func (ls *listeners) resourceUpdated(ctx context.Context, p *ResourceUpdatedParams) error {
+	var firstErr error
+	for _, l := range ls.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }) {
+		c := *p
+		if err := l.send(ctx, NotificationResourceUpdated, &c); err != nil && firstErr == nil {
+			firstErr = err
 		}
-		return firstErr
-	})
+	}
+	return firstErr
 }
 
 // Listen opens a subscriptions/listen stream (2026-07-28): the server
@@ -199,10 +201,4 @@ func (cs *ClientSession) Listen(ctx context.Context, params *SubscriptionsListen
 		return nil, fmt.Errorf("%w: subscriptions/listen needs protocol %s; use Subscribe and the list-changed handlers", ErrNotSupported, Version20260728)
 	}
 	return clientCall[SubscriptionsListenParams, SubscriptionsListenResult](ctx, cs, MethodSubscriptionsListen, params)
-}
-
-func init() {
-	clientMethods[NotificationSubscriptionsAcknowledged] = notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *SubscriptionsAcknowledgedParams) {
-		return o.SubscriptionsAcknowledgedHandler
-	}))
 }

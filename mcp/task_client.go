@@ -210,15 +210,7 @@ func (cs *ClientSession) answerTask(ctx context.Context, method string, t *Detai
 		if answered[key] || req == nil {
 			continue
 		}
-		m := clientMethods[req.Method]
-		if m == nil || m.notification {
-			return 0, fmt.Errorf("%s: task %s asked for unknown input %q", method, t.TaskID, req.Method)
-		}
-		params := req.Params
-		if params == nil {
-			params = m.newParams()
-		}
-		res, err := cs.client.methodHandler()(ctx, cs, req.Method, params)
+		res, err := cs.answerInput(ctx, req.Method, req.Params)
 		if err != nil {
 			return 0, fmt.Errorf("%s: task %s: answering %s: %w", method, t.TaskID, req.Method, err)
 		}
@@ -245,5 +237,8 @@ func (cs *ClientSession) answerTask(ctx context.Context, method string, t *Detai
 func (cs *ClientSession) abandonTask(ctx context.Context, taskID string) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	_, _ = cs.CancelTask(cctx, &CancelTaskParams{TaskID: taskID})
+	if _, err := cs.CancelTask(cctx, &CancelTaskParams{TaskID: taskID}); err != nil {
+		// Best effort: the task expires by its TTL anyway.
+		cs.client.logger().Debug("mcp: cancelling an abandoned task failed", "task", taskID, "error", err)
+	}
 }

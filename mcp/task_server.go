@@ -52,7 +52,7 @@ func (s *Server) taskEngine() *taskEngine {
 // randomTaskID returns 128 random bits in the form of a version 4 UUID.
 func randomTaskID() string {
 	var b [16]byte
-	_, _ = rand.Read(b[:])
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails: it crashes the program instead
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
@@ -90,21 +90,6 @@ func (e *taskEngine) lookup(ctx context.Context, id string) (*DetailedTask, erro
 		return nil, newError(CodeInternalError, "Failed to retrieve task: %v", err)
 	}
 	return t, nil
-}
-
-// callToolMethod is the methodInfo of tools/call: a call of a tool that
-// supports tasks, from a 2026-07-28 client that declared the tasks
-// extension, may be answered with a task.
-func callToolMethod() *methodInfo[ServerSession] {
-	m := requestMethod((*ServerSession).callTool)
-	synchronous := m.handle
-	m.handle = func(ctx context.Context, ss *ServerSession, params any) (any, error) {
-		if res, ok, err := ss.callToolAsTask(ctx, params.(*CallToolParams)); ok {
-			return res, err
-		}
-		return synchronous(ctx, ss, params)
-	}
-	return m
 }
 
 // callToolAsTask serves tools/call with the tasks extension. ok is false
@@ -326,7 +311,9 @@ func (s *Server) publishTask(ctx context.Context, t *DetailedTask) {
 	for _, l := range s.listeners.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.TaskIDs, t.TaskID) }) {
 		c := t.clone()
 		c.ResultType = ""
-		_ = l.send(ctx, NotificationTasks, c)
+		if err := l.send(ctx, NotificationTasks, c); err != nil && !errors.Is(err, ErrConnectionClosed) {
+			s.logger().Warn("mcp: dropped notification", "method", NotificationTasks, "error", err)
+		}
 	}
 }
 
@@ -344,7 +331,9 @@ func (s *Server) sendTaskStates(ctx context.Context, l *listener) {
 		if t, err := e.store.Get(ctx, id); err == nil {
 			c := t.clone()
 			c.ResultType = ""
-			_ = l.send(ctx, NotificationTasks, c)
+			if err := l.send(ctx, NotificationTasks, c); err != nil && !errors.Is(err, ErrConnectionClosed) {
+				s.logger().Warn("mcp: dropped notification", "method", NotificationTasks, "error", err)
+			}
 		}
 		if r != nil {
 			r.notifyMu.Unlock()
@@ -379,20 +368,16 @@ func (s *Server) hasTaskTools() bool {
 	})
 }
 
-func init() {
-	modern := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.modernOnly = true; return m }
-	serverMethods[MethodGetTask] = modern(requestMethod((*ServerSession).getTask))
-	serverMethods[MethodUpdateTask] = modern(requestMethod((*ServerSession).updateTask))
-	serverMethods[MethodCancelTask] = modern(requestMethod((*ServerSession).cancelTask))
-	capabilityContributors = append(capabilityContributors, func(s *Server, caps *ServerCapabilities) {
-		if _, ok := caps.Extensions[TasksExtension]; ok || !s.hasTaskTools() {
-			return
-		}
-		ext := maps.Clone(caps.Extensions)
-		if ext == nil {
-			ext = make(map[string]any, 1)
-		}
-		ext[TasksExtension] = map[string]any{}
-		caps.Extensions = ext
-	})
+// taskCapabilities declares the tasks extension when a tool of the server
+// supports tasks.
+func taskCapabilities(s *Server, caps *ServerCapabilities) {
+	if _, ok := caps.Extensions[TasksExtension]; ok || !s.hasTaskTools() {
+		return
+	}
+	ext := maps.Clone(caps.Extensions)
+	if ext == nil {
+		ext = make(map[string]any, 1)
+	}
+	ext[TasksExtension] = map[string]any{}
+	caps.Extensions = ext
 }

@@ -58,6 +58,14 @@ type ConnOptions struct {
 	// OnDone, if set, is called once when the connection has ended, from
 	// the goroutine that ended it.
 	OnDone func()
+	// BaseContext, if set, is the context every incoming message's context
+	// derives from (its values, not its cancellation: requests are
+	// cancelled by the peer or by shutdown). Nil means context.Background.
+	BaseContext context.Context
+	// Received, if set, is called with each incoming request and
+	// notification, in the order they arrive, before it is handled. It
+	// must not block.
+	Received func(req *Request)
 }
 
 // A Conn runs JSON-RPC 2.0 over a Stream: it matches responses to outgoing
@@ -95,6 +103,11 @@ func NewConn(stream Stream, opts *ConnOptions) *Conn {
 	if c.opts.CloseTimeout <= 0 {
 		c.opts.CloseTimeout = DefaultCloseTimeout
 	}
+	if c.opts.BaseContext == nil {
+		c.opts.BaseContext = context.Background()
+	} else {
+		c.opts.BaseContext = context.WithoutCancel(c.opts.BaseContext)
+	}
 	if ps, ok := stream.(PushStream); ok {
 		ps.Receive(c.receive)
 	} else {
@@ -108,6 +121,7 @@ func NewConn(stream Stream, opts *ConnOptions) *Conn {
 // when ctx ends (after calling OnCancel), or ErrClosed if the connection ends.
 func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	id := Int64ID(c.nextID.Add(1))
+	NoteCallID(ctx, id)
 	req, err := NewCall(id, method, params)
 	if err != nil {
 		return nil, err
@@ -205,6 +219,15 @@ func (c *Conn) Close() error {
 func (c *Conn) Wait() error {
 	<-c.readDone.wait()
 	<-c.done.wait()
+	return c.err
+}
+
+// Err returns why the connection ended, as Wait does, without waiting: it
+// is nil until Done is closed.
+func (c *Conn) Err() error {
+	if !c.done.hasFired() {
+		return nil
+	}
 	return c.err
 }
 
@@ -312,9 +335,14 @@ func (c *Conn) dispatch(msg Message) {
 	case *Response:
 		c.deliver(m)
 	case *Request:
+		if c.opts.Received != nil {
+			c.opts.Received(m)
+		}
 		if m.IsNotification() {
 			if c.opts.Handler != nil {
-				c.opts.Handler.Handle(context.Background(), m)
+				// A notification has no response: its handler's error
+				// has nowhere to go, and the handler reports what matters.
+				_, _ = c.opts.Handler.Handle(c.opts.BaseContext, m)
 			}
 			return
 		}
@@ -356,7 +384,7 @@ func (c *Conn) admit(req *Request) (context.Context, *Response) {
 	case c.incoming[req.ID] != nil:
 		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInvalidRequest, Message: "request id " + req.ID.String() + " is already in use"}}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(c.opts.BaseContext)
 	if c.incoming == nil {
 		c.incoming = make(map[ID]*incomingCall)
 	}
@@ -412,9 +440,12 @@ func (c *Conn) dispatchBatch(batch Batch) {
 		case *Response:
 			c.deliver(m)
 		case *Request:
+			if c.opts.Received != nil {
+				c.opts.Received(m)
+			}
 			if m.IsNotification() {
 				if c.opts.Handler != nil {
-					c.opts.Handler.Handle(context.Background(), m)
+					_, _ = c.opts.Handler.Handle(c.opts.BaseContext, m) // as in dispatch
 				}
 				continue
 			}
@@ -528,4 +559,22 @@ func (c *Conn) shutdown(cause error) {
 			c.opts.OnDone()
 		}
 	})
+}
+
+// A CallIDNoter is told the id of an outgoing call before it is written.
+// A context whose Value(CallIDKey{}) is a CallIDNoter receives the id of the
+// call made with it.
+type CallIDNoter interface {
+	NoteCallID(id ID)
+}
+
+// CallIDKey is the context key of a CallIDNoter.
+type CallIDKey struct{}
+
+// NoteCallID tells the CallIDNoter of ctx, if any, the id of the call about
+// to be made with ctx. Conn.Call does; other senders of calls should too.
+func NoteCallID(ctx context.Context, id ID) {
+	if n, ok := ctx.Value(CallIDKey{}).(CallIDNoter); ok {
+		n.NoteCallID(id)
+	}
 }

@@ -1,0 +1,132 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestStreamableHTTPMaxSessions(t *testing.T) {
+	_, h, ts, _ := newHTTPTest(t, &StreamableHTTPOptions{MaxSessions: 2}, nil)
+	a := &rawClient{t: t, url: ts.URL}
+	a.initialize(Version20251125)
+	b := &rawClient{t: t, url: ts.URL}
+	b.initialize(Version20251125)
+	if n := h.Stats().Sessions; n != 2 {
+		t.Fatalf("Stats().Sessions = %d, want 2", n)
+	}
+	// The handler is full, and no session has expired: 503, Retry-After.
+	c := &rawClient{t: t, url: ts.URL}
+	resp := c.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+	msgs := readMessages(t, resp)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || resp.Header.Get(headerSessionID) != "" {
+		t.Fatalf("initialize beyond MaxSessions: %s, Retry-After %q, session %q", resp.Status, resp.Header.Get("Retry-After"), resp.Header.Get(headerSessionID))
+	}
+	if len(msgs) != 1 || errorCode(msgs[0]) != CodeInternalError || !strings.Contains(fmt.Sprint(msgs[0]), "too many sessions") {
+		t.Errorf("refusal: %v", msgs)
+	}
+	// Existing sessions are served as before.
+	if msgs := readMessages(t, a.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}}}`, nil)); resultText(msgs[0]) != "a" {
+		t.Fatalf("existing session: %v", msgs)
+	}
+	// A session past its timeout whose timer has not fired yet is swept
+	// to make room.
+	sess := h.session(b.sid)
+	sess.lastUsed.Store(time.Now().Add(-2 * DefaultSessionTimeout).UnixNano())
+	c.initialize(Version20251125)
+	if h.session(b.sid) != nil {
+		t.Error("the expired session was not swept")
+	}
+	// Deleting a session makes room too.
+	resp = a.do(http.MethodDelete, "", nil)
+	resp.Body.Close()
+	d := &rawClient{t: t, url: ts.URL}
+	d.initialize(Version20251125)
+	if n := h.Stats().Sessions; n != 2 {
+		t.Errorf("Stats().Sessions = %d, want 2", n)
+	}
+}
+
+func TestStreamableHTTPMaxListenStreams(t *testing.T) {
+	_, h, ts, _ := newHTTPTest(t, &StreamableHTTPOptions{MaxListenStreams: 1}, nil)
+	listen := modernCall(1, MethodSubscriptionsListen, `"notifications":{"toolsListChanged":true}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL, strings.NewReader(listen))
+	for k, v := range modernHeaders(MethodSubscriptionsListen, "") {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	first, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Body.Close()
+	waitUntil(t, func() bool { return h.Stats().ListenStreams == 1 })
+	c := &rawClient{t: t, url: ts.URL}
+	resp := c.post(modernCall(2, MethodSubscriptionsListen, `"notifications":{"toolsListChanged":true}`), modernHeaders(MethodSubscriptionsListen, ""))
+	msgs := readMessages(t, resp)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || len(msgs) != 1 || errorCode(msgs[0]) != CodeInternalError {
+		t.Fatalf("listen beyond MaxListenStreams: %s %v", resp.Status, msgs)
+	}
+	// Other requests are not affected.
+	if msgs := readMessages(t, c.post(modernCall(3, MethodCallTool, `"name":"echo","arguments":{"text":"x"}`), modernHeaders(MethodCallTool, "echo"))); resultText(msgs[0]) != "x" {
+		t.Fatalf("tools/call beside a full listen set: %v", msgs)
+	}
+	cancel() // the client ends its stream
+	waitUntil(t, func() bool { return h.Stats().ListenStreams == 0 })
+}
+
+// A client that sends requests and never reads the responses is dropped
+// once a write has waited WriteTimeout: it holds no handler and no
+// connection after that.
+func TestStreamableHTTPNonReadingClientIsDropped(t *testing.T) {
+	server := NewServer("s", "v1", nil)
+	big := strings.Repeat("x", 8<<20)
+	server.AddTools(&ServerTool{
+		Tool: &Tool{Name: "big", InputSchema: map[string]any{"type": "object"}},
+		Handler: func(ctx context.Context, ss *ServerSession, p *CallToolParams) (*CallToolResult, error) {
+			return &CallToolResult{Content: []*Content{NewTextContent(big)}}, nil
+		},
+	})
+	h := NewStreamableHTTPHandler(func(*http.Request) *Server { return server }, &StreamableHTTPOptions{WriteTimeout: 200 * time.Millisecond})
+	closed := make(chan struct{}, 8)
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateClosed {
+			closed <- struct{}{}
+		}
+	}
+	ts.Start()
+	defer ts.Close()
+	defer h.Close()
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetReadBuffer(4096) // keep the kernel from absorbing the response
+	}
+	body := modernCall(1, MethodCallTool, `"name":"big"`)
+	var req strings.Builder
+	for range 4 { // pipelined requests, none of whose responses is read
+		fmt.Fprintf(&req, "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+			"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: big\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	}
+	if _, err := conn.Write([]byte(req.String())); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("a client that does not read still holds its connection (%d requests in progress)", h.Stats().Requests)
+	}
+	waitUntil(t, func() bool { return h.Stats().Requests == 0 })
+}

@@ -1,0 +1,2 @@
+// Package otel instruments MCP servers and clients with OpenTelemetry.
+package otel

@@ -1,0 +1,315 @@
+package otel
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gomcp/sdk/mcp"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// instruments are what one instrumented server or client records with.
+type instruments struct {
+	providers
+	// incoming are messages this side handles (SERVER spans), outgoing
+	// the ones it sends (CLIENT spans).
+	incoming, outgoing direction
+	// session records the duration of this side's sessions.
+	session metric.Float64Histogram
+	// client is set for a client's instruments.
+	client bool
+}
+
+// A direction is what spans and measurements of messages going one way
+// share.
+type direction struct {
+	start    []trace.SpanStartOption // the span kind
+	duration metric.Float64Histogram
+	server   bool // SERVER spans: an error without a JSON-RPC code is sent as -32603
+	sets     setCache
+}
+
+// newInstruments resolves the options and makes the histograms. sessionMetric
+// is the name of this side's session histogram.
+func newInstruments(opts *Options, sessionMetric string) *instruments {
+	in := &instruments{providers: resolve(opts), client: sessionMetric == metricClientSession}
+	in.incoming = direction{
+		start:    []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)},
+		duration: in.histogram(metricServerOperation, "Duration of MCP requests and notifications as handled by their receiver."),
+		server:   true,
+	}
+	in.outgoing = direction{
+		start:    []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindClient)},
+		duration: in.histogram(metricClientOperation, "Duration of MCP requests and notifications as seen by their sender."),
+	}
+	desc := "Duration of MCP client sessions."
+	if sessionMetric == metricServerSession {
+		desc = "Duration of MCP server sessions."
+	}
+	in.session = in.histogram(sessionMetric, desc)
+	return in
+}
+
+// histogram makes a duration histogram with the conventional buckets. A
+// meter that fails to make one gets its no-op stand-in, which the
+// OpenTelemetry API returns with the error.
+func (in *instruments) histogram(name, desc string) metric.Float64Histogram {
+	h, _ := in.meter.Float64Histogram(name,
+		metric.WithUnit("s"),
+		metric.WithDescription(desc),
+		metric.WithExplicitBucketBoundaries(durationBuckets...))
+	return h
+}
+
+// peer describes the session a message travels on.
+type peer struct {
+	protocolVersion string
+	sessionID       string // the legacy Mcp-Session-Id, else ""
+	transport       string // network.transport: "pipe" or "tcp"; "" when unknown
+	protocolName    string // network.protocol.name, e.g. "http"
+	protocolVer     string // network.protocol.version, e.g. "1.1"
+	address         string // the peer's host: server.address on CLIENT spans, client.address on SERVER spans
+	port            int
+}
+
+// An operation is one message being observed: its span, if one was
+// started, and what its measurement needs.
+type operation struct {
+	ctx     context.Context
+	span    trace.Span // nil when no span was started
+	start   time.Time
+	d       *direction
+	method  string
+	params  any
+	peer    peer
+	metrics bool
+}
+
+// begin starts observing a message: it starts the span when tracing is on
+// and notes the time. parent is the context the span descends from; link,
+// when valid, is a span the new one links to (an enclosing HTTP span that
+// the _meta trace context replaced as parent). requestID is the JSON-RPC
+// id of an incoming request, "" for a notification or when unknown.
+func (in *instruments) begin(parent context.Context, d *direction, method string, params any, requestID string, p peer, link trace.SpanContext, tracing, metrics bool) operation {
+	op := operation{ctx: parent, start: time.Now(), d: d, method: method, params: params, peer: p, metrics: metrics}
+	if !tracing {
+		return op
+	}
+	var buf [16]attribute.KeyValue
+	attrs := appendAttributes(buf[:0], method, params, p, d.server, true)
+	if requestID != "" {
+		attrs = append(attrs, keyRequestID.String(requestID))
+	}
+	opts := append(d.start[:len(d.start):len(d.start)], trace.WithAttributes(attrs...))
+	if link.IsValid() {
+		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
+	}
+	ctx, span := in.tracer.Start(parent, spanName(method, params), opts...)
+	if span.IsRecording() {
+		op.ctx, op.span = ctx, span
+	} else {
+		op.ctx = ctx // carries a non-recording span: the trace context still propagates
+	}
+	return op
+}
+
+// end finishes observing: it classifies the outcome, ends the span and
+// records the duration. requestID is the JSON-RPC id when known only now
+// (an outgoing request's), or "".
+func (op *operation) end(res any, err error, requestID string) {
+	elapsed := time.Since(op.start)
+	errType, code, desc := classify(res, err, op.d.server)
+	if r, ok := res.(*mcp.InitializeResult); ok && r != nil && op.peer.protocolVersion == "" {
+		op.peer.protocolVersion = r.ProtocolVersion
+	}
+	if span := op.span; span != nil {
+		var buf [4]attribute.KeyValue
+		attrs := buf[:0]
+		if requestID != "" {
+			attrs = append(attrs, keyRequestID.String(requestID))
+		}
+		if _, ok := res.(*mcp.InitializeResult); ok && op.peer.protocolVersion != "" {
+			attrs = append(attrs, keyProtocolVersion.String(op.peer.protocolVersion))
+		}
+		if errType != "" {
+			attrs = append(attrs, keyErrorType.String(errType))
+			if code != "" {
+				attrs = append(attrs, keyStatusCode.String(code))
+			}
+			span.SetStatus(codes.Error, desc)
+		}
+		if len(attrs) > 0 {
+			span.SetAttributes(attrs...)
+		}
+		span.End()
+	}
+	if op.metrics {
+		op.record(elapsed.Seconds(), errType, code)
+	}
+}
+
+// record makes the operation's measurement.
+func (op *operation) record(seconds float64, errType, code string) {
+	p := &op.peer
+	key := measureKey{
+		method: op.method, target: target(op.params), errType: errType, code: code,
+		protocolVersion: p.protocolVersion, transport: p.transport, protocolName: p.protocolName, protocolVer: p.protocolVer,
+	}
+	if !op.d.server {
+		key.address, key.port = p.address, p.port
+	}
+	opts := op.d.sets.options(key, func() []attribute.KeyValue {
+		attrs := appendAttributes(make([]attribute.KeyValue, 0, 16), op.method, op.params, op.peer, op.d.server, false)
+		if errType != "" {
+			attrs = append(attrs, keyErrorType.String(errType))
+			if code != "" {
+				attrs = append(attrs, keyStatusCode.String(code))
+			}
+		}
+		return attrs
+	})
+	op.d.duration.Record(op.ctx, seconds, opts...)
+}
+
+// abandon ends a span whose handler panicked; the panic goes on.
+func (op *operation) abandon() {
+	if op.span != nil {
+		op.span.SetAttributes(keyErrorType.String(errorTypeOther))
+		op.span.SetStatus(codes.Error, "panic")
+		op.span.End()
+	}
+}
+
+// spanName is "{mcp.method.name} {target}", the target being the tool or
+// prompt name when the method has one.
+func spanName(method string, params any) string {
+	if t := target(params); t != "" {
+		return method + " " + t
+	}
+	return method
+}
+
+// target returns the tool or prompt a message is about, or "".
+func target(params any) string {
+	switch p := params.(type) {
+	case *mcp.CallToolParams:
+		if p != nil {
+			return p.Name
+		}
+	case *mcp.GetPromptParams:
+		if p != nil {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// resourceURI returns the resource a message is about, or "".
+func resourceURI(params any) string {
+	switch p := params.(type) {
+	case *mcp.ReadResourceParams:
+		if p != nil {
+			return p.URI
+		}
+	case *mcp.SubscribeParams:
+		if p != nil {
+			return p.URI
+		}
+	case *mcp.UnsubscribeParams:
+		if p != nil {
+			return p.URI
+		}
+	case *mcp.ResourceUpdatedParams:
+		if p != nil {
+			return p.URI
+		}
+	}
+	return ""
+}
+
+// appendAttributes appends the attributes of a message to attrs. Spans get
+// every one; metrics (span false) leave out the identifiers (request,
+// session, resource, peer address), whose cardinality is unbounded.
+func appendAttributes(attrs []attribute.KeyValue, method string, params any, p peer, server, span bool) []attribute.KeyValue {
+	attrs = append(attrs, keyMethodName.String(method))
+	switch pr := params.(type) {
+	case *mcp.CallToolParams:
+		if pr != nil {
+			attrs = append(attrs, keyToolName.String(pr.Name), keyOperationName.String(operationExecuteTool))
+		}
+	case *mcp.GetPromptParams:
+		if pr != nil {
+			attrs = append(attrs, keyPromptName.String(pr.Name))
+		}
+	}
+	if p.protocolVersion != "" {
+		attrs = append(attrs, keyProtocolVersion.String(p.protocolVersion))
+	}
+	attrs = p.appendNetwork(attrs, !server)
+	if !span {
+		return attrs
+	}
+	if uri := resourceURI(params); uri != "" {
+		attrs = append(attrs, keyResourceURI.String(uri))
+	}
+	if p.sessionID != "" {
+		attrs = append(attrs, keySessionID.String(p.sessionID))
+	}
+	if server && p.address != "" {
+		attrs = append(attrs, keyClientAddress.String(p.address))
+		if p.port > 0 {
+			attrs = append(attrs, keyClientPort.Int(p.port))
+		}
+	}
+	return attrs
+}
+
+// isNotification reports whether method names a notification: every MCP
+// notification's name starts with "notifications/".
+func isNotification(method string) bool {
+	return strings.HasPrefix(method, "notifications/")
+}
+
+// formatID renders a JSON-RPC id (a string or an integer) as the
+// jsonrpc.request.id attribute wants it; "" for no id.
+func formatID(id any) string {
+	switch v := id.(type) {
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case int:
+		return strconv.Itoa(v)
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return ""
+}
+
+// appendNetwork appends the network attributes of p; serverAddress adds
+// server.address and server.port, which describe the MCP server to the
+// side sending to it (CLIENT spans, client operation and session
+// histograms).
+func (p *peer) appendNetwork(attrs []attribute.KeyValue, serverAddress bool) []attribute.KeyValue {
+	if p.transport != "" {
+		attrs = append(attrs, keyNetworkTransport.String(p.transport))
+	}
+	if p.protocolName != "" {
+		attrs = append(attrs, keyProtocolName.String(p.protocolName))
+		if p.protocolVer != "" {
+			attrs = append(attrs, keyProtocolVersionNP.String(p.protocolVer))
+		}
+	}
+	if serverAddress && p.address != "" {
+		attrs = append(attrs, keyServerAddress.String(p.address))
+		if p.port > 0 {
+			attrs = append(attrs, keyServerPort.Int(p.port))
+		}
+	}
+	return attrs
+}
