@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -16,7 +18,56 @@ type listener struct {
 	// changeMark is the server's list-change count when the stream opened.
 	changeMark uint64
 	notify     func(ctx context.Context, method string, params any) error
+	// queue holds the notifications broadcast to the stream, which the
+	// goroutine serving the stream writes: broadcasting never waits for a
+	// client, and many streams are written at once.
+	queue chan queuedNotification
+	// full is closed when a notification did not fit in queue: the client
+	// stopped reading, and its stream ends.
+	full     chan struct{}
+	fullOnce sync.Once
+	// stop cancels the write in progress when the queue fills; set by
+	// serve.
+	stop atomic.Pointer[context.CancelFunc]
 }
+
+// listenerQueue is how many notifications may wait for one listen stream
+// before the stream is ended as too slow.
+const listenerQueue = 32
+
+// A queuedNotification is a notification waiting in a listener's queue.
+type queuedNotification struct {
+	method string
+	params any
+}
+
+// newListener returns a listener with its queue.
+func newListener(filter SubscriptionFilter, id any, changeMark uint64, notify func(context.Context, string, any) error) *listener {
+	return &listener{filter: filter, id: id, changeMark: changeMark, notify: notify,
+		queue: make(chan queuedNotification, listenerQueue), full: make(chan struct{})}
+}
+
+// enqueue hands a notification to the stream's goroutine without waiting.
+// It reports false, and marks the stream to be ended, when the queue is
+// full: one client that stopped reading never delays the others.
+func (l *listener) enqueue(method string, params any) bool {
+	select {
+	case l.queue <- queuedNotification{method, params}:
+		return true
+	default:
+		l.fullOnce.Do(func() {
+			close(l.full)
+			if stop := l.stop.Load(); stop != nil {
+				(*stop)()
+			}
+		})
+		return false
+	}
+}
+
+// errListenerTooSlow ends a listen stream whose client does not read its
+// notifications.
+var errListenerTooSlow = errors.New("mcp: subscription ended: the client did not read its notifications")
 
 // listeners holds the open subscriptions/listen streams of a server.
 type listeners struct {
@@ -75,7 +126,7 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 		return nil, err
 	}
 	filter.TaskIDs = taskIDs
-	l := &listener{filter: filter, id: ss.request.id.Raw(), notify: ss.notify, changeMark: s.changeMark()}
+	l := newListener(filter, ss.request.id.Raw(), s.changeMark(), ss.notify)
 	ack := &SubscriptionsAcknowledgedParams{Notifications: l.filter}
 	if err := l.send(ctx, NotificationSubscriptionsAcknowledged, ack); err != nil {
 		return nil, err
@@ -90,15 +141,45 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 	if c, ok := ss.root().conn.(interface{ Closing() <-chan struct{} }); ok {
 		connClosing = c.Closing()
 	}
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-s.shutdown:
-	case <-connClosing:
+	if err := l.serve(ctx, s, connClosing); err != nil {
+		return nil, err
 	}
 	res := &SubscriptionsListenResult{}
 	res.Meta.SubscriptionID = l.id
 	return res, nil
+}
+
+// serve writes the notifications queued for l until the request ends
+// (ctx), the server shuts down or the connection starts closing; the last
+// two end the stream gracefully (nil error).
+func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan struct{}) error {
+	writeCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	l.stop.Store(&stop)
+	for {
+		select {
+		case n := <-l.queue:
+			if err := l.send(writeCtx, n.method, n.params); err != nil {
+				if writeCtx.Err() != nil && ctx.Err() == nil {
+					s.logger().Warn("mcp: listen stream ended: the client stopped reading", "queued", listenerQueue)
+					return errListenerTooSlow
+				}
+				if !errors.Is(err, ErrConnectionClosed) && ctx.Err() == nil {
+					s.logger().Warn("mcp: listen stream ended: write failed", "method", n.method, "error", err)
+				}
+				return err
+			}
+		case <-l.full:
+			s.logger().Warn("mcp: listen stream ended: the client stopped reading", "queued", listenerQueue)
+			return errListenerTooSlow
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.shutdown:
+			return nil
+		case <-connClosing:
+			return nil
+		}
+	}
 }
 
 // honoured returns the part of a requested filter the server will honour:
@@ -153,13 +234,17 @@ func (s *Server) flushListChanged(method string) {
 	delete(s.pendingChanges, method)
 	s.mu.Unlock()
 	ctx := context.Background()
+	var sessions []*ServerSession
 	for ss := range s.Sessions() {
 		if ss.era.Load() == eraLegacy && ss.initialized.Load() && ss.changeMark < seq {
-			if err := ss.notify(ctx, method, &struct{}{}); err != nil && !errors.Is(err, ErrConnectionClosed) {
-				s.logger().Warn("mcp: dropped notification", "method", method, "error", err)
-			}
+			sessions = append(sessions, ss)
 		}
 	}
+	eachConcurrently(sessions, func(ss *ServerSession) {
+		if err := ss.notify(ctx, method, &struct{}{}); err != nil && !errors.Is(err, ErrConnectionClosed) {
+			s.logger().Warn("mcp: dropped notification", "method", method, "error", err)
+		}
+	})
 	accept := map[string]func(*SubscriptionFilter) bool{
 		NotificationToolListChanged:     func(f *SubscriptionFilter) bool { return f.ToolsListChanged },
 		NotificationPromptListChanged:   func(f *SubscriptionFilter) bool { return f.PromptsListChanged },
@@ -170,24 +255,50 @@ func (s *Server) flushListChanged(method string) {
 	}
 	for _, l := range s.listeners.matching(accept) {
 		if l.changeMark < seq {
-			if err := l.send(ctx, method, &ToolListChangedParams{}); err != nil && !errors.Is(err, ErrConnectionClosed) {
-				s.logger().Warn("mcp: dropped notification", "method", method, "error", err)
-			}
+			l.enqueue(method, &ToolListChangedParams{})
 		}
 	}
 }
 
-// resourceUpdated delivers a resource update to the listen streams whose
-// filter names its URI. It returns the first delivery that failed.
+// eachConcurrently calls f for every item, from up to 4×GOMAXPROCS
+// goroutines, and returns when all calls have: a broadcast to many legacy
+// streams writes to several at once, and a slow one holds up one worker
+// (until its write deadline), not the rest.
+func eachConcurrently[T any](items []T, f func(T)) {
+	workers := min(len(items), 4*runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for _, it := range items {
+			f(it)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(items)); i = next.Add(1) - 1 {
+				f(items[i])
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// resourceUpdated queues a resource update for the listen streams whose
+// filter names its URI. It reports the streams that were too slow to take
+// it (they end).
 func (ls *listeners) resourceUpdated(ctx context.Context, p *ResourceUpdatedParams) error {
-	var firstErr error
+	dropped := 0
 	for _, l := range ls.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }) {
 		c := *p
-		if err := l.send(ctx, NotificationResourceUpdated, &c); err != nil && firstErr == nil {
-			firstErr = err
+		if !l.enqueue(NotificationResourceUpdated, &c) {
+			dropped++
 		}
 	}
-	return firstErr
+	if dropped > 0 {
+		return fmt.Errorf("%w: %d listen streams too slow for %s", errListenerTooSlow, dropped, NotificationResourceUpdated)
+	}
+	return nil
 }
 
 // Listen opens a subscriptions/listen stream (2026-07-28): the server
