@@ -85,6 +85,8 @@ type Conn struct {
 	isClosingFlag bool                 // shutdown has started: no new requests
 
 	handlers sync.WaitGroup
+	work     chan handlerJob // to a waiting handler goroutine (workers.go); nil over a PushStream
+	idle     atomic.Int32    // handler goroutines waiting on work
 
 	shutdownOnce sync.Once
 	readDone     signal // the stream will deliver nothing more
@@ -114,6 +116,7 @@ func NewConn(stream Stream, opts *ConnOptions) *Conn {
 	if ps, ok := stream.(PushStream); ok {
 		ps.Receive(c.receive)
 	} else {
+		c.work = make(chan handlerJob)
 		go c.readLoop()
 	}
 	return c
@@ -354,12 +357,7 @@ func (c *Conn) dispatch(msg Message) {
 			c.reply(refusal)
 			return
 		}
-		go func() {
-			defer c.handlers.Done()
-			if resp := c.serve(ctx, m); resp != nil {
-				c.reply(resp)
-			}
-		}()
+		c.startHandler(ctx, m)
 	case Batch:
 		c.dispatchBatch(m)
 	}
