@@ -55,8 +55,58 @@ func (ss *ServerSession) callToolAsLegacyTask(ctx context.Context, p *CallToolPa
 		r.cancel()
 		return nil, true, newError(CodeInternalError, "%v", err)
 	}
+	hctx = context.WithValue(hctx, legacyTaskKey{}, r)
 	go r.execute(hctx, ss, tool, p, make(chan toolOutcome, 1))
 	return &CreateTaskResult{Task: legacyTask(r.created)}, true, nil
+}
+
+type legacyTaskKey struct{}
+
+// legacyTaskOf returns the 2025-11-25 task whose handler ctx belongs to,
+// or nil.
+func legacyTaskOf(ctx context.Context) *taskRun {
+	r, _ := ctx.Value(legacyTaskKey{}).(*taskRun)
+	return r
+}
+
+// askingFor marks the task input_required while its handler asks the
+// client, and returns a copy of params tagged with the task in _meta, as
+// 2025-11-25 asks of requests made for a task.
+func askingFor[P any](r *taskRun, ctx context.Context, params *P) *P {
+	r.mu.Lock()
+	r.asking++
+	first := r.asking == 1
+	r.mu.Unlock()
+	if first {
+		r.setStatus(ctx, TaskStatusInputRequired)
+	}
+	p := cloneParams(params)
+	if m := metaOf(p); m != nil {
+		m.RelatedTask = &RelatedTaskMetadata{TaskID: r.id}
+	}
+	return p
+}
+
+// gotInput marks the task working again once its handler has its answer.
+func (r *taskRun) gotInput(ctx context.Context) {
+	r.mu.Lock()
+	r.asking--
+	last := r.asking == 0
+	r.mu.Unlock()
+	if last {
+		r.setStatus(ctx, TaskStatusWorking)
+	}
+}
+
+// setStatus changes a task's status unless it has ended.
+func (r *taskRun) setStatus(ctx context.Context, status TaskStatus) {
+	r.updateOrLog(context.WithoutCancel(ctx), func(t *DetailedTask) bool {
+		if t.Terminal() || t.Status == status {
+			return false
+		}
+		t.Status = status
+		return true
+	})
 }
 
 // legacyTask is the 2025-11-25 form of a task's state.
