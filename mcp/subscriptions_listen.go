@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -9,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gomcp/sdk/internal/strictjson"
 )
 
 // A listener is one open subscriptions/listen stream (2026-07-28).
@@ -29,6 +32,32 @@ type listener struct {
 	// stop cancels the write in progress when the queue fills; set by
 	// serve.
 	stop atomic.Pointer[context.CancelFunc]
+	// listChanged is the encoding of the stream's list-change params,
+	// made by serve on first use: every list change sends the same bytes.
+	listChanged json.RawMessage
+}
+
+// A listChange is queued for every listener a list change goes to: each
+// sends it with its own subscription id (listener.listChangeParams).
+type listChange struct{}
+
+// listChangeParams returns the params of a list-changed notification for
+// l. Without sending middleware, which expects typed params, they are
+// the stream's encoding, made once: a broadcast to many streams then
+// encodes nothing per stream.
+func (l *listener) listChangeParams(s *Server) any {
+	p := &ToolListChangedParams{Meta: Meta{SubscriptionID: l.id}}
+	if s.sendingHandler() != nil {
+		return p
+	}
+	if l.listChanged == nil {
+		b, err := strictjson.Marshal(p)
+		if err != nil {
+			return p
+		}
+		l.listChanged = b
+	}
+	return l.listChanged
 }
 
 // listenerQueue is how many notifications may wait for one listen stream
@@ -47,23 +76,41 @@ func newListener(filter SubscriptionFilter, id any, changeMark uint64, notify fu
 		queue: make(chan queuedNotification, listenerQueue), full: make(chan struct{})}
 }
 
-// enqueue hands a notification to the stream's goroutine without waiting.
-// It reports false, and marks the stream to be ended, when the queue is
-// full: one client that stopped reading never delays the others.
+// enqueue hands a notification to the stream's goroutine. When the queue
+// is full it waits up to listenerFullWait for room, so that a burst of
+// notifications is paced by a client that reads them; then it reports
+// false and marks the stream to be ended: a client that stopped reading
+// delays a broadcast once, by that wait, and never again.
 func (l *listener) enqueue(method string, params any) bool {
+	n := queuedNotification{method, params}
 	select {
-	case l.queue <- queuedNotification{method, params}:
+	case l.queue <- n:
 		return true
-	default:
-		l.fullOnce.Do(func() {
-			close(l.full)
-			if stop := l.stop.Load(); stop != nil {
-				(*stop)()
-			}
-		})
+	case <-l.full:
 		return false
+	default:
 	}
+	t := time.NewTimer(listenerFullWait)
+	defer t.Stop()
+	select {
+	case l.queue <- n:
+		return true
+	case <-l.full:
+		return false
+	case <-t.C:
+	}
+	l.fullOnce.Do(func() {
+		close(l.full)
+		if stop := l.stop.Load(); stop != nil {
+			(*stop)()
+		}
+	})
+	return false
 }
+
+// listenerFullWait is how long a broadcast waits for room in the queue of
+// a listen stream before ending the stream as too slow.
+const listenerFullWait = 100 * time.Millisecond
 
 // errListenerTooSlow ends a listen stream whose client does not read its
 // notifications.
@@ -159,6 +206,9 @@ func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan stru
 	for {
 		select {
 		case n := <-l.queue:
+			if _, ok := n.params.(listChange); ok {
+				n.params = l.listChangeParams(s)
+			}
 			if err := l.send(writeCtx, n.method, n.params); err != nil {
 				if writeCtx.Err() != nil && ctx.Err() == nil {
 					s.logger().Warn("mcp: listen stream ended: the client stopped reading", "queued", listenerQueue)
@@ -240,8 +290,14 @@ func (s *Server) flushListChanged(method string) {
 			sessions = append(sessions, ss)
 		}
 	}
+	// The params are the same for every session: without sending
+	// middleware, which expects typed params, they are sent encoded.
+	var params any = &struct{}{}
+	if s.sendingHandler() == nil {
+		params = json.RawMessage(`{}`)
+	}
 	eachConcurrently(sessions, func(ss *ServerSession) {
-		if err := ss.notify(ctx, method, &struct{}{}); err != nil && !errors.Is(err, ErrConnectionClosed) {
+		if err := ss.notify(ctx, method, params); err != nil && !errors.Is(err, ErrConnectionClosed) {
 			s.logger().Warn("mcp: dropped notification", "method", method, "error", err)
 		}
 	})
@@ -255,7 +311,7 @@ func (s *Server) flushListChanged(method string) {
 	}
 	for _, l := range s.listeners.matching(accept) {
 		if l.changeMark < seq {
-			l.enqueue(method, &ToolListChangedParams{})
+			l.enqueue(method, listChange{})
 		}
 	}
 }
