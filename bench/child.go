@@ -84,7 +84,7 @@ func TargetHandler(target string, era Era) (h http.Handler, done func() error, e
 // the ceiling).
 func targetServer(target string, era Era) (http.Handler, Server, error) {
 	if target == CeilingName {
-		return Ceiling{}, nil, nil
+		return &fanoutCeiling{}, nil, nil
 	}
 	for _, sdk := range SDKs() {
 		if sdk.Name() != target {
