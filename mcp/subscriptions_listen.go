@@ -112,6 +112,17 @@ func (l *listener) enqueue(method string, params any) bool {
 // a listen stream before ending the stream as too slow.
 const listenerFullWait = 100 * time.Millisecond
 
+// ownWritesKey marks the context of a goroutine that is the only writer
+// of the stream it notifies on (a listener's): the transport may write on
+// it directly instead of queueing for a goroutine of its own.
+type ownWritesKey struct{}
+
+// ownsWrites reports whether ctx is that of a stream's only writer.
+func ownsWrites(ctx context.Context) bool {
+	v, _ := ctx.Value(ownWritesKey{}).(bool)
+	return v
+}
+
 // errListenerTooSlow ends a listen stream whose client does not read its
 // notifications.
 var errListenerTooSlow = errors.New("mcp: subscription ended: the client did not read its notifications")
@@ -167,6 +178,9 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 		return nil, newError(CodeInvalidRequest, "subscriptions/listen needs a stream to deliver notifications on")
 	}
 	s := ss.server
+	// The listener's goroutine writes the stream: its notifications need
+	// no other queue on the way.
+	ctx = context.WithValue(ctx, ownWritesKey{}, true)
 	filter := s.honoured(p.Notifications)
 	taskIDs, err := ss.honouredTaskIDs(ctx, p.Notifications.TaskIDs) // tasks extension (task_server.go)
 	if err != nil {
