@@ -22,6 +22,11 @@ type fanoutCeiling struct {
 	streams map[chan []byte]struct{}
 }
 
+// fanoutCeilingName is the child target of the fan-out ceiling, which
+// BenchmarkFanout reports as CeilingName. The load benchmarks keep the
+// plain Ceiling, untouched by the fan-out paths.
+const fanoutCeilingName = "ceiling-sse"
+
 // ceilingEvents are the SSE events the fan-out ceiling writes.
 var ceilingEvents = map[string][]byte{
 	ToolsChanged:    []byte(`data: {"jsonrpc":"2.0","method":"` + ToolsChanged + `","params":{}}` + "\n\n"),

@@ -83,7 +83,10 @@ func TargetHandler(target string, era Era) (h http.Handler, done func() error, e
 // targetServer is TargetHandler returning the SDK's server itself (nil for
 // the ceiling).
 func targetServer(target string, era Era) (http.Handler, Server, error) {
-	if target == CeilingName {
+	switch target {
+	case CeilingName:
+		return Ceiling{}, nil, nil
+	case fanoutCeilingName:
 		return &fanoutCeiling{}, nil, nil
 	}
 	for _, sdk := range SDKs() {

@@ -59,6 +59,9 @@ func BenchmarkFanout(b *testing.B) {
 
 func benchFanout(b *testing.B, target string, era Era, kind string, n int) {
 	ctx := context.Background()
+	if target == CeilingName {
+		target = fanoutCeilingName
+	}
 	child, err := StartChild(target, era)
 	if err != nil {
 		b.Fatal(err)
