@@ -7,8 +7,8 @@ import (
 )
 
 // ErrResponseTooLarge reports a JSON response body over the client's
-// limit (StreamableClientTransportOptions.MaxEventSize). The client stops reading
-// at the limit, so it never holds more than that of a response.
+// limit (StreamableClientTransportOptions.MaxEventSize). The client stops
+// reading at the limit, so it never holds more than that of a response.
 var ErrResponseTooLarge = errors.New("mcp: response too large")
 
 // largeBody is the size above which a JSON response announces its length
