@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,25 @@ import (
 // childEnv names the environment variable that turns a benchmark binary
 // into a child server: its value is "<target>:<era>".
 const childEnv = "GOMCP_BENCH_CHILD"
+
+// childProfileEnv names the environment variable that makes a child server
+// write a CPU profile of its whole life to the file it names, for looking
+// at where a benchmark's server time goes (go tool pprof).
+const childProfileEnv = "GOMCP_BENCH_CHILD_CPUPROFILE"
+
+// startCPUProfile starts a CPU profile written to path, and returns the
+// function that ends it.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
 
 // CeilingName is the target name of the Ceiling handler, next to the SDKs'
 // names.
@@ -63,8 +83,11 @@ func TargetHandler(target string, era Era) (h http.Handler, done func() error, e
 // targetServer is TargetHandler returning the SDK's server itself (nil for
 // the ceiling).
 func targetServer(target string, era Era) (http.Handler, Server, error) {
-	if target == CeilingName {
+	switch target {
+	case CeilingName:
 		return Ceiling{}, nil, nil
+	case fanoutCeilingName:
+		return &fanoutCeiling{}, nil, nil
 	}
 	for _, sdk := range SDKs() {
 		if sdk.Name() != target {
@@ -103,6 +126,14 @@ func serveChild(spec string) error {
 	if err != nil {
 		done()
 		return err
+	}
+	if path := os.Getenv(childProfileEnv); path != "" {
+		stop, err := startCPUProfile(path)
+		if err != nil {
+			done()
+			return err
+		}
+		defer stop()
 	}
 	hs := &http.Server{Handler: withCPU(h), ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)

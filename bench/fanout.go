@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -251,10 +250,7 @@ func withControl(h http.Handler, srv Server) http.Handler {
 		var err error
 		switch r.URL.Path {
 		case MemPath:
-			u := settle()
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			json.NewEncoder(w).Encode(ChildMem{TotalAlloc: ms.TotalAlloc, Heap: u.heap, Stack: u.stack, Goroutines: u.goroutines})
+			serveMem(w)
 			return
 		case NotifyToolsPath, NotifyResourcePath:
 			n, ok := srv.(Notifier)

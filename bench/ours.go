@@ -140,7 +140,10 @@ func oursRawHandshake(ctx context.Context, conn mcp.Connection) error {
 }
 
 func (o *oursServer) Handler(era Era) (http.Handler, error) {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return o.s }, nil)
+	// The fan-out benchmarks hold up to 10,000 sessions or listen streams:
+	// the limits are raised above that; they cost nothing until reached.
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return o.s },
+		&mcp.StreamableHTTPOptions{MaxSessions: 20000, MaxListenStreams: 20000})
 	o.mu.Lock()
 	o.handlers = append(o.handlers, h)
 	o.mu.Unlock()

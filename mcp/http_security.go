@@ -276,6 +276,11 @@ func writeJSONResponse(w http.ResponseWriter, status int, msg jsonrpc2.Message) 
 		b = append(b[:0], `{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"encoding response"}}`...)
 	}
 	w.Header()["Content-Type"] = hdrJSON
+	if len(b) > largeBody {
+		// net/http announces the length of small bodies itself; a large
+		// one would be chunked, and its reader could not size its buffer.
+		w.Header()["Content-Length"] = []string{strconv.Itoa(len(b))}
+	}
 	w.WriteHeader(status)
 	_, werr := w.Write(b)
 	*bp = b

@@ -500,14 +500,11 @@ func (c *streamableClientConn) readJSONResponse(resp *http.Response, r *jsonrpc2
 	if !isMediaType(resp.Header.Get("Content-Type"), mediaJSON) {
 		return fmt.Errorf("mcp: POST %s: unexpected Content-Type %q", c.t.url, resp.Header.Get("Content-Type"))
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.t.opts.MaxEventSize)+1))
+	body, err := readLimited(resp.Body, resp.ContentLength, c.t.opts.MaxEventSize)
 	if err != nil {
 		return fmt.Errorf("mcp: POST %s: reading response: %w", c.t.url, err)
 	}
-	if len(body) > c.t.opts.MaxEventSize {
-		return fmt.Errorf("mcp: POST %s: response larger than %d bytes", c.t.url, c.t.opts.MaxEventSize)
-	}
-	msg, err := jsonrpc2.Decode(body)
+	msg, err := jsonrpc2.DecodeOwned(body) // body is the message's own
 	if err != nil {
 		return fmt.Errorf("mcp: POST %s: bad response: %w", c.t.url, err)
 	}

@@ -132,10 +132,15 @@ func (px *postExchange) checkModernRequest(req *jsonrpc2.Request, p *modernProbe
 }
 
 // notify sends a notification related to the stream's request.
-func (st *responseStream) notify(_ context.Context, method string, params any) error {
+func (st *responseStream) notify(ctx context.Context, method string, params any) error {
 	n, err := jsonrpc2.NewNotification(method, params)
 	if err != nil {
 		return err
+	}
+	if st.queued && ownsWrites(ctx) {
+		// A listener's own goroutine: it already queues the stream's
+		// notifications and ends the stream of a client that lags.
+		return st.sendNow(n)
 	}
 	return st.send(n)
 }

@@ -218,6 +218,12 @@ func (st *responseStream) send(msg jsonrpc2.Message) error {
 	if r, ok := msg.(*jsonrpc2.Request); ok && st.queued && r.IsNotification() {
 		return st.enqueue(msg)
 	}
+	return st.sendNow(msg)
+}
+
+// sendNow is send without the queue: it writes msg on the caller's
+// goroutine.
+func (st *responseStream) sendNow(msg jsonrpc2.Message) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.done {

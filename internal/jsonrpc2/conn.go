@@ -88,6 +88,8 @@ type Conn struct {
 	isClosingFlag bool                 // shutdown has started: no new requests
 
 	handlers sync.WaitGroup
+	work     chan handlerJob // to a waiting handler goroutine (workers.go); nil over a PushStream
+	idle     atomic.Int32    // handler goroutines waiting on work
 
 	startOnce    sync.Once
 	shutdownOnce sync.Once
@@ -128,6 +130,7 @@ func (c *Conn) Start() {
 		if ps, ok := c.stream.(PushStream); ok {
 			ps.Receive(c.receive)
 		} else {
+			c.work = make(chan handlerJob)
 			go c.readLoop()
 		}
 	})
@@ -368,12 +371,7 @@ func (c *Conn) dispatch(msg Message) {
 			c.reply(refusal)
 			return
 		}
-		go func() {
-			defer c.handlers.Done()
-			if resp := c.serve(ctx, m); resp != nil {
-				c.reply(resp)
-			}
-		}()
+		c.startHandler(ctx, m)
 	case Batch:
 		c.dispatchBatch(m)
 	}
