@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"slices"
@@ -190,8 +191,12 @@ func (c *Client) rootsChanged() {
 			go func() {
 				// The server answers with roots/list, on the GET stream.
 				ctx := context.Background()
-				_ = cs.ensureServerStream(ctx)
-				_ = cs.notify(ctx, NotificationRootsListChanged, &RootsListChangedParams{})
+				if err := cs.ensureServerStream(ctx); err != nil {
+					c.logger().Debug("mcp: opening the stream for the server's requests failed", "error", err)
+				}
+				if err := cs.notify(ctx, NotificationRootsListChanged, &RootsListChangedParams{}); err != nil && !errors.Is(err, ErrConnectionClosed) {
+					c.logger().Warn("mcp: dropped notification", "method", NotificationRootsListChanged, "error", err)
+				}
 			}()
 		}
 	}

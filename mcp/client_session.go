@@ -95,7 +95,7 @@ func (cs *ClientSession) start(ctx context.Context) error {
 		}
 		return cs.initialize(ctx, legacyLatest)
 	case isModernVersion(pinned):
-		if !slices.Contains(SupportedVersions, pinned) {
+		if !slices.Contains(supportedVersions, pinned) {
 			return fmt.Errorf("%w: %s is not supported by this SDK", ErrUnsupportedVersion, pinned)
 		}
 		modern, err := cs.probe(ctx, pinned)
@@ -122,7 +122,7 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 	res, err := clientCall[DiscoverParams, DiscoverResult](pctx, cs, MethodDiscover, nil)
 	if err == nil {
 		if !slices.ContainsFunc(res.SupportedVersions, func(v string) bool {
-			return isModernVersion(v) && slices.Contains(SupportedVersions, v)
+			return isModernVersion(v) && slices.Contains(supportedVersions, v)
 		}) {
 			// Not a DiscoverResult (no versions), or a server that lists
 			// only handshake versions: use it through initialize.
@@ -139,7 +139,7 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 		var data UnsupportedProtocolVersionData
 		if decodeResult(werr.Data, &data) == nil {
 			for _, v := range data.Supported {
-				if isModernVersion(v) && slices.Contains(SupportedVersions, v) && (v != version || !cs.retried) {
+				if isModernVersion(v) && slices.Contains(supportedVersions, v) && (v != version || !cs.retried) {
 					cs.retried = true
 					return cs.probe(ctx, v)
 				}
@@ -163,7 +163,7 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 func (cs *ClientSession) adoptDiscover(res *DiscoverResult) error {
 	if !slices.Contains(res.SupportedVersions, cs.version) {
 		for _, v := range res.SupportedVersions {
-			if isModernVersion(v) && slices.Contains(SupportedVersions, v) {
+			if isModernVersion(v) && slices.Contains(supportedVersions, v) {
 				cs.version = v
 				break
 			}
@@ -190,7 +190,7 @@ func (cs *ClientSession) initialize(ctx context.Context, version string) error {
 	if err != nil {
 		return fmt.Errorf("mcp: initialize: %w", err)
 	}
-	if isModernVersion(res.ProtocolVersion) || !slices.Contains(SupportedVersions, res.ProtocolVersion) {
+	if isModernVersion(res.ProtocolVersion) || !slices.Contains(supportedVersions, res.ProtocolVersion) {
 		return fmt.Errorf("%w: server answered initialize with protocol %q", ErrUnsupportedVersion, res.ProtocolVersion)
 	}
 	if pinned := cs.client.opts.ProtocolVersion; pinned != "" && res.ProtocolVersion != pinned {

@@ -86,7 +86,7 @@ func ExampleCompleteWith() {
 		func(ctx context.Context, ss *mcp.ServerSession, in map[string]string) (*mcp.GetPromptResult, error) {
 			return &mcp.GetPromptResult{}, nil
 		},
-		mcp.Argument("language", mcp.RequiredArgument(true), mcp.CompleteWith(complete))))
+		mcp.Argument("language", mcp.ArgumentRequired(true), mcp.CompleteWith(complete))))
 	cs, err := connectInMemory(server, nil)
 	if err != nil {
 		log.Fatal(err)

@@ -155,17 +155,17 @@ func (ss *ServerSession) logEnabled(level slog.Level) bool {
 	return !ok || level >= min
 }
 
-// Log sends a log message to the client (notifications/message), if the
+// LoggingMessage sends a log message to the client (notifications/message), if the
 // client wants messages of its level: see [LoggingHandler] for a log/slog
 // front end. A message below the client's level is dropped, as is one sent
 // sooner than ServerOptions.LoggingInterval after the previous one; neither
 // is an error. An empty params.Logger is filled with
 // ServerOptions.LoggerName.
 //
-// In 2026-07-28 log messages belong to a request: call Log on the session
+// In 2026-07-28 log messages belong to a request: call LoggingMessage on the session
 // a handler receives, and the message goes on that request's response
 // stream, only if the request asked for a log level.
-func (ss *ServerSession) Log(ctx context.Context, params *LoggingMessageParams) error {
+func (ss *ServerSession) LoggingMessage(ctx context.Context, params *LoggingMessageParams) error {
 	if params == nil {
 		return errors.New("mcp: Log: nil params")
 	}
@@ -212,4 +212,12 @@ func (cs *ClientSession) SetLoggingLevel(ctx context.Context, params *SetLogging
 	cs.logLevel = level
 	cs.mu.Unlock()
 	return nil
+}
+
+// Log sends a log message to the client, as LoggingMessage does.
+//
+// Deprecated: Use LoggingMessage, the name the protocol's notification
+// and the package's design give.
+func (ss *ServerSession) Log(ctx context.Context, params *LoggingMessageParams) error {
+	return ss.LoggingMessage(ctx, params)
 }

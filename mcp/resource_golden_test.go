@@ -96,7 +96,7 @@ func exampleServer(ttlMs int64, scope string) *Server {
 	s.AddMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
 		return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
 			res, err := next(ctx, ss, method, params)
-			if !ss.Modern() {
+			if !ss.ProtocolAtLeast(Version20260728) {
 				return res, err
 			}
 			switch r := res.(type) {

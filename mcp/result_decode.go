@@ -1,7 +1,11 @@
 package mcp
 
 import (
+	"fmt"
+
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/gomcp/sdk/internal/strictjson"
 )
 
 // Direct result decoding, the client's side of result_encode.go: a
@@ -12,6 +16,14 @@ import (
 // (_meta, structured content, input requests, a block that is not plain
 // text, escaped member names, members of an unexpected type) makes the
 // fast path give up, and the general decoder reads the result as before.
+
+// decodeResult decodes the result of a response into result, once.
+func decodeResult(raw []byte, result any) error {
+	if err := strictjson.Unmarshal(raw, result); err != nil {
+		return fmt.Errorf("mcp: decoding result: %w", err)
+	}
+	return nil
+}
 
 // decodeDirect decodes data into r, which must be zero, and reports
 // whether it could; when it could not, r is left zero.

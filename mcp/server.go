@@ -25,7 +25,7 @@ type ServerOptions struct {
 	// server adds the capabilities its registered features imply.
 	Capabilities *ServerCapabilities
 	// ProtocolVersions restricts the protocol versions served, newest first.
-	// Nil means every version in SupportedVersions.
+	// Nil means every version SupportedVersions returns.
 	ProtocolVersions []string
 	// CacheHints sets the cache hints (2026-07-28 ttlMs and cacheScope) of
 	// the server's cacheable results, by method (MethodListTools,
@@ -256,7 +256,7 @@ func (s *Server) versions() []string {
 	if s.opts.ProtocolVersions != nil {
 		return s.opts.ProtocolVersions
 	}
-	return SupportedVersions
+	return supportedVersions
 }
 
 func (s *Server) supports(version string) bool {

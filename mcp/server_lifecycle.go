@@ -6,18 +6,10 @@ import (
 	"slices"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
-	"github.com/gomcp/sdk/internal/strictjson"
 )
 
 // The handlers of the lifecycle methods: initialize, ping, server/discover
 // and the notifications about the session itself.
-
-func decodeResult(raw []byte, result any) error {
-	if err := strictjson.Unmarshal(raw, result); err != nil {
-		return fmt.Errorf("mcp: decoding result: %w", err)
-	}
-	return nil
-}
 
 func (ss *ServerSession) initialize(ctx context.Context, p *InitializeParams) (*InitializeResult, error) {
 	if !ss.era.CompareAndSwap(eraUndecided, eraLegacy) && ss.era.Load() != eraLegacy {

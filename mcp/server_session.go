@@ -182,7 +182,11 @@ func (ss *ServerSession) ClientCapabilities() *ClientCapabilities {
 	return caps
 }
 
-// Modern reports whether the session serves the stateless 2026-07-28 era.
+// Modern reports whether the session serves one request that carries its
+// own metadata (2026-07-28).
+//
+// Deprecated: Use ProtocolAtLeast(Version20260728), which says what it
+// compares and stays right when later revisions come.
 func (ss *ServerSession) Modern() bool { return ss.request != nil }
 
 func (ss *ServerSession) allowBatch() bool {
@@ -321,6 +325,8 @@ func keepAlive(stop <-chan struct{}, done <-chan struct{}, interval time.Duratio
 				// A legacy HTTP client without a GET stream cannot be
 				// pinged; its session ends by idle expiry instead.
 			default:
+				// The peer stopped answering: the session ends. Closing a
+				// connection to a gone peer has nothing useful to report.
 				_ = closeFn()
 				return
 			}

@@ -196,7 +196,7 @@ func readName(d *jsontext.Decoder) (string, error) {
 func unquote(v jsontext.Value) (string, error) {
 	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
 		inner := v[1 : len(v)-1]
-		for _, known := range SupportedVersions {
+		for _, known := range supportedVersions {
 			if string(inner) == known {
 				return known, nil
 			}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -162,7 +163,9 @@ func (s *Server) flushListChanged(method string) {
 	ctx := context.Background()
 	for ss := range s.Sessions() {
 		if ss.era.Load() == eraLegacy && ss.initialized.Load() && ss.changeMark < seq {
-			_ = ss.notify(ctx, method, &struct{}{})
+			if err := ss.notify(ctx, method, &struct{}{}); err != nil && !errors.Is(err, ErrConnectionClosed) {
+				s.logger().Warn("mcp: dropped notification", "method", method, "error", err)
+			}
 		}
 	}
 	accept := map[string]func(*SubscriptionFilter) bool{
@@ -175,7 +178,9 @@ func (s *Server) flushListChanged(method string) {
 	}
 	for _, l := range s.listeners.matching(accept) {
 		if l.changeMark < seq {
-			_ = l.send(ctx, method, &ToolListChangedParams{})
+			if err := l.send(ctx, method, &ToolListChangedParams{}); err != nil && !errors.Is(err, ErrConnectionClosed) {
+				s.logger().Warn("mcp: dropped notification", "method", method, "error", err)
+			}
 		}
 	}
 }

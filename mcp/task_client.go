@@ -237,5 +237,8 @@ func (cs *ClientSession) answerTask(ctx context.Context, method string, t *Detai
 func (cs *ClientSession) abandonTask(ctx context.Context, taskID string) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	_, _ = cs.CancelTask(cctx, &CancelTaskParams{TaskID: taskID})
+	if _, err := cs.CancelTask(cctx, &CancelTaskParams{TaskID: taskID}); err != nil {
+		// Best effort: the task expires by its TTL anyway.
+		cs.client.logger().Debug("mcp: cancelling an abandoned task failed", "task", taskID, "error", err)
+	}
 }

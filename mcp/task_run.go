@@ -188,7 +188,7 @@ func (r *taskRun) finish(ctx context.Context, ctxErr error, res *CallToolResult,
 	final := func(t *DetailedTask, werr *JSONRPCError) {
 		t.Status, t.StatusMessage, t.Error, t.InputRequests = TaskStatusFailed, werr.Message, werr, nil
 	}
-	_ = r.update(ctx, func(t *DetailedTask) bool {
+	r.updateOrLog(ctx, func(t *DetailedTask) bool {
 		if t.Terminal() {
 			return false
 		}
@@ -237,6 +237,14 @@ func (r *taskRun) update(ctx context.Context, change func(*DetailedTask) bool) e
 	}
 	r.server.publishTask(ctx, snap)
 	return nil
+}
+
+// updateOrLog is update for changes no caller waits on: a failure to
+// store the task is logged.
+func (r *taskRun) updateOrLog(ctx context.Context, change func(*DetailedTask) bool) {
+	if err := r.update(ctx, change); err != nil {
+		r.server.logger().Error("mcp: task state lost", "task", r.id, "error", err)
+	}
 }
 
 // syncInputsLocked sets the task's input requests and status from the
@@ -298,7 +306,7 @@ func (r *taskRun) ask(ctx context.Context, key, method string, params, result an
 
 // withdraw removes an input request the handler no longer waits on.
 func (r *taskRun) withdraw(ctx context.Context, key string) {
-	_ = r.update(ctx, func(t *DetailedTask) bool {
+	r.updateOrLog(ctx, func(t *DetailedTask) bool {
 		if _, ok := r.waiting[key]; !ok {
 			return false
 		}

@@ -52,7 +52,7 @@ func (s *Server) taskEngine() *taskEngine {
 // randomTaskID returns 128 random bits in the form of a version 4 UUID.
 func randomTaskID() string {
 	var b [16]byte
-	_, _ = rand.Read(b[:])
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails: it crashes the program instead
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
@@ -321,7 +321,9 @@ func (s *Server) publishTaskLocal(ctx context.Context, t *DetailedTask) {
 	for _, l := range s.listeners.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.TaskIDs, t.TaskID) }) {
 		c := t.clone()
 		c.ResultType = ""
-		_ = l.send(ctx, NotificationTasks, c)
+		if err := l.send(ctx, NotificationTasks, c); err != nil && !errors.Is(err, ErrConnectionClosed) {
+			s.logger().Warn("mcp: dropped notification", "method", NotificationTasks, "error", err)
+		}
 	}
 }
 
@@ -339,7 +341,9 @@ func (s *Server) sendTaskStates(ctx context.Context, l *listener) {
 		if t, err := e.store.Get(ctx, id); err == nil {
 			c := t.clone()
 			c.ResultType = ""
-			_ = l.send(ctx, NotificationTasks, c)
+			if err := l.send(ctx, NotificationTasks, c); err != nil && !errors.Is(err, ErrConnectionClosed) {
+				s.logger().Warn("mcp: dropped notification", "method", NotificationTasks, "error", err)
+			}
 		}
 		if r != nil {
 			r.notifyMu.Unlock()

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // telemetry is what one test records: spans and metrics.
@@ -42,6 +43,16 @@ func (tm *telemetry) ended(name string) []sdktrace.ReadOnlySpan {
 		}
 	}
 	return out
+}
+
+// spanByID returns the ended span with the given id, or nil.
+func (tm *telemetry) spanByID(id trace.SpanID) sdktrace.ReadOnlySpan {
+	for _, s := range tm.spans.Ended() {
+		if s.SpanContext().SpanID() == id {
+			return s
+		}
+	}
+	return nil
 }
 
 // histogram collects the metrics and returns the data points of the

@@ -21,6 +21,8 @@ type instruments struct {
 	incoming, outgoing direction
 	// session records the duration of this side's sessions.
 	session metric.Float64Histogram
+	// client is set for a client's instruments.
+	client bool
 }
 
 // A direction is what spans and measurements of messages going one way
@@ -29,12 +31,13 @@ type direction struct {
 	start    []trace.SpanStartOption // the span kind
 	duration metric.Float64Histogram
 	server   bool // SERVER spans: an error without a JSON-RPC code is sent as -32603
+	sets     setCache
 }
 
 // newInstruments resolves the options and makes the histograms. sessionMetric
 // is the name of this side's session histogram.
 func newInstruments(opts *Options, sessionMetric string) *instruments {
-	in := &instruments{providers: resolve(opts)}
+	in := &instruments{providers: resolve(opts), client: sessionMetric == metricClientSession}
 	in.incoming = direction{
 		start:    []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)},
 		duration: in.histogram(metricServerOperation, "Duration of MCP requests and notifications as handled by their receiver."),
@@ -146,16 +149,31 @@ func (op *operation) end(res any, err error, requestID string) {
 		span.End()
 	}
 	if op.metrics {
-		var buf [16]attribute.KeyValue
-		attrs := appendAttributes(buf[:0], op.method, op.params, op.peer, op.d.server, false)
+		op.record(elapsed.Seconds(), errType, code)
+	}
+}
+
+// record makes the operation's measurement.
+func (op *operation) record(seconds float64, errType, code string) {
+	p := &op.peer
+	key := measureKey{
+		method: op.method, target: target(op.params), errType: errType, code: code,
+		protocolVersion: p.protocolVersion, transport: p.transport, protocolName: p.protocolName, protocolVer: p.protocolVer,
+	}
+	if !op.d.server {
+		key.address, key.port = p.address, p.port
+	}
+	opts := op.d.sets.options(key, func() []attribute.KeyValue {
+		attrs := appendAttributes(make([]attribute.KeyValue, 0, 16), op.method, op.params, op.peer, op.d.server, false)
 		if errType != "" {
 			attrs = append(attrs, keyErrorType.String(errType))
 			if code != "" {
 				attrs = append(attrs, keyStatusCode.String(code))
 			}
 		}
-		op.d.duration.Record(op.ctx, elapsed.Seconds(), metric.WithAttributes(attrs...))
-	}
+		return attrs
+	})
+	op.d.duration.Record(op.ctx, seconds, opts...)
 }
 
 // abandon ends a span whose handler panicked; the panic goes on.
@@ -232,23 +250,7 @@ func appendAttributes(attrs []attribute.KeyValue, method string, params any, p p
 	if p.protocolVersion != "" {
 		attrs = append(attrs, keyProtocolVersion.String(p.protocolVersion))
 	}
-	if p.transport != "" {
-		attrs = append(attrs, keyNetworkTransport.String(p.transport))
-	}
-	if p.protocolName != "" {
-		attrs = append(attrs, keyProtocolName.String(p.protocolName))
-		if p.protocolVer != "" {
-			attrs = append(attrs, keyProtocolVersionNP.String(p.protocolVer))
-		}
-	}
-	if !server && p.address != "" {
-		// server.address is recommended on CLIENT spans and on the client
-		// operation histogram alike.
-		attrs = append(attrs, keyServerAddress.String(p.address))
-		if p.port > 0 {
-			attrs = append(attrs, keyServerPort.Int(p.port))
-		}
-	}
+	attrs = p.appendNetwork(attrs, !server)
 	if !span {
 		return attrs
 	}
@@ -287,4 +289,27 @@ func formatID(id any) string {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	return ""
+}
+
+// appendNetwork appends the network attributes of p; serverAddress adds
+// server.address and server.port, which describe the MCP server to the
+// side sending to it (CLIENT spans, client operation and session
+// histograms).
+func (p *peer) appendNetwork(attrs []attribute.KeyValue, serverAddress bool) []attribute.KeyValue {
+	if p.transport != "" {
+		attrs = append(attrs, keyNetworkTransport.String(p.transport))
+	}
+	if p.protocolName != "" {
+		attrs = append(attrs, keyProtocolName.String(p.protocolName))
+		if p.protocolVer != "" {
+			attrs = append(attrs, keyProtocolVersionNP.String(p.protocolVer))
+		}
+	}
+	if serverAddress && p.address != "" {
+		attrs = append(attrs, keyServerAddress.String(p.address))
+		if p.port > 0 {
+			attrs = append(attrs, keyServerPort.Int(p.port))
+		}
+	}
+	return attrs
 }

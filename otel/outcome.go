@@ -20,6 +20,9 @@ import (
 // "cancelled", "timeout" or "_OTHER".
 func classify(res any, err error, server bool) (errType, code, desc string) {
 	if err != nil {
+		if mcp.IsInputRequired(err) {
+			return "", "", "" // answered with an input-required result
+		}
 		var je *mcp.JSONRPCError
 		switch {
 		case errors.As(err, &je):

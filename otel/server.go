@@ -1,27 +1,35 @@
 package otel
 
-import (
-	"context"
-
-	"github.com/gomcp/sdk/mcp"
-)
+import "github.com/gomcp/sdk/mcp"
 
 // InstrumentServer makes s emit OpenTelemetry spans and metrics named by
 // the MCP semantic conventions, and carry trace context in params._meta:
-//   - a SERVER span and an mcp.server.operation.duration measurement for
-//     every request and notification s handles (notifications/message
-//     excepted), parented by the trace context the client put in _meta;
+//   - every request and notification s handles gets a SERVER span, a child
+//     of the trace context the client sent in its _meta, and an
+//     mcp.server.operation.duration measurement;
+//   - every request and notification s sends (sampling, elicitation and
+//     roots requests, progress and list-change notifications) gets a
+//     CLIENT span, whose trace context goes into its _meta, and an
+//     mcp.client.operation.duration measurement;
+//   - every session gets an mcp.server.session.duration measurement when
+//     it ends.
 //
-// Call it once, before adding middleware of your own, so that the spans
-// cover that middleware too.
+// Log notifications (notifications/message) are neither traced nor
+// measured. Call InstrumentServer once, before adding middleware of your
+// own, so that the spans cover that middleware too.
 func InstrumentServer(s *mcp.Server, opts *Options) {
 	in := newInstruments(opts, metricServerSession)
-	s.AddMiddleware(receiving(in, describeServer, noRequestID))
+	s.AddReceivingMiddleware(receiving(in, serverPeer))
+	s.AddSendingMiddleware(sending(in, serverPeer))
+	s.AddSessionObserver(func(ss *mcp.ServerSession) func(error) {
+		return in.observeSession(func() peer { return serverPeer(ss, ss.Transport()) })
+	})
 }
 
-// describeServer reads what the attributes need from a server session.
-func describeServer(ctx context.Context, ss *mcp.ServerSession) peer {
-	return peer{protocolVersion: ss.ProtocolVersion()}
+// serverPeer reads what the attributes need from a server session whose
+// messages travel on t.
+func serverPeer(ss *mcp.ServerSession, t mcp.TransportInfo) peer {
+	p := peer{protocolVersion: ss.ProtocolVersion(), sessionID: ss.ID()}
+	p.setTransport(t)
+	return p
 }
-
-func noRequestID(context.Context) string { return "" }
