@@ -69,41 +69,34 @@ type EventBus interface {
 }
 
 // A MemoryEventBus is an EventBus inside one process: the default, and a
-// way to join several servers of one process. Publish calls every
-// subscriber before it returns.
+// way to join several servers of one process. Each subscriber gets the
+// events in publishing order on a goroutine of its own, which runs only
+// while events wait; a subscriber more than maxQueued events behind loses
+// the newest.
 type MemoryEventBus struct {
 	mu   sync.Mutex
 	next int
-	subs map[int]*busSubscriber
-}
-
-type busSubscriber struct {
-	mu sync.Mutex // one call at a time
-	fn func(*BusEvent)
+	subs map[int]*serialQueue[*BusEvent]
 }
 
 // NewMemoryEventBus returns a bus with no subscribers.
-func NewMemoryEventBus() *MemoryEventBus { return &MemoryEventBus{subs: map[int]*busSubscriber{}} }
+func NewMemoryEventBus() *MemoryEventBus {
+	return &MemoryEventBus{subs: map[int]*serialQueue[*BusEvent]{}}
+}
 
-// Publish calls every subscriber with a copy of e.
+// Publish queues a copy of e for every subscriber.
 func (b *MemoryEventBus) Publish(_ context.Context, e *BusEvent) error {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	keys := make([]int, 0, len(b.subs))
 	for k := range b.subs {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	subs := make([]*busSubscriber, 0, len(keys))
 	for _, k := range keys {
-		subs = append(subs, b.subs[k])
-	}
-	b.mu.Unlock()
-	for _, s := range subs {
 		c := *e
 		c.Data = slices.Clone(e.Data)
-		s.mu.Lock()
-		s.fn(&c)
-		s.mu.Unlock()
+		b.subs[k].push(&c)
 	}
 	return nil
 }
@@ -114,12 +107,65 @@ func (b *MemoryEventBus) Subscribe(_ context.Context, fn func(*BusEvent)) (func(
 	defer b.mu.Unlock()
 	b.next++
 	id := b.next
-	b.subs[id] = &busSubscriber{fn: fn}
+	q := &serialQueue[*BusEvent]{fn: fn}
+	b.subs[id] = q
 	return func() {
 		b.mu.Lock()
 		delete(b.subs, id)
 		b.mu.Unlock()
+		q.close()
 	}, nil
+}
+
+// maxQueued bounds the events or messages waiting for one subscriber of a
+// MemoryEventBus or MemorySessionRouter.
+const maxQueued = 10_000
+
+// A serialQueue calls fn with each value pushed, in order, one at a time,
+// on a goroutine that exists only while values wait.
+type serialQueue[T any] struct {
+	fn      func(T)
+	mu      sync.Mutex
+	items   []T
+	running bool
+	closed  bool
+}
+
+func (q *serialQueue[T]) push(v T) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed || len(q.items) >= maxQueued {
+		return
+	}
+	q.items = append(q.items, v)
+	if !q.running {
+		q.running = true
+		go q.drain()
+	}
+}
+
+func (q *serialQueue[T]) drain() {
+	for {
+		q.mu.Lock()
+		if len(q.items) == 0 || q.closed {
+			q.items, q.running = nil, false
+			q.mu.Unlock()
+			return
+		}
+		v := q.items[0]
+		var zero T
+		q.items[0] = zero
+		q.items = q.items[1:]
+		q.mu.Unlock()
+		q.fn(v)
+	}
+}
+
+// close drops the values waiting and stops later calls.
+func (q *serialQueue[T]) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
 }
 
 // busTimeout bounds a publish and the deliveries of one received event.

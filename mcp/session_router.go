@@ -61,37 +61,28 @@ type SessionRouter interface {
 	Subscribe(ctx context.Context, sessionID string, fn func(*SessionMessage)) (unsubscribe func(), err error)
 }
 
-// A MemorySessionRouter is a SessionRouter inside one process.
+// A MemorySessionRouter is a SessionRouter inside one process. Each
+// subscriber gets its messages in order on a goroutine of its own, which
+// runs only while messages wait.
 type MemorySessionRouter struct {
 	mu   sync.Mutex
 	next int
-	subs map[string]map[int]*routeSubscriber
-}
-
-type routeSubscriber struct {
-	mu sync.Mutex
-	fn func(*SessionMessage)
+	subs map[string]map[int]*serialQueue[*SessionMessage]
 }
 
 // NewMemorySessionRouter returns a router with no subscribers.
 func NewMemorySessionRouter() *MemorySessionRouter {
-	return &MemorySessionRouter{subs: map[string]map[int]*routeSubscriber{}}
+	return &MemorySessionRouter{subs: map[string]map[int]*serialQueue[*SessionMessage]{}}
 }
 
-// Publish calls the session's subscribers with a copy of m.
+// Publish queues a copy of m for the session's subscribers.
 func (r *MemorySessionRouter) Publish(_ context.Context, sessionID string, m *SessionMessage) error {
 	r.mu.Lock()
-	var subs []*routeSubscriber
-	for _, s := range r.subs[sessionID] {
-		subs = append(subs, s)
-	}
-	r.mu.Unlock()
-	for _, s := range subs {
+	defer r.mu.Unlock()
+	for _, q := range r.subs[sessionID] {
 		c := *m
 		c.Data = slices.Clone(m.Data)
-		s.mu.Lock()
-		s.fn(&c)
-		s.mu.Unlock()
+		q.push(&c)
 	}
 	return nil
 }
@@ -103,16 +94,18 @@ func (r *MemorySessionRouter) Subscribe(_ context.Context, sessionID string, fn 
 	r.next++
 	id := r.next
 	if r.subs[sessionID] == nil {
-		r.subs[sessionID] = map[int]*routeSubscriber{}
+		r.subs[sessionID] = map[int]*serialQueue[*SessionMessage]{}
 	}
-	r.subs[sessionID][id] = &routeSubscriber{fn: fn}
+	q := &serialQueue[*SessionMessage]{fn: fn}
+	r.subs[sessionID][id] = q
 	return func() {
 		r.mu.Lock()
-		defer r.mu.Unlock()
 		delete(r.subs[sessionID], id)
 		if len(r.subs[sessionID]) == 0 {
 			delete(r.subs, sessionID)
 		}
+		r.mu.Unlock()
+		q.close()
 	}, nil
 }
 
@@ -272,6 +265,6 @@ func (sess *httpSession) onRouted(m *SessionMessage) {
 			}
 		}
 	case RouteClose:
-		go sess.Close() // Close unsubscribes, which must not wait for this call
+		sess.Close()
 	}
 }

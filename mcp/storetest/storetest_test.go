@@ -28,3 +28,18 @@ func TestMemoryEventStore(t *testing.T) {
 func TestMemoryTaskStore(t *testing.T) {
 	storetest.TestTaskStore(t, func(*testing.T) mcp.TaskStore { return mcp.NewMemoryTaskStore(nil) }, nil)
 }
+
+// TestMemoryScaleOut runs the multi-instance scenarios with three
+// handlers of one process joined by the in-memory implementations.
+func TestMemoryScaleOut(t *testing.T) {
+	storetest.TestScaleOut(t, func(*testing.T) func(int) storetest.Backends {
+		b := storetest.Backends{
+			EventBus:      mcp.NewMemoryEventBus(),
+			SessionRouter: mcp.NewMemorySessionRouter(),
+			SessionStore:  mcp.NewMemorySessionStore(),
+			EventStore:    mcp.NewMemoryEventStore(nil),
+			TaskStore:     mcp.NewMemoryTaskStore(nil),
+		}
+		return func(int) storetest.Backends { return b }
+	})
+}
