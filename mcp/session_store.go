@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gomcp/sdk/internal/jsonrpc2"
 	"github.com/gomcp/sdk/internal/strictjson"
 )
 
@@ -277,35 +278,42 @@ func (h *StreamableHTTPHandler) adoptSession(r *http.Request, sid string, st *Se
 	return sess
 }
 
-// syncShared saves the session's state to the store if it changed here.
-func (sess *httpSession) syncShared() {
+// syncShared saves the session's state to the store if it changed while
+// serving req, before the response goes out, so that the client's next
+// request finds it on any instance. A new session that cannot be saved
+// fails its initialize: no other instance could serve it.
+func (sess *httpSession) syncShared(req *jsonrpc2.Request, res any, err error) (any, error) {
 	store := sess.h.opts.SessionStore
-	if store == nil {
-		return
+	if store == nil || err != nil {
+		return res, err
 	}
 	st := sess.ss.snapshot()
 	if st == nil {
-		return
+		return res, err
 	}
-	data, err := strictjson.Marshal(st)
-	if err != nil {
-		return
+	data, merr := strictjson.Marshal(st)
+	if merr != nil {
+		return res, err
 	}
 	sess.shared.mu.Lock()
 	defer sess.shared.mu.Unlock()
 	if bytes.Equal(data, sess.shared.saved) {
-		return
+		return res, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if serr := store.Save(ctx, sess.id, st, sess.h.opts.SessionTimeout); serr != nil {
+		sess.h.opts.Logger.Warn("mcp: saving a session's state failed: other instances may serve it with stale state", "session", sess.id, "error", serr)
+		if req.Method == MethodInitialize {
+			return nil, newError(CodeInternalError, "the session could not be stored: %v", serr)
+		}
+		return res, err
 	}
 	if sess.shared.saved == nil {
 		sess.subscribeRoute() // a session created here
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-	defer cancel()
-	if err := store.Save(ctx, sess.id, st, sess.h.opts.SessionTimeout); err != nil {
-		sess.h.opts.Logger.Warn("mcp: saving a session's state failed: other instances may serve it with stale state", "session", sess.id, "error", err)
-		return
-	}
 	sess.shared.saved = data
+	return res, err
 }
 
 // forgetShared removes a session the client deleted from the store, the

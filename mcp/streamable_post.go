@@ -256,7 +256,7 @@ func (px *postExchange) serveRequest(req *jsonrpc2.Request) *jsonrpc2.Response {
 		st.attachLocked(px.w)
 		defer sess.release(req.ID)
 		res, err := sess.ss.handleRequest(ctx, req)
-		sess.syncShared() // session_store.go: before the client can go on elsewhere
+		res, err = sess.syncShared(req, res, err) // session_store.go: before the client can go on elsewhere
 		resp := newResponse(req.ID, res, err)
 		st.finish(resp)
 		return resp
@@ -287,7 +287,7 @@ func (px *postExchange) serveDetachable(ctx context.Context, req *jsonrpc2.Reque
 		}
 		defer sess.release(req.ID)
 		res, err := sess.ss.handleRequest(ctx, req)
-		sess.syncShared() // session_store.go
+		res, err = sess.syncShared(req, res, err) // session_store.go
 		st.finish(newResponse(req.ID, res, err))
 	}()
 	select {
