@@ -27,8 +27,8 @@ func (ss *ServerSession) ListRoots(ctx context.Context, params *ListRootsParams)
 	return askClient[ListRootsParams, ListRootsResult](ctx, ss, MethodListRoots, params)
 }
 
-// Roots iterates over the client's roots. In a legacy session the list is
-// cached and refreshed after the client reports a change.
+// Roots iterates over the client's roots. In a session made by initialize
+// the list is cached and refreshed after the client reports a change.
 func (ss *ServerSession) Roots(ctx context.Context) iter.Seq2[*Root, error] {
 	return func(yield func(*Root, error) bool) {
 		root := ss.root()
@@ -115,6 +115,11 @@ func (ss *ServerSession) Elicit(ctx context.Context, params *ElicitParams) (*Eli
 // askClient asks the client through the sending middleware: with a
 // request in the legacy era, with an input request in 2026-07-28.
 func askClient[P, R any](ctx context.Context, ss *ServerSession, method string, params *P) (*R, error) {
+	if r := legacyTaskOf(ctx); r != nil && ss.request == nil {
+		// The handler of a 2025-11-25 task asks: the task waits on input.
+		params = askingFor(r, ctx, params)
+		defer r.gotInput(ctx)
+	}
 	h := ss.server.sendingHandler()
 	if h == nil {
 		return serverAsk[P, R](ctx, ss, method, params)
@@ -122,23 +127,26 @@ func askClient[P, R any](ctx context.Context, ss *ServerSession, method string, 
 	if params == nil {
 		params = new(P)
 	}
-	out, err := sendVia(ctx, h, &requestContext{method: method, server: ss}, ss, params, func(ctx context.Context, p any) (any, error) {
-		pp, ok := p.(*P)
-		if !ok {
-			return nil, fmt.Errorf("mcp: sending middleware passed %T as params of %s, not %T", p, method, pp)
-		}
-		res, err := serverAsk[P, R](ctx, ss, method, pp)
-		if err != nil {
-			return nil, err
-		}
-		return res, nil
-	})
+	out, err := sendVia(ctx, h, &requestContext{method: method, server: ss, send: sendAsk[P, R]}, ss, params)
 	if err != nil {
 		return nil, err
 	}
 	res, ok := out.(*R)
 	if !ok || res == nil {
 		return nil, fmt.Errorf("mcp: sending middleware returned %T as the result of %s, not %T", out, method, res)
+	}
+	return res, nil
+}
+
+// sendAsk is the send function of askClient.
+func sendAsk[P, R any](rc *requestContext, ctx context.Context, p any) (any, error) {
+	pp, ok := p.(*P)
+	if !ok {
+		return nil, fmt.Errorf("mcp: sending middleware passed %T as params of %s, not %T", p, rc.method, pp)
+	}
+	res, err := serverAsk[P, R](ctx, rc.server, rc.method, pp)
+	if err != nil {
+		return nil, err
 	}
 	return res, nil
 }

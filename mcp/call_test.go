@@ -18,6 +18,10 @@ type echoExtResult struct {
 	Version    string `json:"version"`
 }
 
+type plainResult struct {
+	Text string `json:"text"`
+}
+
 func TestAddedMethodsCallAndNotify(t *testing.T) {
 	eras(t, func(t *testing.T, version string) {
 		server := NewServer("s", "v1", nil)
@@ -32,9 +36,20 @@ func TestAddedMethodsCallAndNotify(t *testing.T) {
 			NewServerNotification("vendor/ping", func(ctx context.Context, ss *ServerSession, p *echoExtParams) {
 				notified <- p.Text
 			}, nil),
+			NewServerMethod("vendor/plain", func(ctx context.Context, ss *ServerSession, p *echoExtParams) (*plainResult, error) {
+				return &plainResult{Text: p.Text}, nil
+			}, nil),
 			NewServerMethod("vendor/modern-only", func(ctx context.Context, ss *ServerSession, p *echoExtParams) (*echoExtResult, error) {
 				return &echoExtResult{}, nil
 			}, &MethodOptions{Since: Version20260728}),
+			NewServerMethod("vendor/validated", func(ctx context.Context, ss *ServerSession, p *echoExtParams) (*echoExtResult, error) {
+				return &echoExtResult{Text: p.Text}, nil
+			}, &MethodOptions{Validate: func(params any) error {
+				if params.(*echoExtParams).Text == "" {
+					return errors.New("text is required")
+				}
+				return nil
+			}}),
 		)
 		cs, _ := connect(t, server, &ClientOptions{ProtocolVersion: version})
 		ctx := context.Background()
@@ -49,6 +64,15 @@ func TestAddedMethodsCallAndNotify(t *testing.T) {
 		if in.Meta.ProtocolVersion != "" {
 			t.Error("Call changed the caller's params")
 		}
+		// A result type without a ResultType field still says
+		// "resultType":"complete" in 2026-07-28.
+		var plain echoExtResult
+		if err := cs.Call(ctx, "vendor/plain", &echoExtParams{Text: "p"}, &plain); err != nil || plain.Text != "p" {
+			t.Fatalf("vendor/plain: %v %+v", err, plain)
+		}
+		if want := map[bool]string{true: "complete"}[isModernVersion(version)]; plain.ResultType != want {
+			t.Errorf("vendor/plain resultType %q, want %q", plain.ResultType, want)
+		}
 		err := cs.Call(ctx, "vendor/echo", &echoExtParams{Text: "needs-ext"}, nil)
 		var werr *JSONRPCError
 		if !errors.As(err, &werr) || werr.Code != CodeMissingRequiredClientCapability || CodeOf(err) != CodeMissingRequiredClientCapability {
@@ -57,6 +81,9 @@ func TestAddedMethodsCallAndNotify(t *testing.T) {
 		err = cs.Call(ctx, "vendor/modern-only", nil, nil)
 		if modern := isModernVersion(version); (err == nil) != modern {
 			t.Errorf("method since 2026-07-28 at %s: %v", version, err)
+		}
+		if err := cs.Call(ctx, "vendor/validated", &echoExtParams{}, nil); CodeOf(err) != CodeInvalidParams {
+			t.Errorf("params failing Validate: %v, want -32602", err)
 		}
 		if err := cs.Notify(ctx, "vendor/ping", &echoExtParams{Text: "note"}); err != nil {
 			t.Fatal(err)

@@ -62,6 +62,9 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 		OnCancel:    cs.sendCancelled,
 		OnDone:      func() { c.removeSession(cs) },
 		BaseContext: ctx,
+		OnWriteError: func(err error) {
+			c.logger().Debug("mcp: writing a response failed", "error", err)
+		},
 	})
 	if err := cs.start(ctx); err != nil {
 		cs.conn.Close()
@@ -203,14 +206,16 @@ func (cs *ClientSession) initialize(ctx context.Context, version string) error {
 		cs.serverCaps = &ServerCapabilities{}
 	}
 	cs.instructions = res.Instructions
-	var ready <-chan struct{}
+	// Open the channel for the server's own messages before telling the
+	// server the session is ready: servers send list changes as soon as
+	// they handle notifications/initialized, and drop them while the
+	// client has no stream open.
 	if cs.client.wantsServerMessages() {
-		ready = cs.openServerStream()
+		if err := cs.awaitServerStream(ctx, cs.openServerStream()); err != nil {
+			return err
+		}
 	}
-	if err := cs.notify(ctx, NotificationInitialized, &InitializedParams{}); err != nil {
-		return err
-	}
-	return cs.awaitServerStream(ctx, ready)
+	return cs.notify(ctx, NotificationInitialized, &InitializedParams{})
 }
 
 // A serverStreamOpener is a connection on which the server can send
@@ -333,20 +338,30 @@ func clientCall[P, R any](ctx context.Context, cs *ClientSession, method string,
 // clientCallOwned is clientCall for params the SDK made itself, which it
 // may change without copying.
 func clientCallOwned[P, R any](ctx context.Context, cs *ClientSession, method string, p *P) (*R, error) {
-	out, err := cs.roundTrips(ctx, method, p, newOf[R])
+	out, err := cs.roundTrips(ctx, method, p, resultOf[R]{})
 	if err != nil {
 		return nil, err
 	}
-	return out.(*R), nil
+	res, ok := out.(*R)
+	if !ok || res == nil {
+		return nil, fmt.Errorf("%s: sending middleware returned %T, not %T", method, out, res)
+	}
+	return res, nil
 }
 
-// newOf returns a new *R.
-func newOf[R any]() any { return new(R) }
+// A resultMaker makes the value a result decodes into.
+type resultMaker interface{ newResult() any }
 
-// roundTrips sends a request and decodes its result, a value newResult
+// resultOf makes *R results. Being empty, it converts to a resultMaker
+// without allocating.
+type resultOf[R any] struct{}
+
+func (resultOf[R]) newResult() any { return new(R) }
+
+// roundTrips sends a request and decodes its result, a value results
 // makes. In the modern era it adds the per-request metadata to p and
 // serves input-required results and tasks until the result is complete.
-func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, newResult func() any) (any, error) {
+func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, results resultMaker) (any, error) {
 	if cs.modern {
 		if m := metaOf(p); m != nil {
 			cs.fillMeta(m)
@@ -358,7 +373,7 @@ func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, n
 	}
 	sending := cs.client.sendingHandler()
 	for round := 0; ; round++ {
-		raw, res, err := cs.sendRequest(ctx, sending, method, p, newResult)
+		raw, res, err := cs.sendRequest(ctx, sending, method, p, results)
 		if err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 				return nil, err
@@ -392,35 +407,38 @@ func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, n
 // sendRequest sends one request through the sending middleware (none
 // when sending is nil) and decodes its result. raw is the result as
 // received.
-func (cs *ClientSession) sendRequest(ctx context.Context, sending MethodHandler[ClientSession], method string, p any, newResult func() any) (raw []byte, res any, err error) {
+func (cs *ClientSession) sendRequest(ctx context.Context, sending MethodHandler[ClientSession], method string, p any, results resultMaker) (raw []byte, res any, err error) {
 	if sending == nil {
 		if raw, err = cs.conn.Call(ctx, method, p); err != nil {
 			return nil, nil, err
 		}
-		res = newResult()
+		res = results.newResult()
 		if err := decodeResult(raw, res); err != nil {
 			return nil, nil, err
 		}
 		return raw, res, nil
 	}
-	out, err := sendVia(ctx, sending, &requestContext{method: method, client: cs}, cs, p, func(ctx context.Context, params any) (any, error) {
-		var rerr error
-		if raw, rerr = cs.conn.Call(ctx, method, params); rerr != nil {
-			return nil, rerr
-		}
-		r := newResult()
-		if err := decodeResult(raw, r); err != nil {
-			return nil, err
-		}
-		return r, nil
-	})
+	rc := &requestContext{method: method, client: cs, send: sendClientRequest, results: results}
+	out, err := sendVia(ctx, sending, rc, cs, p)
 	if err != nil {
 		return nil, nil, err
 	}
-	if want := newResult(); out == nil || reflect.TypeOf(out) != reflect.TypeOf(want) {
-		return nil, nil, fmt.Errorf("sending middleware returned %T, not %T", out, want)
+	return rc.raw, out, nil
+}
+
+// sendClientRequest is the send function of a client request: it calls
+// the server and decodes the result.
+func sendClientRequest(rc *requestContext, ctx context.Context, params any) (any, error) {
+	raw, err := rc.client.conn.Call(ctx, rc.method, params)
+	if err != nil {
+		return nil, err
 	}
-	return raw, out, nil
+	res := rc.results.newResult()
+	if err := decodeResult(raw, res); err != nil {
+		return nil, err
+	}
+	rc.raw = raw
+	return res, nil
 }
 
 // fulfil answers the input requests of an input-required result with the
@@ -531,7 +549,13 @@ func (cs *ClientSession) callTool(ctx context.Context, params *CallToolParams, o
 	if !owned {
 		params = cloneParams(params)
 	}
-	res, err := clientCallOwned[CallToolParams, CallToolResult](ctx, cs, MethodCallTool, params)
+	var res *CallToolResult
+	var err error
+	if params.Task != nil && !cs.modern {
+		res, err = cs.callToolTask(ctx, params) // tasks of 2025-11-25 (task_legacy_client.go)
+	} else {
+		res, err = clientCallOwned[CallToolParams, CallToolResult](ctx, cs, MethodCallTool, params)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -553,15 +577,21 @@ func (cs *ClientSession) NotifyProgress(ctx context.Context, params *ProgressNot
 // notify sends a notification to the server through the sending
 // middleware.
 func (cs *ClientSession) notify(ctx context.Context, method string, params any) error {
-	rc := &requestContext{method: method, client: cs}
-	_, err := sendVia(ctx, cs.client.sendingHandler(), rc, cs, params, func(ctx context.Context, params any) (any, error) {
-		return nil, cs.conn.Notify(ctx, method, params)
-	})
+	h := cs.client.sendingHandler()
+	if h == nil {
+		return cs.conn.Notify(ctx, method, params)
+	}
+	_, err := sendVia(ctx, h, &requestContext{method: method, client: cs, send: sendClientNotification}, cs, params)
 	return err
 }
 
-// ID returns the session's id on a legacy streamable HTTP connection (the
-// Mcp-Session-Id header), or "" when the connection has none.
+// sendClientNotification is the send function of a client notification.
+func sendClientNotification(rc *requestContext, ctx context.Context, params any) (any, error) {
+	return nil, rc.client.conn.Notify(ctx, rc.method, params)
+}
+
+// ID returns the session's id on a streamable HTTP connection made by
+// initialize (the Mcp-Session-Id header), or "" when it has none.
 func (cs *ClientSession) ID() string {
 	if c, ok := cs.raw.(*streamableClientConn); ok {
 		c.mu.Lock()

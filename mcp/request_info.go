@@ -94,8 +94,13 @@ type requestContext struct {
 	server  *ServerSession // the session handling or sending, one of the two
 	client  *ClientSession
 	// send is the base of a sending chain: what the message's sender does
-	// once the middleware has run.
-	send func(ctx context.Context, params any) (any, error)
+	// once the middleware has run. It is a plain function, its state the
+	// fields of rc, so sending costs no closure.
+	send func(rc *requestContext, ctx context.Context, params any) (any, error)
+	// results makes the value a sent request's result decodes into; raw
+	// is the result as received.
+	results resultMaker
+	raw     []byte
 }
 
 // Value returns the requestContext itself for its own key and for
@@ -117,9 +122,17 @@ func (rc *requestContext) NoteCallID(id jsonrpc2.ID) {
 	rc.id, rc.hasID = id, true
 }
 
-// incomingContext returns the context of an incoming message.
+// incomingContext returns the context of an incoming message. A server
+// session scoped to one request has it allocated with it.
 func incomingContext(ctx context.Context, req *jsonrpc2.Request, ss *ServerSession, cs *ClientSession) *requestContext {
-	return &requestContext{Context: ctx, method: req.Method, id: req.ID, hasID: !req.IsNotification(), server: ss, client: cs}
+	var rc *requestContext
+	if ss != nil && ss.request != nil {
+		rc = &ss.request.rc
+	} else {
+		rc = new(requestContext)
+	}
+	*rc = requestContext{Context: ctx, method: req.Method, id: req.ID, hasID: !req.IsNotification(), server: ss, client: cs}
+	return rc
 }
 
 // transport describes the connection of the message.
@@ -132,8 +145,8 @@ func (rc *requestContext) transport() TransportInfo {
 			return t
 		}
 	}
-	if t, ok := rc.Context.Value(transportContextKey{}).(TransportInfo); ok {
-		return t
+	if r := HTTPRequestFromContext(rc.Context); r != nil {
+		return httpTransportInfo(r)
 	}
 	if rc.Context.Value(http.LocalAddrContextKey) != nil {
 		return TransportInfo{Network: NetworkTCP}
@@ -141,18 +154,32 @@ func (rc *requestContext) transport() TransportInfo {
 	return TransportInfo{}
 }
 
-type transportContextKey struct{}
-
-// withHTTPTransport returns ctx carrying the transport description of the
-// HTTP request r, for the requests the HTTP handlers serve from it.
-func withHTTPTransport(ctx context.Context, r *http.Request) context.Context {
+// httpTransportInfo describes the connection of the HTTP request r.
+func httpTransportInfo(r *http.Request) TransportInfo {
 	t := TransportInfo{Network: NetworkTCP, RemoteAddr: r.RemoteAddr}
-	if r.ProtoMajor == 1 {
+	switch {
+	case r.ProtoMajor == 1 && r.ProtoMinor == 1:
+		t.HTTPVersion = "1.1"
+	case r.ProtoMajor == 1:
 		t.HTTPVersion = "1." + strconv.Itoa(r.ProtoMinor)
-	} else {
+	default:
 		t.HTTPVersion = strconv.Itoa(r.ProtoMajor)
 	}
-	return context.WithValue(ctx, transportContextKey{}, t)
+	return t
+}
+
+// sessionIDOf returns the session id a server transport carries: the
+// sessionId of the HTTP+SSE transport's message endpoint.
+func sessionIDOf(t Transport) string {
+	st, ok := t.(*SSEServerTransport)
+	if !ok {
+		return ""
+	}
+	u, err := url.Parse(st.endpoint)
+	if err != nil {
+		return ""
+	}
+	return u.Query().Get("sessionId")
 }
 
 // transportInfoOf describes the connections a transport makes.

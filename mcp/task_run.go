@@ -38,6 +38,7 @@ type taskRun struct {
 	waiting map[string]*pendingInput // the handler's unanswered input requests
 	issued  map[string]bool          // every input key used, answered or not
 	asked   int                      // input requests made, for positional keys
+	asking  int                      // 2025-11-25: requests to the client in progress
 
 	// notifyMu orders the stores and notifications of successive states:
 	// it is taken before mu is released.
