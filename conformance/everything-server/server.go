@@ -9,8 +9,8 @@ import (
 )
 
 // newServer builds the server with every fixture the suite expects.
-func newServer() *mcp.Server {
-	srv := mcp.NewServer("everything-server", "1.0.0", &mcp.ServerOptions{
+func newServer(tune ...func(*mcp.ServerOptions)) *mcp.Server {
+	opts := &mcp.ServerOptions{
 		Title:        "gomcp everything server",
 		Description:  "Serves every fixture of the MCP conformance suite.",
 		Instructions: "A test server for the MCP conformance suite.",
@@ -26,7 +26,11 @@ func newServer() *mcp.Server {
 		UnsubscribeHandler: func(context.Context, *mcp.ServerSession, *mcp.UnsubscribeParams) error { return nil },
 		// Tasks (tools_tasks.go): clients poll every 100ms.
 		Tasks: &mcp.TaskOptions{PollInterval: 100 * time.Millisecond},
-	})
+	}
+	for _, f := range tune { // scaleout.go: shared state for -redis
+		f(opts)
+	}
+	srv := mcp.NewServer("everything-server", "1.0.0", opts)
 	srv.AddTools(contentTools()...)
 	srv.AddTools(legacyAskTools()...)
 	srv.AddTools(modernTools()...)
