@@ -262,13 +262,17 @@ func (h *StreamableHTTPHandler) adoptSession(r *http.Request, sid string, st *Se
 	sess.ss.restore(st)
 	sess.ss.changeMark = s.changeMark()
 	sess.shared.saved = data
-	h.mu.Lock()
-	existing := h.sessions[sid]
-	h.mu.Unlock()
+	existing, err := h.addAdopted(sess)
 	if existing != nil {
-		return existing
+		return existing // adopted meanwhile by a concurrent request
 	}
-	if err := h.addSession(sess); err != nil {
+	if errors.Is(err, errTooManySessions) && h.sweep() > 0 {
+		existing, err = h.addAdopted(sess)
+		if existing != nil {
+			return existing
+		}
+	}
+	if err != nil {
 		h.opts.Logger.Warn("mcp: cannot serve a session of another instance", "session", sid, "error", err)
 		return nil
 	}
@@ -276,6 +280,23 @@ func (h *StreamableHTTPHandler) adoptSession(r *http.Request, sid string, st *Se
 	sess.subscribeRoute()
 	s.addSession(sess.ss)
 	return sess
+}
+
+// addAdopted registers an adopted session unless the handler holds one
+// with its id already, which it returns.
+func (h *StreamableHTTPHandler) addAdopted(sess *httpSession) (*httpSession, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.sessions[sess.id] != nil:
+		return h.sessions[sess.id], nil
+	case h.closing.Load():
+		return nil, errShuttingDown
+	case h.opts.MaxSessions > 0 && len(h.sessions) >= h.opts.MaxSessions:
+		return nil, errTooManySessions
+	}
+	h.sessions[sess.id] = sess
+	return nil, nil
 }
 
 // syncShared saves the session's state to the store if it changed while

@@ -158,6 +158,9 @@ func (sess *httpSession) resume(w http.ResponseWriter, r *http.Request, lastID s
 		writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest, "unknown Last-Event-ID "+strconv.Quote(lastID))
 		return
 	}
+	if sess.resumeRemote(w, r, streamID, index) { // session_resume.go: another instance's stream
+		return
+	}
 	st := sess.stream(streamID)
 	if st == nil {
 		st = &responseStream{cfg: &sess.h.cfg, sess: sess, id: streamID, canSSE: true, done: true}
