@@ -39,11 +39,13 @@ func main() {
 		log.Fatalf("everything-server: %v", err)
 	}
 	defer scale.close()
+	shared = scale
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	srv := newServer(scale.tuneServer)
+	scale.follow(srv) // scaleout.go: list changes made on other instances
 	go notifyWatchedResource(ctx, srv, 3*time.Second)
 
 	if *httpAddr == "" {

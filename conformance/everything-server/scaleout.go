@@ -1,9 +1,16 @@
 package main
 
 import (
+	"context"
+	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 
@@ -18,7 +25,18 @@ type scaleOut struct {
 	client  *goredis.Client
 	backend *redis.Backend
 	key     []byte
+	origin  string // this instance, in announcements
+	stop    func()
 }
+
+// shared is the process's scaleOut, for the tools that change the lists.
+var shared *scaleOut
+
+// changesChannel carries the list changes of the trigger tools between
+// instances: every instance must serve the same lists, so a change made
+// on one is made on all, as a real deployment applies its registrations
+// everywhere.
+const changesChannel = "everything-server:changes"
 
 // newScaleOut parses the flags; it returns nil when neither is set.
 func newScaleOut(redisURL, keyHex string) (*scaleOut, error) {
@@ -48,6 +66,7 @@ func newScaleOut(redisURL, keyHex string) (*scaleOut, error) {
 	}
 	s.client = goredis.NewClient(opts)
 	s.backend = redis.New(s.client, nil)
+	s.origin = rand.Text()
 	return s, nil
 }
 
@@ -86,6 +105,67 @@ func (s *scaleOut) close() {
 	if s == nil || s.backend == nil {
 		return
 	}
+	if s.stop != nil {
+		s.stop()
+	}
 	_ = s.backend.Close()
 	_ = s.client.Close()
+}
+
+// nextChange returns the number of the next change of a list: one count
+// for all instances on Redis, else local.
+func (s *scaleOut) nextChange(ctx context.Context, kind string, local *atomic.Int64) int64 {
+	if s == nil || s.client == nil {
+		return local.Add(1)
+	}
+	n, err := s.client.Incr(ctx, "everything-server:"+kind+"-changes").Result()
+	if err != nil {
+		log.Printf("everything-server: counting a %s change on Redis: %v", kind, err)
+		return local.Add(1)
+	}
+	local.Store(n)
+	return n
+}
+
+// announce tells the other instances to make change n of a list.
+func (s *scaleOut) announce(ctx context.Context, kind string, n int64) {
+	if s == nil || s.client == nil {
+		return
+	}
+	msg := s.origin + " " + kind + " " + strconv.FormatInt(n, 10)
+	if err := s.client.Publish(ctx, changesChannel, msg).Err(); err != nil {
+		log.Printf("everything-server: announcing a %s change: %v", kind, err)
+	}
+}
+
+// follow makes on srv the list changes other instances announce.
+func (s *scaleOut) follow(srv *mcp.Server) {
+	if s == nil || s.client == nil {
+		return
+	}
+	ps := s.client.Subscribe(context.Background(), changesChannel)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := ps.Receive(ctx); err != nil { // the confirmation
+		log.Printf("everything-server: following list changes: %v", err)
+	}
+	s.stop = func() { _ = ps.Close() }
+	go func() {
+		for m := range ps.Channel() {
+			f := strings.Fields(m.Payload)
+			if len(f) != 3 || f[0] == s.origin {
+				continue
+			}
+			n, err := strconv.ParseInt(f[2], 10, 64)
+			if err != nil {
+				continue
+			}
+			switch f[1] {
+			case "tool":
+				applyToolChange(srv, n)
+			case "prompt":
+				applyPromptChange(srv, n)
+			}
+		}
+	}()
 }
