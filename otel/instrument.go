@@ -70,7 +70,7 @@ func (in *instruments) histogram(name, desc string) metric.Float64Histogram {
 // peer describes the session a message travels on.
 type peer struct {
 	protocolVersion string
-	sessionID       string // the legacy Mcp-Session-Id, else ""
+	sessionID       string // the Mcp-Session-Id of an HTTP session, else ""
 	transport       string // network.transport: "pipe" or "tcp"; "" when unknown
 	protocolName    string // network.protocol.name, e.g. "http"
 	protocolVer     string // network.protocol.version, e.g. "1.1"
