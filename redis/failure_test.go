@@ -45,7 +45,7 @@ const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 func TestRefusingWrites(t *testing.T) {
 	m := miniredis.RunT(t)
 	b := newBackend(t, m.Addr())
-	c := storetest.StartCluster(t, func(*testing.T, int) storetest.Backends {
+	c := storetest.StartCluster(t, func(testing.TB, int) storetest.Backends {
 		b := newBackend(t, m.Addr())
 		return storetest.Backends{EventBus: b.EventBus(), SessionRouter: b.SessionRouter(), SessionStore: b.SessionStore(), EventStore: b.EventStore(), TaskStore: b.TaskStore()}
 	}, nil)

@@ -13,7 +13,7 @@ import (
 )
 
 // newBackend returns a backend on a fresh client of addr, closed with t.
-func newBackend(t *testing.T, addr string) *redis.Backend {
+func newBackend(t testing.TB, addr string) *redis.Backend {
 	t.Helper()
 	client := goredis.NewClient(&goredis.Options{Addr: addr, MaxRetries: -1, DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second})
 	b := redis.New(client, &redis.Options{KeyPrefix: "test:"})

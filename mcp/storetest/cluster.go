@@ -61,7 +61,7 @@ type ClusterOptions struct {
 // The server has the tools "echo", "ask" (elicits a string "v" and
 // returns it), "steps" (logs three messages, then returns) and "wait" (a
 // task that runs until cancelled).
-func StartCluster(t *testing.T, newBackends func(t *testing.T, i int) Backends, opts *ClusterOptions) *Cluster {
+func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, opts *ClusterOptions) *Cluster {
 	t.Helper()
 	n, jsonResp := 3, false
 	if opts != nil {

@@ -16,9 +16,9 @@ import (
 // one server. newCluster is called once per cluster, with fresh shared
 // storage, and returns the backends of its instance i.
 func TestScaleOut(t *testing.T, newCluster func(t *testing.T) func(i int) Backends) {
-	newBackends := func(t *testing.T) func(*testing.T, int) Backends {
+	newBackends := func(t *testing.T) func(testing.TB, int) Backends {
 		f := newCluster(t)
-		return func(_ *testing.T, i int) Backends { return f(i) }
+		return func(_ testing.TB, i int) Backends { return f(i) }
 	}
 	t.Run("Legacy", func(t *testing.T) { testLegacy(t, StartCluster(t, newBackends(t), nil)) })
 	t.Run("LegacyJSONResponse", func(t *testing.T) {
