@@ -59,8 +59,9 @@ type ClusterOptions struct {
 
 // StartCluster starts the instances and the proxy; t's cleanup stops them.
 // The server has the tools "echo", "ask" (elicits a string "v" and
-// returns it), "steps" (logs three messages, then returns) and "wait" (a
-// task that runs until cancelled).
+// returns it), "steps" (logs three messages, then returns), "pause" (logs,
+// closes its SSE stream, logs again and returns) and "wait" (a task that
+// runs until cancelled).
 func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, opts *ClusterOptions) *Cluster {
 	t.Helper()
 	n, jsonResp := 3, false
@@ -157,6 +158,23 @@ func (c *Cluster) addTools(s *mcp.Server, instance int) {
 					}
 				}
 				return text("done"), nil
+			}},
+		&mcp.ServerTool{Tool: &mcp.Tool{Name: "pause", InputSchema: obj},
+			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				log := func(s string) error {
+					return ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: "info", Data: s})
+				}
+				if err := log("before"); err != nil {
+					return nil, err
+				}
+				if err := mcp.CloseSSEStream(ctx, 100*time.Millisecond); err != nil {
+					return nil, err
+				}
+				time.Sleep(300 * time.Millisecond) // the client resumes meanwhile, elsewhere
+				if err := log("after"); err != nil {
+					return nil, err
+				}
+				return text("resumed"), nil
 			}},
 		&mcp.ServerTool{Tool: &mcp.Tool{Name: "wait", InputSchema: obj, Execution: &mcp.ToolExecution{TaskSupport: mcp.TaskSupportOptional}},
 			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {

@@ -259,6 +259,23 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 		}
 	})
 
+	t.Run("LiveStreamResumedOnAnotherInstance", func(t *testing.T) {
+		x := raw(t, http.MethodPost, in[0], sid, nil, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"pause","arguments":{}}}`)
+		if x.status != http.StatusOK || len(x.events) != 2 || !strings.Contains(x.events[1].data, "before") {
+			t.Fatalf("tools/call pause on instance 0: %+v, want the priming event and the first log message", x)
+		}
+		y := raw(t, http.MethodGet, in[1], sid, map[string]string{"Last-Event-ID": x.events[1].id}, "")
+		var datas []string
+		for _, ev := range y.events {
+			if ev.data != "" {
+				datas = append(datas, ev.data)
+			}
+		}
+		if y.status != http.StatusOK || len(datas) != 2 || !strings.Contains(datas[0], `"after"`) || !strings.Contains(datas[1], `"resumed"`) {
+			t.Fatalf("resumed on instance 1 while instance 0 runs the call: %+v, want the second log message and the result", y)
+		}
+	})
+
 	t.Run("OtherSessionsEventsNeverReplayed", func(t *testing.T) {
 		other := rawSession(t, in[1])
 		for i := range in {
