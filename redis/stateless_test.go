@@ -13,7 +13,7 @@ import (
 
 // startRedisCluster starts three instances on m behind a round-robin
 // proxy.
-func startRedisCluster(t *testing.T, m *miniredis.Miniredis) *storetest.Cluster {
+func startRedisCluster(t testing.TB, m *miniredis.Miniredis) *storetest.Cluster {
 	return storetest.StartCluster(t, func(t testing.TB, _ int) storetest.Backends {
 		b := newBackend(t, m.Addr())
 		return storetest.Backends{EventBus: b.EventBus(), SessionRouter: b.SessionRouter(), SessionStore: b.SessionStore(), EventStore: b.EventStore(), TaskStore: b.TaskStore()}
