@@ -202,6 +202,19 @@ func (sess *httpSession) routeRemote(ctx context.Context, msg jsonrpc2.Message) 
 	return sess.publishRoute(ctx, &SessionMessage{Kind: RouteToClient, Data: data})
 }
 
+// standaloneMoved reports whether the client left this instance's GET
+// stream st of a shared session and another instance may hold its GET
+// stream now: a request from a handler here then goes there, not into
+// this stream's stored events.
+func (sess *httpSession) standaloneMoved(st *responseStream) bool {
+	if sess.h.opts.SessionRouter == nil {
+		return false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.w == nil
+}
+
 // forwardResponse routes a response from the client that no call of this
 // instance awaits to the instance that made the call.
 func (sess *httpSession) forwardResponse(resp *jsonrpc2.Response) {

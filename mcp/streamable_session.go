@@ -227,6 +227,9 @@ func (sess *httpSession) route(ctx context.Context, msg jsonrpc2.Message) error 
 	if st == nil {
 		return sess.routeRemote(ctx, msg) // session_router.go: another instance may hold it
 	}
+	if sess.standaloneMoved(st) && sess.routeRemote(ctx, msg) == nil {
+		return nil // session_router.go: the client's GET stream is elsewhere now
+	}
 	if err := st.send(msg); err != nil {
 		return fmt.Errorf("%w: %w", errNoClientStream, err)
 	}

@@ -265,7 +265,7 @@ func raw(t *testing.T, method, endpoint, sid string, hdr map[string]string, body
 func rawSession(t *testing.T, endpoint string) string {
 	t.Helper()
 	x := raw(t, http.MethodPost, endpoint, "", nil,
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
 	sid := x.header.Get("Mcp-Session-Id")
 	if x.status != http.StatusOK || sid == "" {
 		t.Fatalf("initialize: status %d, session %q, %+v", x.status, sid, x)

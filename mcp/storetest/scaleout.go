@@ -1,7 +1,9 @@
 package storetest
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -26,6 +28,9 @@ func TestScaleOut(t *testing.T, newCluster func(t *testing.T) func(i int) Backen
 	})
 	t.Run("LegacyWire", func(t *testing.T) { testLegacyWire(t, StartCluster(t, newBackends(t), nil)) })
 	t.Run("Modern", func(t *testing.T) { testModern(t, StartCluster(t, newBackends(t), nil)) })
+	t.Run("LegacyGETStreamMoved", func(t *testing.T) {
+		testGETMoved(t, StartCluster(t, newBackends(t), &ClusterOptions{JSONResponse: true}))
+	})
 }
 
 func connect(t *testing.T, c *Cluster, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
@@ -313,4 +318,85 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 			}
 		}
 	})
+}
+
+// openGET opens a session's GET stream and returns its events as they
+// come; cancel ends it.
+func openGET(t *testing.T, endpoint, sid string) (events <-chan sseEvent, cancel func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		cancel()
+		t.Fatalf("GET on %s: %v %v", endpoint, resp, err)
+	}
+	ch := make(chan sseEvent, 16)
+	go func() {
+		defer resp.Body.Close()
+		var ev sseEvent
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			line := sc.Text()
+			if v, ok := strings.CutPrefix(line, "id:"); ok {
+				ev.id = strings.TrimSpace(v)
+			} else if v, ok := strings.CutPrefix(line, "data:"); ok {
+				ev.data += strings.TrimSpace(v)
+			} else if line == "" && ev.data != "" {
+				ch <- ev
+				ev = sseEvent{}
+			}
+		}
+	}()
+	return ch, cancel
+}
+
+// testGETMoved: the client's GET stream was on instance 0, then the
+// client opened it anew on instance 1; an elicitation asked by a handler
+// on instance 0 (JSON responses: it must go on the GET stream) reaches
+// the client on instance 1, and the answer POSTed to instance 2 reaches
+// the handler.
+func testGETMoved(t *testing.T, c *Cluster) {
+	in := c.Instances
+	sid := rawSession(t, in[0])
+	_, stop0 := openGET(t, in[0], sid)
+	time.Sleep(100 * time.Millisecond)
+	stop0()
+	time.Sleep(100 * time.Millisecond)
+	events, stop1 := openGET(t, in[1], sid)
+	defer stop1()
+	time.Sleep(100 * time.Millisecond)
+
+	result := make(chan rawExchange, 1)
+	go func() {
+		result <- raw(t, http.MethodPost, in[0], sid, nil, `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"ask","arguments":{"tag":"moved"}}}`)
+	}()
+	var req struct {
+		ID     any    `json:"id"`
+		Method string `json:"method"`
+	}
+	select {
+	case ev := <-events:
+		if err := json.Unmarshal([]byte(ev.data), &req); err != nil || req.Method != "elicitation/create" {
+			t.Fatalf("GET stream on instance 1 got %q, want elicitation/create", ev.data)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the elicitation never reached the GET stream on instance 1")
+	}
+	id, _ := json.Marshal(req.ID)
+	answer := `{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"action":"accept","content":{"v":"moved-yes"}}}`
+	if x := raw(t, http.MethodPost, in[2], sid, nil, answer); x.status != http.StatusAccepted {
+		t.Fatalf("answer on instance 2: %+v", x)
+	}
+	select {
+	case x := <-result:
+		if x.status != http.StatusOK || !strings.Contains(x.body, "moved-yes") {
+			t.Fatalf("tools/call on instance 0: %+v", x)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler on instance 0 never got the answer")
+	}
 }
