@@ -119,9 +119,7 @@ func (s *Server) openState(state, method, digest string) (*requestStatePayload, 
 	if err1 != nil || err2 != nil {
 		return nil, invalid("malformed")
 	}
-	mac := hmac.New(sha256.New, s.stateKey())
-	mac.Write(body)
-	if !hmac.Equal(sig, mac.Sum(nil)) {
+	if !s.stateMACOK(body, sig) { // request_state_keys.go
 		return nil, invalid("signature does not match (tampered, or issued by another server)")
 	}
 	var p requestStatePayload

@@ -49,6 +49,17 @@ type ServerOptions struct {
 	// (2026-07-28) with HMAC-SHA256. Servers behind a load balancer must
 	// share one key; nil means a random key per process.
 	RequestStateKey []byte
+	// PreviousRequestStateKeys are keys that signed requestStates before
+	// RequestStateKey replaced them: states they signed are still accepted
+	// until they expire. To rotate keys across instances, deploy the new
+	// key with the old one listed here, and drop the old one after
+	// RequestStateTTL.
+	PreviousRequestStateKeys [][]byte
+	// EventBus, if set, shares list changes, resource updates and task
+	// status with the other instances of this server that use the same bus,
+	// so that clients connected to any instance hear of changes made on any
+	// other. Nil means this process only.
+	EventBus EventBus
 	// RequestStateTTL is how long a requestState stays valid (default
 	// DefaultRequestStateTTL).
 	RequestStateTTL time.Duration
@@ -122,6 +133,8 @@ type Server struct {
 	methods addedMethods[ServerSession] // beyond the protocol's (method.go)
 
 	tasks taskEngine // the tasks extension's state (task_server.go)
+
+	scale scaleState // sharing with other instances (event_bus.go)
 }
 
 // NewServer returns a server that identifies itself with name and version.
@@ -138,6 +151,7 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 		s.impl.Icons = opts.Icons
 	}
 	s.receiving.handler = serverMethodHandler
+	s.startBus()
 	return s
 }
 
@@ -198,7 +212,7 @@ func (s *Server) logger() *slog.Logger {
 // session. The server can still accept new connections afterwards, but its
 // listen streams end at once.
 func (s *Server) Close() error {
-	s.closeOnce.Do(func() { close(s.shutdown) })
+	s.closeOnce.Do(func() { close(s.shutdown); s.stopBus() })
 	for ss := range s.Sessions() {
 		ss.Close()
 	}

@@ -99,7 +99,7 @@ func (h *StreamableHTTPHandler) requestSession(w http.ResponseWriter, r *http.Re
 		writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest, "missing Mcp-Session-Id header")
 		return nil, false
 	}
-	sess := h.session(sid)
+	sess := h.lookupSession(r, sid) // session_store.go
 	if sess == nil || !sess.enter() {
 		writeHTTPError(w, http.StatusNotFound, CodeInvalidRequest, "session not found")
 		return nil, false
@@ -119,6 +119,7 @@ func (h *StreamableHTTPHandler) serveDELETE(w http.ResponseWriter, r *http.Reque
 		return
 	}
 	sess.leave()
+	sess.forgetShared(r.Context()) // session_store.go: every instance
 	sess.Close()
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -155,6 +156,9 @@ func (sess *httpSession) resume(w http.ResponseWriter, r *http.Request, lastID s
 	streamID, index, ok := parseEventID(lastID)
 	if store == nil || !ok {
 		writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest, "unknown Last-Event-ID "+strconv.Quote(lastID))
+		return
+	}
+	if sess.resumeRemote(w, r, streamID, index) { // session_resume.go: another instance's stream
 		return
 	}
 	st := sess.stream(streamID)

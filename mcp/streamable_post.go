@@ -140,7 +140,7 @@ func (px *postExchange) checkVersionHeader(s *Server) bool {
 func (px *postExchange) serveLegacy() {
 	h := px.h
 	if px.sid != "" && !h.opts.Stateless {
-		sess := h.session(px.sid)
+		sess := h.lookupSession(px.r, px.sid) // session_store.go
 		if sess == nil || !sess.enter() {
 			writeHTTPError(px.w, http.StatusNotFound, CodeInvalidRequest, "session not found: it expired or was deleted; send initialize to start a new one")
 			return
@@ -256,6 +256,7 @@ func (px *postExchange) serveRequest(req *jsonrpc2.Request) *jsonrpc2.Response {
 		st.attachLocked(px.w)
 		defer sess.release(req.ID)
 		res, err := sess.ss.handleRequest(ctx, req)
+		res, err = sess.syncShared(req, res, err) // session_store.go: before the client can go on elsewhere
 		resp := newResponse(req.ID, res, err)
 		st.finish(resp)
 		return resp
@@ -286,6 +287,7 @@ func (px *postExchange) serveDetachable(ctx context.Context, req *jsonrpc2.Reque
 		}
 		defer sess.release(req.ID)
 		res, err := sess.ss.handleRequest(ctx, req)
+		res, err = sess.syncShared(req, res, err) // session_store.go
 		st.finish(newResponse(req.ID, res, err))
 	}()
 	select {

@@ -95,6 +95,15 @@ type StreamableHTTPOptions struct {
 	// Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name and
 	// Mcp-Param-* request headers, and exposes Mcp-Session-Id.
 	AllowedOrigins []string
+	// SessionStore, if set, keeps the state of legacy sessions where every
+	// instance of the server behind a load balancer finds it, so that any
+	// instance serves any session (session_store.go). Share EventStore,
+	// SessionRouter and ServerOptions.EventBus with it.
+	SessionStore SessionStore
+	// SessionRouter, if set with SessionStore, carries server-to-client
+	// requests, the client's answers and cancellations between the
+	// instances serving one legacy session (session_router.go).
+	SessionRouter SessionRouter
 	// Logger receives what the handler cannot return to anyone: clients
 	// dropped because writing to them failed, notifications no stream
 	// could carry, sessions that expired or were refused at capacity
@@ -135,6 +144,9 @@ type StreamableHTTPHandler struct {
 
 	mu       sync.RWMutex
 	sessions map[string]*httpSession
+
+	instanceOnce sync.Once // session_router.go
+	instance     string
 
 	bindingCache sync.Map // *ServerTool -> []headerBinding
 	bindingCount atomic.Int64

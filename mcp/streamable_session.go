@@ -45,6 +45,8 @@ type httpSession struct {
 	streams    map[string]*responseStream // resumable streams in progress
 	nextStream int
 	standalone *responseStream // the GET stream, once opened
+
+	shared sharedSession // with other instances (session_store.go)
 }
 
 // newSessionID returns a cryptographically random session ID of visible
@@ -163,7 +165,7 @@ func (sess *httpSession) newStream(st *responseStream, resumable bool) {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	sess.nextStream++
-	st.id = fmt.Sprint(sess.nextStream)
+	st.id = sess.streamPrefix() + fmt.Sprint(sess.nextStream)
 	if sess.streams == nil {
 		sess.streams = make(map[string]*responseStream)
 	}
@@ -174,7 +176,7 @@ func (sess *httpSession) newStream(st *responseStream, resumable bool) {
 func (sess *httpSession) stream(id string) *responseStream {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	if id == standaloneStreamID {
+	if id == sess.streamPrefix()+standaloneStreamID {
 		return sess.standalone
 	}
 	return sess.streams[id]
@@ -196,7 +198,7 @@ func (sess *httpSession) getStandalone() *responseStream {
 	if sess.standalone == nil {
 		st := &responseStream{cfg: &sess.h.cfg, sess: sess, canSSE: true, queued: true}
 		if sess.h.cfg.store != nil {
-			st.id = standaloneStreamID
+			st.id = sess.streamPrefix() + standaloneStreamID
 		}
 		sess.standalone = st
 	}
@@ -223,7 +225,10 @@ func (sess *httpSession) route(ctx context.Context, msg jsonrpc2.Message) error 
 		return ErrConnectionClosed
 	}
 	if st == nil {
-		return errNoClientStream
+		return sess.routeRemote(ctx, msg) // session_router.go: another instance may hold it
+	}
+	if sess.standaloneMoved(st) && sess.routeRemote(ctx, msg) == nil {
+		return nil // session_router.go: the client's GET stream is elsewhere now
 	}
 	if err := st.send(msg); err != nil {
 		return fmt.Errorf("%w: %w", errNoClientStream, err)
@@ -239,8 +244,7 @@ func (sess *httpSession) Call(ctx context.Context, method string, params any) (j
 		sess.mu.Unlock()
 		return nil, ErrConnectionClosed
 	}
-	sess.nextCall++
-	id := jsonrpc2.Int64ID(sess.nextCall)
+	id := sess.callIDLocked() // session_router.go
 	ch := make(chan *jsonrpc2.Response, 1)
 	if sess.pending == nil {
 		sess.pending = make(map[jsonrpc2.ID]chan *jsonrpc2.Response)
@@ -288,6 +292,14 @@ func (sess *httpSession) forget(id jsonrpc2.ID) bool {
 
 // deliver hands a response from the client to the call awaiting it.
 func (sess *httpSession) deliver(resp *jsonrpc2.Response) {
+	if !sess.deliverLocal(resp) {
+		sess.forwardResponse(resp) // session_router.go: another instance may await it
+	}
+}
+
+// deliverLocal hands a response to the call of this instance awaiting it,
+// reporting whether there was one.
+func (sess *httpSession) deliverLocal(resp *jsonrpc2.Response) bool {
 	sess.mu.Lock()
 	ch := sess.pending[resp.ID]
 	delete(sess.pending, resp.ID)
@@ -295,6 +307,7 @@ func (sess *httpSession) deliver(resp *jsonrpc2.Response) {
 	if ch != nil {
 		ch <- resp
 	}
+	return ch != nil
 }
 
 // Notify sends a notification to the client. One that no stream can carry
@@ -327,6 +340,8 @@ func (sess *httpSession) CancelIncoming(id jsonrpc2.ID) {
 	sess.mu.Unlock()
 	if cancel != nil {
 		cancel()
+	} else {
+		sess.forwardCancel(id) // session_router.go: another instance may run it
 	}
 }
 
@@ -350,6 +365,7 @@ func (sess *httpSession) Close() error {
 	}
 	sess.h.removeSession(sess)
 	sess.ss.server.removeSession(sess.ss)
+	sess.unsubscribeRoute()
 	for _, cancel := range incoming {
 		cancel()
 	}
@@ -367,7 +383,7 @@ func (sess *httpSession) Close() error {
 		standalone.detachLocked()
 		standalone.mu.Unlock()
 	}
-	if store := sess.h.cfg.store; store != nil {
+	if store := sess.h.cfg.store; store != nil && sess.dropsOwnEvents() {
 		if err := store.SessionClosed(context.Background(), sess.id); err != nil {
 			sess.h.opts.Logger.Warn("mcp: the event store failed to drop a closed session's events", "session", sess.id, "error", err)
 		}

@@ -99,6 +99,13 @@ func (s *Server) ResourceUpdated(ctx context.Context, params *ResourceUpdatedPar
 	if params == nil || params.URI == "" {
 		return errors.New("mcp: ResourceUpdated: params.URI is empty")
 	}
+	s.publish(ctx, &BusEvent{Kind: BusResourceUpdated, URI: params.URI}) // event_bus.go
+	return s.resourceUpdatedLocal(ctx, params)
+}
+
+// resourceUpdatedLocal delivers a resource update to this instance's
+// clients.
+func (s *Server) resourceUpdatedLocal(ctx context.Context, params *ResourceUpdatedParams) error {
 	subscribers := s.resourceSubscribers(params.URI)
 	errs := make([]error, len(subscribers)+1)
 	var wg sync.WaitGroup

@@ -271,6 +271,13 @@ const listChangedDelay = 10 * time.Millisecond
 // can receive it: initialized legacy sessions and 2026-07-28 listeners that
 // asked for it. Changes within listChangedDelay are coalesced.
 func (s *Server) listChanged(method string) {
+	s.markListChanged(method) // event_bus.go
+	s.scheduleListChanged(method)
+}
+
+// scheduleListChanged schedules the notification of a list change made
+// here or, through the event bus, on another instance.
+func (s *Server) scheduleListChanged(method string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.changeSeq++
@@ -297,6 +304,7 @@ func (s *Server) flushListChanged(method string) {
 	seq := s.pendingChanges[method]
 	delete(s.pendingChanges, method)
 	s.mu.Unlock()
+	s.publishListChanged(method) // event_bus.go
 	ctx := context.Background()
 	var sessions []*ServerSession
 	for ss := range s.Sessions() {

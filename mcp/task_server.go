@@ -268,6 +268,8 @@ func (ss *ServerSession) updateTask(ctx context.Context, p *UpdateTaskParams) (*
 		if err := r.answer(ctx, p.InputResponses); err != nil {
 			return nil, err
 		}
+	} else if len(p.InputResponses) > 0 {
+		ss.server.forwardTask(ctx, BusTaskInput, p.TaskID, p.InputResponses) // event_bus.go
 	}
 	return &EmptyResult{}, nil
 }
@@ -288,6 +290,7 @@ func (ss *ServerSession) cancelTask(ctx context.Context, p *CancelTaskParams) (*
 		c := t.clone()
 		c.Status, c.InputRequests = TaskStatusCancelled, nil
 		err = e.store.Put(ctx, c, taskExpiry(t))
+		ss.server.forwardTask(ctx, BusTaskCancel, p.TaskID, nil) // event_bus.go: the instance running it cancels it
 	}
 	if err != nil {
 		return nil, newError(CodeInternalError, "cancelling task: %v", err)
@@ -308,6 +311,13 @@ func taskExpiry(t *DetailedTask) time.Time {
 // publishTask sends a task's new state to the subscriptions/listen streams
 // that follow it.
 func (s *Server) publishTask(ctx context.Context, t *DetailedTask) {
+	s.forwardTask(ctx, BusTaskStatus, t.TaskID, t) // event_bus.go
+	s.publishTaskLocal(ctx, t)
+}
+
+// publishTaskLocal sends a task's new state to this instance's listen
+// streams that follow it.
+func (s *Server) publishTaskLocal(ctx context.Context, t *DetailedTask) {
 	for _, l := range s.listeners.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.TaskIDs, t.TaskID) }) {
 		c := t.clone()
 		c.ResultType = ""

@@ -31,12 +31,21 @@ import (
 func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP at this address (any path); stdio when empty")
 	stateless := flag.Bool("stateless", false, "serve the legacy era without sessions (2026-07-28 is always stateless)")
+	redisURL := flag.String("redis", "", "share state with other instances on this Redis (redis://host:port/db); needs -state-key")
+	stateKey := flag.String("state-key", "", "the requestState key shared by every instance, in hex (at least 32 bytes)")
 	flag.Parse()
+	scale, err := newScaleOut(*redisURL, *stateKey) // scaleout.go
+	if err != nil {
+		log.Fatalf("everything-server: %v", err)
+	}
+	defer scale.close()
+	shared = scale
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	srv := newServer()
+	srv := newServer(scale.tuneServer)
+	scale.follow(srv) // scaleout.go: list changes made on other instances
 	go notifyWatchedResource(ctx, srv, 3*time.Second)
 
 	if *httpAddr == "" {
@@ -45,20 +54,20 @@ func main() {
 		}
 		return
 	}
-	if err := serveHTTP(ctx, srv, *httpAddr, *stateless); err != nil {
+	if err := serveHTTP(ctx, srv, *httpAddr, *stateless, scale); err != nil {
 		log.Fatalf("everything-server: %v", err)
 	}
 }
 
 // serveHTTP serves srv over streamable HTTP on addr until ctx is done.
-func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stateless bool) error {
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stateless bool, scale *scaleOut) error {
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, scale.tuneHandler(&mcp.StreamableHTTPOptions{
 		Stateless: stateless,
 		// Resumable streams: the SSE polling scenarios close a stream mid-call
 		// and expect the client to resume it with Last-Event-ID.
 		EventStore:    mcp.NewMemoryEventStore(nil),
 		RetryInterval: 500 * time.Millisecond,
-	})
+	}))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		handler.Close()

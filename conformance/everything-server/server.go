@@ -10,7 +10,7 @@ import (
 )
 
 // newServer builds the server with every fixture the suite expects.
-func newServer() *mcp.Server {
+func newServer(tune ...func(*mcp.ServerOptions)) *mcp.Server {
 	opts := &mcp.ServerOptions{
 		Title:        "gomcp everything server",
 		Description:  "Serves every fixture of the MCP conformance suite.",
@@ -30,6 +30,9 @@ func newServer() *mcp.Server {
 	}
 	// Skills (skills.go), with resources/directory/read.
 	skills.EnableServer(opts, &skills.Settings{DirectoryRead: true})
+	for _, f := range tune { // scaleout.go: shared state for -redis
+		f(opts)
+	}
 	srv := mcp.NewServer("everything-server", "1.0.0", opts)
 	srv.AddTools(contentTools()...)
 	srv.AddTools(legacyAskTools()...)
