@@ -113,6 +113,7 @@ func run(ctx context.Context, addr, redisURL string, n int) error {
 // startInstance starts one instance, with its own Redis client, on a free
 // loopback port.
 func startInstance(i int, opts *goredis.Options, key []byte) (*url.URL, func(), error) {
+	// docs:region wiring
 	client := goredis.NewClient(opts)
 	b := redis.New(client, nil)
 	server := mcp.NewServer("scale-out", "v1", &mcp.ServerOptions{
@@ -126,6 +127,7 @@ func startInstance(i int, opts *goredis.Options, key []byte) (*url.URL, func(), 
 		SessionRouter: b.SessionRouter(),
 		EventStore:    b.EventStore(),
 	})
+	// docs:endregion
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
