@@ -165,8 +165,10 @@ func TestStdio(t *testing.T) {
 		_ = cmd.Process.Kill()
 		t.Fatal("the example did not exit after its input closed")
 	}
+	// Two responses, in either order: JSON-RPC does not order responses,
+	// and the call waits for initialize, not for its response to be written.
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[1], "Hi Ada") {
+	if len(lines) != 2 || !strings.Contains(stdout.String(), `"id":2,"result":{"content":[{"type":"text","text":"Hi Ada"}]}`) {
 		t.Fatalf("stdout:\n%s", stdout.String())
 	}
 	for _, l := range lines {
