@@ -19,6 +19,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/archive"
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/projectdir"
 	"github.com/gomcp/sdk/pkgdocs/internal/search"
 )
 
@@ -345,24 +346,21 @@ func within(p, mod string) bool {
 	return p == mod || strings.HasPrefix(p, mod+"/")
 }
 
-// findGoMod walks up from dir to the nearest go.mod.
+// findGoMod returns the nearest go.mod at or above dir, looking no higher
+// than the repository root and never in the home directory above the
+// project or the filesystem root (projectdir.Ancestors).
 func findGoMod(dir string) (string, []byte, error) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return "", nil, fmt.Errorf("projectPath %q is not a directory", dir)
 	}
-	dir, _ = filepath.Abs(dir)
-	for {
-		f := filepath.Join(dir, "go.mod")
+	for _, d := range projectdir.Ancestors(dir) {
+		f := filepath.Join(d, "go.mod")
 		if data, err := os.ReadFile(f); err == nil {
 			return f, data, nil
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", nil, nil
-		}
-		dir = parent
 	}
+	return "", nil, nil
 }
 
 func (s *Source) describeLocal(p, dir, how string, tgt Target) (*model.Package, *Resolved, error) {
