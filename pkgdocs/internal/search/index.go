@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -89,7 +90,7 @@ func (ix *Index) add(u Unit) {
 	if u.Kind != KindSymbol {
 		field(u.Title, boostHeading)
 	}
-	field(u.Signature, boostSignature)
+	field(declarationKeywords.ReplaceAllString(u.Signature, ""), boostSignature)
 	field(u.Doc, boostBody)
 	field(u.Body, boostBody)
 	for t := range d.tf {
@@ -125,17 +126,23 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		limit = 5
 	}
 	terms := map[string]float64{} // term -> weight
+	asked := map[string]string{}  // term -> the query term it stands for
 	for _, t := range Tokenize(query) {
 		terms[t] = 1
+		asked[t] = t
 	}
+	nasked := len(terms)
 	if opts.Fuzzy {
-		for t := range terms {
+		for t := range asked {
 			if len(t) < 5 || ix.df[t] > 0 {
 				continue
 			}
 			for v := range ix.df {
 				if abs(len(v)-len(t)) <= 1 && Distance(t, v) == 1 {
 					terms[v] = max(terms[v], 0.5)
+					if _, ok := asked[v]; !ok {
+						asked[v] = t
+					}
 				}
 			}
 		}
@@ -150,6 +157,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		}
 		score := 0.0
 		var matched []string
+		covered := map[string]bool{}
 		for t, w := range terms {
 			tf := d.tf[t]
 			if tf == 0 {
@@ -160,6 +168,13 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 			norm := 1 - b + b*d.length/max(ix.avgLen, 1)
 			score += w * idf * tf * (k1 + 1) / (tf + k1*norm)
 			matched = append(matched, t)
+			covered[asked[t]] = true
+		}
+		if nasked > 1 {
+			// A unit that matches every word of the question beats one
+			// that matches some of them, however strongly.
+			c := float64(len(covered)) / float64(nasked)
+			score *= c * c
 		}
 		exact := false
 		if u.Kind == KindSymbol {
@@ -189,6 +204,12 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	}
 	return hits
 }
+
+// declarationKeywords matches the keywords that open a declaration ("type",
+// "export declare function", "pub fn", "func"): they
+// say what kind of symbol it is, which the question is not about, so they
+// are not indexed as words of the signature.
+var declarationKeywords = regexp.MustCompile(`^(?:(?:export|declare|default|abstract|pub(?:\([a-z]+\))?|async|unsafe|const|static|public|open|final)\s+)*(?:type|interface|class|function|func|fn|def|struct|enum|trait|namespace|module|var|let|const|protocol|extension)\b`)
 
 // internal reports a symbol name that looks internal or generated:
 // "$brand", "_private", "core.$InferX", "a.b.c", "default.x".
