@@ -41,6 +41,9 @@ type Request struct {
 // Resolved says which module version provides a package.
 type Resolved struct {
 	Module, Version, How string
+	// Sum is the h1: hash the project's go.sum records for the module
+	// zip, or ""; when set, the zip must match it.
+	Sum string
 }
 
 // Describe documents req.ImportPath.
@@ -99,11 +102,11 @@ func (s *Source) resolve(ctx context.Context, p, version string) ([]Resolved, er
 			defer wg.Done()
 			if version != "" {
 				v, err := s.Proxy.Info(ctx, c, version)
-				results[i], errs[i] = Resolved{c, v, "explicit"}, err
+				results[i], errs[i] = Resolved{Module: c, Version: v, How: "explicit"}, err
 				return
 			}
 			v, how, err := s.Proxy.Latest(ctx, c)
-			results[i], errs[i] = Resolved{c, v, how}, err
+			results[i], errs[i] = Resolved{Module: c, Version: v, How: how}, err
 		}()
 	}
 	wg.Wait()
@@ -156,6 +159,11 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 		if err != nil {
 			return nil, fmt.Errorf("downloading %s@%s: %w", m.Module, m.Version, err)
 		}
+		if m.Sum != "" {
+			if err := verifyZip(data, m.Sum); err != nil {
+				return nil, fmt.Errorf("%s@%s from %s: %w", m.Module, m.Version, hostOf(zipURL), err)
+			}
+		}
 		tree, err := archive.ReadZip(data, archive.Options{
 			Prefix: m.Module + "@" + m.Version + "/",
 			Keep: func(name string) bool {
@@ -184,6 +192,9 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 		pkg.ResolvedFrom = m.How
 		t := tgt.withDefaults()
 		pkg.Origin = fmt.Sprintf("module %s zip · go/doc for %s/%s", m.Module, t.GOOS, t.GOARCH)
+		if m.Sum != "" {
+			pkg.Origin = fmt.Sprintf("module %s zip (checksum matches go.sum) · go/doc for %s/%s", m.Module, t.GOOS, t.GOARCH)
+		}
 		pkg.Install = fmt.Sprintf("```sh\ngo get %s@%s\n```\n\n```go\nimport %q\n```", p, m.Version, p)
 		return pkg, nil
 	}
@@ -337,9 +348,9 @@ func (s *Source) fromProject(ctx context.Context, p string, req Request) (*model
 			}
 			return s.describeLocal(p, filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(p, best.Mod.Path))), "replace in "+gomod, req.Target)
 		}
-		return nil, &Resolved{rep.New.Path, rep.New.Version, "go.mod replace"}, nil
+		return nil, &Resolved{rep.New.Path, rep.New.Version, "go.mod replace", goSumHash(gomod, rep.New.Path, rep.New.Version)}, nil
 	}
-	return nil, &Resolved{best.Mod.Path, best.Mod.Version, "go.mod"}, nil
+	return nil, &Resolved{best.Mod.Path, best.Mod.Version, "go.mod", goSumHash(gomod, best.Mod.Path, best.Mod.Version)}, nil
 }
 
 func within(p, mod string) bool {
