@@ -31,7 +31,14 @@ func goSumHash(gomod, mod, version string) string {
 		return ""
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, maxGoSum))
+	return lookupGoSum(io.LimitReader(f, maxGoSum), mod, version)
+}
+
+// lookupGoSum returns the h1: hash of mod@version's zip in go.sum content
+// r ("<module> <version> h1:<base64>" lines; "/go.mod" lines are for the
+// go.mod alone and are skipped), or "". Malformed lines are ignored.
+func lookupGoSum(r io.Reader, mod, version string) string {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 64<<10)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())

@@ -1,6 +1,7 @@
 package gosrc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -73,4 +74,16 @@ func TestVerifyZipRejectsGarbage(t *testing.T) {
 	if err := verifyZip([]byte("not a zip"), "h1:x"); err == nil {
 		t.Fatal("a body that is not a zip passed")
 	}
+}
+
+func FuzzGoSum(f *testing.F) {
+	f.Add([]byte("example.com/demo v1.0.0 h1:abc=\nexample.com/demo v1.0.0/go.mod h1:def=\n"), "example.com/demo", "v1.0.0")
+	f.Add([]byte("garbage\n\n\x00 h1:"), "x", "v1")
+	f.Add([]byte(strings.Repeat("a", 70000)), "a", "v")
+	f.Fuzz(func(t *testing.T, data []byte, mod, version string) {
+		h := lookupGoSum(bytes.NewReader(data), mod, version)
+		if h != "" && (!strings.HasPrefix(h, "h1:") || !bytes.Contains(data, []byte(h))) {
+			t.Fatalf("lookupGoSum returned %q, not an h1: hash from the input", h)
+		}
+	})
 }
