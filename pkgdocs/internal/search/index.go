@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"math/bits"
 	"regexp"
 	"sort"
 	"strings"
@@ -126,12 +127,14 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		limit = 5
 	}
 	terms := map[string]float64{} // term -> weight
-	asked := map[string]string{}  // term -> the query term it stands for
+	asked := map[string]uint64{}  // term -> bit of the query word it stands for
 	for _, t := range Tokenize(query) {
-		terms[t] = 1
-		asked[t] = t
+		if _, ok := asked[t]; !ok && len(asked) < 64 {
+			terms[t] = 1
+			asked[t] = 1 << len(asked)
+		}
 	}
-	nasked := len(terms)
+	nasked := len(asked)
 	if opts.Fuzzy {
 		for t := range asked {
 			if len(t) < 5 || ix.df[t] > 0 {
@@ -141,7 +144,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 				if abs(len(v)-len(t)) <= 1 && Distance(t, v) == 1 {
 					terms[v] = max(terms[v], 0.5)
 					if _, ok := asked[v]; !ok {
-						asked[v] = t
+						asked[v] = asked[t]
 					}
 				}
 			}
@@ -157,7 +160,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		}
 		score := 0.0
 		var matched []string
-		covered := map[string]bool{}
+		var covered uint64 // query words matched, one bit each
 		for t, w := range terms {
 			tf := d.tf[t]
 			if tf == 0 {
@@ -168,12 +171,12 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 			norm := 1 - b + b*d.length/max(ix.avgLen, 1)
 			score += w * idf * tf * (k1 + 1) / (tf + k1*norm)
 			matched = append(matched, t)
-			covered[asked[t]] = true
+			covered |= asked[t]
 		}
 		if nasked > 1 {
 			// A unit that matches every word of the question beats one
 			// that matches some of them, however strongly.
-			c := float64(len(covered)) / float64(nasked)
+			c := float64(bits.OnesCount64(covered)) / float64(nasked)
 			score *= c * c
 		}
 		exact := false

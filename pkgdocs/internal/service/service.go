@@ -140,6 +140,25 @@ type entry struct {
 	rendered map[string]*DocResult
 	blocks   map[render.Include][]render.Block
 	symbols  map[string][]render.Block // a symbol's blocks, whatever the budget or page
+	searched map[string]*SearchResult  // search answers by arguments
+}
+
+// memoSearch returns the search answer for key, computing it with fn once.
+func (e *entry) memoSearch(key string, fn func() *SearchResult) *SearchResult {
+	e.mu.Lock()
+	if r, ok := e.searched[key]; ok {
+		e.mu.Unlock()
+		return r
+	}
+	e.mu.Unlock()
+	r := fn()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.searched == nil || len(e.searched) >= maxRendered {
+		e.searched = map[string]*SearchResult{}
+	}
+	e.searched[key] = r
+	return r
 }
 
 // newEntry wraps a loaded package, indexing its symbols once so that

@@ -139,3 +139,47 @@ func BenchmarkWarmRender(b *testing.B) {
 	b.StopTimer()
 	reportPercentiles(b, durs)
 }
+
+// BenchmarkWarmSearch measures searches of packages already in memory
+// ranked and rendered afresh (not served from the searches already
+// answered).
+func BenchmarkWarmSearch(b *testing.B) {
+	s := evalService(b, false)
+	ctx := context.Background()
+	var entries []*entry
+	var qs []evalQuestion
+	for _, q := range loadQuestions(b) {
+		if q.Eco != "npm" && q.Eco != "go" || q.Query == "" {
+			continue
+		}
+		if _, _, err := ask(ctx, s, q); err != nil {
+			continue
+		}
+		var e *entry
+		var err error
+		if q.Eco == "npm" {
+			e, err = s.loadNPM(ctx, q.Package, "", "")
+		} else {
+			e, err = s.loadGo(ctx, q.Package, "", "", "", "")
+		}
+		if err == nil {
+			entries, qs = append(entries, e), append(qs, q)
+		}
+	}
+	if len(qs) == 0 {
+		b.Fatal("no search questions")
+	}
+	durs := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		j := i % len(qs)
+		start := time.Now()
+		if r := searchEntry(entries[j], SearchArgs{Query: qs[j].Query}, true, 5); len(r.Hits) == 0 {
+			b.Fatalf("%s: no hits", qs[j].ID)
+		}
+		durs = append(durs, time.Since(start))
+	}
+	b.StopTimer()
+	reportPercentiles(b, durs)
+}
