@@ -49,6 +49,8 @@ type doc struct {
 type Index struct {
 	units  []Unit
 	docs   []doc
+	names  [][]rune // symbol names as runes, for fuzzy matching without conversion
+	intern []bool   // symbol names that look internal or generated
 	df     map[string]int
 	avgLen float64
 }
@@ -99,6 +101,8 @@ func (ix *Index) add(u Unit) {
 	}
 	ix.units = append(ix.units, u)
 	ix.docs = append(ix.docs, d)
+	ix.names = append(ix.names, []rune(u.Name))
+	ix.intern = append(ix.intern, u.Kind == KindSymbol && internal(u.Name))
 }
 
 // Len reports the number of indexed units.
@@ -151,15 +155,20 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		}
 	}
 	q := strings.TrimSpace(query)
+	fq := []rune(strings.ToLower(strings.ReplaceAll(q, " ", "")))
 	n := float64(len(ix.docs))
-	var hits []Hit
-	for i, d := range ix.docs {
-		u := ix.units[i]
+	type cand struct {
+		i     int
+		score float64
+		exact bool
+	}
+	var cands []cand
+	for i := range ix.docs {
+		d, u := &ix.docs[i], &ix.units[i]
 		if opts.Kind != "" && opts.Kind != "any" && opts.Kind != u.Kind {
 			continue
 		}
 		score := 0.0
-		var matched []string
 		var covered uint64 // query words matched, one bit each
 		for t, w := range terms {
 			tf := d.tf[t]
@@ -170,7 +179,6 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 			norm := 1 - b + b*d.length/max(ix.avgLen, 1)
 			score += w * idf * tf * (k1 + 1) / (tf + k1*norm)
-			matched = append(matched, t)
 			covered |= asked[t]
 		}
 		if nasked > 1 {
@@ -189,21 +197,35 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 				score += 1000
 				exact = true
 			case opts.Fuzzy:
-				score += 5 * subsequenceScore(strings.ReplaceAll(q, " ", ""), u.Name)
+				score += 5 * subsequenceRunes(fq, ix.names[i])
 			}
 		}
-		if !exact && u.Kind == KindSymbol && internal(u.Name) {
+		if !exact && ix.intern[i] {
 			score *= 0.3 // internal and generated names after the public API and the prose
 		}
-		if score <= 0 {
-			continue
+		if score > 0 {
+			cands = append(cands, cand{i, score, exact})
+		}
+	}
+	sort.Slice(cands, func(a, b int) bool {
+		if cands[a].score != cands[b].score {
+			return cands[a].score > cands[b].score
+		}
+		return cands[a].i < cands[b].i // index order among equals
+	})
+	if len(cands) > limit {
+		cands = cands[:limit]
+	}
+	hits := make([]Hit, 0, len(cands))
+	for _, c := range cands {
+		var matched []string
+		for t := range terms {
+			if ix.docs[c.i].tf[t] > 0 {
+				matched = append(matched, t)
+			}
 		}
 		sort.Strings(matched)
-		hits = append(hits, Hit{Unit: u, Score: score, Exact: exact, Terms: matched})
-	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-	if len(hits) > limit {
-		hits = hits[:limit]
+		hits = append(hits, Hit{Unit: ix.units[c.i], Score: c.score, Exact: c.exact, Terms: matched})
 	}
 	return hits
 }
