@@ -22,6 +22,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/lockfile"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/projectdir"
 	"github.com/gomcp/sdk/pkgdocs/internal/readme"
 )
 
@@ -386,9 +387,10 @@ func nearestVersions(byVersion map[string][]distFile, want string) []string {
 }
 
 // lockedVersion reads name's pinned version from the nearest project lock
-// file: uv.lock, poetry.lock, pylock.toml, Pipfile.lock, requirements.txt.
+// file: uv.lock, poetry.lock, pylock.toml, Pipfile.lock, requirements.txt,
+// looking no higher than the repository root and never in the home
+// directory above the project or the filesystem root.
 func lockedVersion(project, norm string) (string, string) {
-	dir, _ := filepath.Abs(project)
 	readers := []struct {
 		file string
 		read func([]byte) (string, bool)
@@ -399,7 +401,7 @@ func lockedVersion(project, norm string) (string, string) {
 		{"Pipfile.lock", func(b []byte) (string, bool) { return lockfile.PipfileVersion(b, norm, Normalize) }},
 		{"requirements.txt", func(b []byte) (string, bool) { return lockfile.RequirementsVersion(b, norm, Normalize) }},
 	}
-	for {
+	for _, dir := range projectdir.Ancestors(project) {
 		found := false
 		for _, r := range readers {
 			data, err := os.ReadFile(filepath.Join(dir, r.file))
@@ -411,12 +413,11 @@ func lockedVersion(project, norm string) (string, string) {
 				return v, r.file
 			}
 		}
-		parent := filepath.Dir(dir)
-		if found || parent == dir {
+		if found {
 			return "", ""
 		}
-		dir = parent
 	}
+	return "", ""
 }
 
 func shortErr(err error) string {

@@ -257,7 +257,21 @@ func Fence(code, lang string) string {
 // "Read" for "Reader.Read"), with their methods and examples. It returns
 // nil when nothing matches.
 func SymbolBlocks(p *model.Package, name string) []Block {
-	matches := FindSymbols(p.Symbols, name)
+	return symbolBlocks(p, FindSymbols(p.Symbols, name), func(owner string) []model.Symbol {
+		var out []model.Symbol
+		self := map[string]bool{owner: true}
+		for _, m := range p.Symbols {
+			if len(m.Name) > len(owner) && strings.HasPrefix(m.Name, owner) && ownerOf(m, self) == owner {
+				out = append(out, m)
+			}
+		}
+		return out
+	})
+}
+
+// symbolBlocks renders the symbols matches, each with the members
+// membersOf returns for it and its examples.
+func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner string) []model.Symbol) []Block {
 	if len(matches) == 0 {
 		return nil
 	}
@@ -274,13 +288,10 @@ func SymbolBlocks(p *model.Package, name string) []Block {
 		}
 		var methods []string
 		heading := "Methods"
-		self := map[string]bool{s.Name: true}
-		for _, m := range p.Symbols {
-			if len(m.Name) > len(s.Name) && strings.HasPrefix(m.Name, s.Name) && memberKinds[m.Kind] && ownerOf(m, self) == s.Name {
-				methods = append(methods, indexLine(m, true))
-				if m.Kind != "method" {
-					heading = "Members"
-				}
+		for _, m := range membersOf(s.Name) {
+			methods = append(methods, indexLine(m, true))
+			if m.Kind != "method" {
+				heading = "Members"
 			}
 		}
 		if len(methods) > 0 {

@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -23,6 +22,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/lockfile"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/projectdir"
 	"github.com/gomcp/sdk/pkgdocs/internal/readme"
 )
 
@@ -448,21 +448,10 @@ func StripHiddenLines(doc string) string {
 	return strings.Join(out, "\n")
 }
 
-// nearestFile returns name in dir or its closest ancestor, or "".
-func nearestFile(dir, name string) string {
-	dir, _ = filepath.Abs(dir)
-	for {
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+// nearestFile returns name in dir or its closest ancestor up to the
+// repository root (never the home directory above the project or the
+// filesystem root), or "".
+func nearestFile(dir, name string) string { return projectdir.Nearest(dir, name) }
 
 func hostOf(u string) string {
 	if pu, err := url.Parse(u); err == nil && pu.Host != "" {

@@ -134,9 +134,63 @@ type entry struct {
 	once sync.Once
 	ix   *search.Index
 
+	symix *render.SymbolIndex // built when the package is loaded
+
 	mu       sync.Mutex
 	rendered map[string]*DocResult
 	blocks   map[render.Include][]render.Block
+	symbols  map[string][]render.Block // a symbol's blocks, whatever the budget or page
+	searched map[string]*SearchResult  // search answers by arguments
+}
+
+// memoSearch returns the search answer for key, computing it with fn once.
+func (e *entry) memoSearch(key string, fn func() *SearchResult) *SearchResult {
+	e.mu.Lock()
+	if r, ok := e.searched[key]; ok {
+		e.mu.Unlock()
+		return r
+	}
+	e.mu.Unlock()
+	r := fn()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.searched == nil || len(e.searched) >= maxRendered {
+		e.searched = map[string]*SearchResult{}
+	}
+	e.searched[key] = r
+	return r
+}
+
+// newEntry wraps a loaded package, indexing its symbols once so that
+// symbol answers never scan them all.
+func newEntry(p *model.Package) *entry {
+	return &entry{pkg: p, symix: render.NewSymbolIndex(p)}
+}
+
+// maxSymbolBlocks bounds the symbols whose blocks are kept per package.
+const maxSymbolBlocks = 256
+
+// symbolBlocks returns the blocks answering symbol, computed once per
+// symbol; nil when the package has no such symbol.
+func (e *entry) symbolBlocks(symbol string) []render.Block {
+	e.mu.Lock()
+	b, ok := e.symbols[symbol]
+	e.mu.Unlock()
+	if ok {
+		return b
+	}
+	if e.symix != nil {
+		b = e.symix.Blocks(symbol)
+	} else {
+		b = render.SymbolBlocks(e.pkg, symbol)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.symbols == nil || len(e.symbols) >= maxSymbolBlocks {
+		e.symbols = map[string][]render.Block{}
+	}
+	e.symbols[symbol] = b
+	return b
 }
 
 // blocksFor returns the package laid out for inc, computed once.
@@ -218,7 +272,7 @@ func (s *Service) load(ctx context.Context, key string, exact bool, fn func(cont
 			if data, ok := s.disk.Get(key); ok {
 				var p model.Package
 				if json.Unmarshal(data, &p) == nil {
-					return &entry{pkg: &p}, nil
+					return newEntry(&p), nil
 				}
 			}
 		}
@@ -231,7 +285,7 @@ func (s *Service) load(ctx context.Context, key string, exact bool, fn func(cont
 				_ = s.disk.Put(key, data) // the disk cache is best effort
 			}
 		}
-		return &entry{pkg: p}, nil
+		return newEntry(p), nil
 	})
 	if err != nil {
 		return nil, classify(err)
@@ -240,7 +294,7 @@ func (s *Service) load(ctx context.Context, key string, exact bool, fn func(cont
 	if stale {
 		cp := *e.pkg
 		cp.Stale = true
-		return &entry{pkg: &cp}, nil
+		return &entry{pkg: &cp, symix: e.symix}, nil
 	}
 	return e, nil
 }
@@ -309,7 +363,7 @@ func describePackage(e *entry, symbol string, inc render.Include, maxTokens, pag
 		blocks = e.blocksFor(inc)
 	}
 	if symbol != "" {
-		blocks = render.SymbolBlocks(p, symbol)
+		blocks = e.symbolBlocks(symbol)
 		if blocks == nil {
 			return nil, symbolNotFound(p, symbol)
 		}

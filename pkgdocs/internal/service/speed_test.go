@@ -96,7 +96,8 @@ func reportPercentiles(b *testing.B, durs []time.Duration) {
 
 // BenchmarkWarmRender measures answers from packages already in memory
 // rendered afresh (a symbol, or a budget or page not asked before), not
-// served from the answers already rendered.
+// served from the answers already rendered: the symbol is looked up again
+// in the package's symbol index and the page packed again.
 func BenchmarkWarmRender(b *testing.B) {
 	s := evalService(b, false)
 	ctx := context.Background()
@@ -126,9 +127,56 @@ func BenchmarkWarmRender(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		j := i % len(qs)
 		budget := 1000 + (i/len(qs))%7*1000 // a budget not asked before
+		entries[j].mu.Lock()
+		entries[j].symbols = nil // the symbol is looked up afresh too (in the index built at load)
+		entries[j].mu.Unlock()
 		start := time.Now()
 		if _, err := describePackage(entries[j], qs[j].Symbol, render.All, budget, 1, "describe"); err != nil {
 			b.Fatal(err)
+		}
+		durs = append(durs, time.Since(start))
+	}
+	b.StopTimer()
+	reportPercentiles(b, durs)
+}
+
+// BenchmarkWarmSearch measures searches of packages already in memory
+// ranked and rendered afresh (not served from the searches already
+// answered).
+func BenchmarkWarmSearch(b *testing.B) {
+	s := evalService(b, false)
+	ctx := context.Background()
+	var entries []*entry
+	var qs []evalQuestion
+	for _, q := range loadQuestions(b) {
+		if q.Eco != "npm" && q.Eco != "go" || q.Query == "" {
+			continue
+		}
+		if _, _, err := ask(ctx, s, q); err != nil {
+			continue
+		}
+		var e *entry
+		var err error
+		if q.Eco == "npm" {
+			e, err = s.loadNPM(ctx, q.Package, "", "")
+		} else {
+			e, err = s.loadGo(ctx, q.Package, "", "", "", "")
+		}
+		if err == nil {
+			entries, qs = append(entries, e), append(qs, q)
+		}
+	}
+	if len(qs) == 0 {
+		b.Fatal("no search questions")
+	}
+	durs := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		j := i % len(qs)
+		start := time.Now()
+		if r := searchEntry(entries[j], SearchArgs{Query: qs[j].Query}, true, 5); len(r.Hits) == 0 {
+			b.Fatalf("%s: no hits", qs[j].ID)
 		}
 		durs = append(durs, time.Since(start))
 	}
