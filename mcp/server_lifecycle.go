@@ -36,7 +36,7 @@ func (ss *ServerSession) initialize(ctx context.Context, p *InitializeParams) (*
 	impl := s.impl
 	return &InitializeResult{
 		ProtocolVersion: version,
-		Capabilities:    s.capabilities(),
+		Capabilities:    s.initializeCapabilities(version), // task_legacy.go
 		ServerInfo:      &impl,
 		Instructions:    s.opts.Instructions,
 	}, nil

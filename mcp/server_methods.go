@@ -46,10 +46,13 @@ var serverMethods = map[string]*methodInfo[ServerSession]{
 	MethodComplete:        requestMethod((*ServerSession).complete, methodSpec[ServerSession]{capability: "completions", validate: requireCompletionRef}),
 	MethodSetLoggingLevel: requestMethod((*ServerSession).setLoggingLevel, methodSpec[ServerSession]{until: lastHandshakeVersion, capability: "logging"}),
 
-	// The tasks extension (task_server.go).
-	MethodGetTask:    requestMethod((*ServerSession).getTask, methodSpec[ServerSession]{since: firstPerRequestMeta, capability: "extensions." + TasksExtension}),
-	MethodUpdateTask: requestMethod((*ServerSession).updateTask, methodSpec[ServerSession]{since: firstPerRequestMeta, capability: "extensions." + TasksExtension}),
-	MethodCancelTask: requestMethod((*ServerSession).cancelTask, methodSpec[ServerSession]{since: firstPerRequestMeta, capability: "extensions." + TasksExtension}),
+	// Tasks: the tasks extension of 2026-07-28 (task_server.go) and the
+	// tasks of 2025-11-25 (task_legacy.go).
+	MethodGetTask:        taskMethod((*ServerSession).getTask, (*ServerSession).getTaskLegacy),
+	MethodUpdateTask:     requestMethod((*ServerSession).updateTask, methodSpec[ServerSession]{since: firstPerRequestMeta, capability: "extensions." + TasksExtension}),
+	MethodCancelTask:     taskMethod((*ServerSession).cancelTask, (*ServerSession).cancelTaskLegacy),
+	MethodGetTaskPayload: requestMethod((*ServerSession).taskPayload, methodSpec[ServerSession]{since: Version20251125, until: lastHandshakeVersion, capability: "tasks"}),
+	MethodListTasks:      requestMethod((*ServerSession).listTasksLegacy, methodSpec[ServerSession]{since: Version20251125, until: lastHandshakeVersion, capability: "tasks.list"}),
 }
 
 // subscriptionsEnabled reports whether the session's server takes

@@ -53,6 +53,8 @@ type ServerSession struct {
 
 	subs subscriptionSet // subscribe.go: resources subscribed to (legacy)
 
+	legacyTasks legacyTaskIndex // task_legacy.go: tasks created (2025-11-25), for tasks/list
+
 	barrier     initBarrier // server_initialize.go; written only before requests are handled
 	barrierOnce sync.Once
 	transport   TransportInfo // of the connection, when Connect made it
@@ -220,6 +222,9 @@ func (ss *ServerSession) notify(ctx context.Context, method string, params any) 
 // deliver sends a notification to the client, after the sending
 // middleware.
 func (ss *ServerSession) deliver(ctx context.Context, method string, params any) error {
+	if r := legacyTaskFrom(ctx); r != nil {
+		params = withRelatedTask(params, r.id) // a 2025-11-25 task's handler (task_legacy.go)
+	}
 	if ss.request != nil && ss.request.notify != nil {
 		return ss.request.notify(ctx, method, params)
 	}
@@ -233,6 +238,9 @@ func (ss *ServerSession) deliver(ctx context.Context, method string, params any)
 // requests exist only in the legacy era.
 func (ss *ServerSession) call(ctx context.Context, method string, params, result any) error {
 	root := ss.root()
+	if r := legacyTaskFrom(ctx); r != nil && root.conn != nil {
+		return r.callClient(ctx, root, method, params, result) // a 2025-11-25 task's handler (task_legacy.go)
+	}
 	if root.conn == nil || root.era.Load() != eraLegacy {
 		return fmt.Errorf("%w: %s needs a legacy session; in 2026-07-28 servers ask through input-required results", ErrNotSupported, method)
 	}

@@ -42,6 +42,16 @@ func (cs *ClientSession) requireTasks() error {
 // GetTask polls the state of a task: tasks/get (tasks extension,
 // 2026-07-28).
 func (cs *ClientSession) GetTask(ctx context.Context, params *GetTaskParams) (*DetailedTask, error) {
+	if !cs.modern {
+		if err := cs.requireLegacyTasks(MethodGetTask); err != nil {
+			return nil, err
+		}
+		t, err := cs.getTaskLegacy(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		return detailedTaskOf(t), nil
+	}
 	if err := cs.requireTasks(); err != nil {
 		return nil, err
 	}
@@ -62,6 +72,12 @@ func (cs *ClientSession) UpdateTask(ctx context.Context, params *UpdateTaskParam
 // extension, 2026-07-28). Cancellation is cooperative: the task may still
 // complete.
 func (cs *ClientSession) CancelTask(ctx context.Context, params *CancelTaskParams) (*EmptyResult, error) {
+	if !cs.modern {
+		if _, err := cs.cancelTaskLegacy(ctx, params); err != nil {
+			return nil, err
+		}
+		return &EmptyResult{}, nil
+	}
 	if err := cs.requireTasks(); err != nil {
 		return nil, err
 	}
@@ -82,7 +98,9 @@ func (cs *ClientSession) StartToolCall(ctx context.Context, params *CallToolPara
 		return nil, nil, err
 	}
 	var task *DetailedTask
-	res, err := clientCallOwned[CallToolParams, CallToolResult](context.WithValue(ctx, taskHandoffKey{}, &task), cs, MethodCallTool, cloneParams(params))
+	params = cloneParams(params)
+	cs.offerTask(params) // task_legacy_client.go
+	res, err := clientCallOwned[CallToolParams, CallToolResult](context.WithValue(ctx, taskHandoffKey{}, &task), cs, MethodCallTool, params)
 	switch {
 	case err != nil:
 		return nil, nil, err
@@ -99,6 +117,16 @@ func (cs *ClientSession) StartToolCall(ctx context.Context, params *CallToolPara
 // task, answers its input requests with the client's handlers, and returns
 // the tool's result. If ctx ends first, it cancels the task.
 func (cs *ClientSession) AwaitToolTask(ctx context.Context, taskID string) (*CallToolResult, error) {
+	if !cs.modern {
+		if err := cs.requireLegacyTasks(MethodGetTask); err != nil {
+			return nil, err
+		}
+		t, err := cs.getTaskLegacy(ctx, &GetTaskParams{TaskID: taskID})
+		if err != nil {
+			return nil, err
+		}
+		return cs.followLegacyTask(ctx, MethodCallTool, t)
+	}
 	if err := cs.requireTasks(); err != nil {
 		return nil, err
 	}

@@ -153,7 +153,7 @@ func TestClientWithoutTasks(t *testing.T) {
 	s, release := taskTestServer(fastTasks)
 	close(release)
 	ctx := context.Background()
-	for _, version := range []string{"", Version20251125} {
+	for _, version := range []string{"", Version20250618} { // 2025-11-25: task_legacy_test.go
 		t.Run("version "+version, func(t *testing.T) {
 			opts := taskClientOptions(version, nil)
 			if version == "" {
