@@ -122,23 +122,26 @@ func askClient[P, R any](ctx context.Context, ss *ServerSession, method string, 
 	if params == nil {
 		params = new(P)
 	}
-	out, err := sendVia(ctx, h, &requestContext{method: method, server: ss}, ss, params, func(ctx context.Context, p any) (any, error) {
-		pp, ok := p.(*P)
-		if !ok {
-			return nil, fmt.Errorf("mcp: sending middleware passed %T as params of %s, not %T", p, method, pp)
-		}
-		res, err := serverAsk[P, R](ctx, ss, method, pp)
-		if err != nil {
-			return nil, err
-		}
-		return res, nil
-	})
+	out, err := sendVia(ctx, h, &requestContext{method: method, server: ss, send: sendAsk[P, R]}, ss, params)
 	if err != nil {
 		return nil, err
 	}
 	res, ok := out.(*R)
 	if !ok || res == nil {
 		return nil, fmt.Errorf("mcp: sending middleware returned %T as the result of %s, not %T", out, method, res)
+	}
+	return res, nil
+}
+
+// sendAsk is the send function of askClient.
+func sendAsk[P, R any](rc *requestContext, ctx context.Context, p any) (any, error) {
+	pp, ok := p.(*P)
+	if !ok {
+		return nil, fmt.Errorf("mcp: sending middleware passed %T as params of %s, not %T", p, rc.method, pp)
+	}
+	res, err := serverAsk[P, R](ctx, rc.server, rc.method, pp)
+	if err != nil {
+		return nil, err
 	}
 	return res, nil
 }

@@ -29,23 +29,31 @@ func (cs *ClientSession) Call(ctx context.Context, method string, params, result
 	if err != nil {
 		return fmt.Errorf("mcp: Call %s: %w", method, err)
 	}
-	newResult := func() any { return new(struct{}) }
+	var results resultMaker = resultOf[struct{}]{}
 	if result != nil {
 		rt := reflect.TypeOf(result)
 		if rt.Kind() != reflect.Pointer || reflect.ValueOf(result).IsNil() {
 			return fmt.Errorf("mcp: Call %s: result must be a non-nil pointer, not %T", method, result)
 		}
-		newResult = func() any { return reflect.New(rt.Elem()).Interface() }
+		results = reflectResult{rt.Elem()}
 	}
-	out, err := cs.roundTrips(ctx, method, p, newResult)
+	out, err := cs.roundTrips(ctx, method, p, results)
 	if err != nil {
 		return err
 	}
 	if result != nil {
+		if reflect.TypeOf(out) != reflect.TypeOf(result) {
+			return fmt.Errorf("mcp: Call %s: sending middleware returned %T, not %T", method, out, result)
+		}
 		reflect.ValueOf(result).Elem().Set(reflect.ValueOf(out).Elem())
 	}
 	return nil
 }
+
+// reflectResult makes results of a type known at run time.
+type reflectResult struct{ t reflect.Type }
+
+func (r reflectResult) newResult() any { return reflect.New(r.t).Interface() }
 
 // Notify sends a notification of any method to the server, through the
 // sending middleware. params is as for [ClientSession.Call].

@@ -18,6 +18,10 @@ type echoExtResult struct {
 	Version    string `json:"version"`
 }
 
+type plainResult struct {
+	Text string `json:"text"`
+}
+
 func TestAddedMethodsCallAndNotify(t *testing.T) {
 	eras(t, func(t *testing.T, version string) {
 		server := NewServer("s", "v1", nil)
@@ -31,6 +35,9 @@ func TestAddedMethodsCallAndNotify(t *testing.T) {
 			}, nil),
 			NewServerNotification("vendor/ping", func(ctx context.Context, ss *ServerSession, p *echoExtParams) {
 				notified <- p.Text
+			}, nil),
+			NewServerMethod("vendor/plain", func(ctx context.Context, ss *ServerSession, p *echoExtParams) (*plainResult, error) {
+				return &plainResult{Text: p.Text}, nil
 			}, nil),
 			NewServerMethod("vendor/modern-only", func(ctx context.Context, ss *ServerSession, p *echoExtParams) (*echoExtResult, error) {
 				return &echoExtResult{}, nil
@@ -48,6 +55,15 @@ func TestAddedMethodsCallAndNotify(t *testing.T) {
 		}
 		if in.Meta.ProtocolVersion != "" {
 			t.Error("Call changed the caller's params")
+		}
+		// A result type without a ResultType field still says
+		// "resultType":"complete" in 2026-07-28.
+		var plain echoExtResult
+		if err := cs.Call(ctx, "vendor/plain", &echoExtParams{Text: "p"}, &plain); err != nil || plain.Text != "p" {
+			t.Fatalf("vendor/plain: %v %+v", err, plain)
+		}
+		if want := map[bool]string{true: "complete"}[isModernVersion(version)]; plain.ResultType != want {
+			t.Errorf("vendor/plain resultType %q, want %q", plain.ResultType, want)
 		}
 		err := cs.Call(ctx, "vendor/echo", &echoExtParams{Text: "needs-ext"}, nil)
 		var werr *JSONRPCError

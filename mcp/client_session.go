@@ -334,20 +334,30 @@ func clientCall[P, R any](ctx context.Context, cs *ClientSession, method string,
 // clientCallOwned is clientCall for params the SDK made itself, which it
 // may change without copying.
 func clientCallOwned[P, R any](ctx context.Context, cs *ClientSession, method string, p *P) (*R, error) {
-	out, err := cs.roundTrips(ctx, method, p, newOf[R])
+	out, err := cs.roundTrips(ctx, method, p, resultOf[R]{})
 	if err != nil {
 		return nil, err
 	}
-	return out.(*R), nil
+	res, ok := out.(*R)
+	if !ok || res == nil {
+		return nil, fmt.Errorf("%s: sending middleware returned %T, not %T", method, out, res)
+	}
+	return res, nil
 }
 
-// newOf returns a new *R.
-func newOf[R any]() any { return new(R) }
+// A resultMaker makes the value a result decodes into.
+type resultMaker interface{ newResult() any }
 
-// roundTrips sends a request and decodes its result, a value newResult
+// resultOf makes *R results. Being empty, it converts to a resultMaker
+// without allocating.
+type resultOf[R any] struct{}
+
+func (resultOf[R]) newResult() any { return new(R) }
+
+// roundTrips sends a request and decodes its result, a value results
 // makes. In the modern era it adds the per-request metadata to p and
 // serves input-required results and tasks until the result is complete.
-func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, newResult func() any) (any, error) {
+func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, results resultMaker) (any, error) {
 	if cs.modern {
 		if m := metaOf(p); m != nil {
 			cs.fillMeta(m)
@@ -359,7 +369,7 @@ func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, n
 	}
 	sending := cs.client.sendingHandler()
 	for round := 0; ; round++ {
-		raw, res, err := cs.sendRequest(ctx, sending, method, p, newResult)
+		raw, res, err := cs.sendRequest(ctx, sending, method, p, results)
 		if err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 				return nil, err
@@ -398,35 +408,38 @@ func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, n
 // sendRequest sends one request through the sending middleware (none
 // when sending is nil) and decodes its result. raw is the result as
 // received.
-func (cs *ClientSession) sendRequest(ctx context.Context, sending MethodHandler[ClientSession], method string, p any, newResult func() any) (raw []byte, res any, err error) {
+func (cs *ClientSession) sendRequest(ctx context.Context, sending MethodHandler[ClientSession], method string, p any, results resultMaker) (raw []byte, res any, err error) {
 	if sending == nil {
 		if raw, err = cs.conn.Call(ctx, method, p); err != nil {
 			return nil, nil, err
 		}
-		res = newResult()
+		res = results.newResult()
 		if err := decodeResult(raw, res); err != nil {
 			return nil, nil, err
 		}
 		return raw, res, nil
 	}
-	out, err := sendVia(ctx, sending, &requestContext{method: method, client: cs}, cs, p, func(ctx context.Context, params any) (any, error) {
-		var rerr error
-		if raw, rerr = cs.conn.Call(ctx, method, params); rerr != nil {
-			return nil, rerr
-		}
-		r := newResult()
-		if err := decodeResult(raw, r); err != nil {
-			return nil, err
-		}
-		return r, nil
-	})
+	rc := &requestContext{method: method, client: cs, send: sendClientRequest, results: results}
+	out, err := sendVia(ctx, sending, rc, cs, p)
 	if err != nil {
 		return nil, nil, err
 	}
-	if want := newResult(); out == nil || reflect.TypeOf(out) != reflect.TypeOf(want) {
-		return nil, nil, fmt.Errorf("sending middleware returned %T, not %T", out, want)
+	return rc.raw, out, nil
+}
+
+// sendClientRequest is the send function of a client request: it calls
+// the server and decodes the result.
+func sendClientRequest(rc *requestContext, ctx context.Context, params any) (any, error) {
+	raw, err := rc.client.conn.Call(ctx, rc.method, params)
+	if err != nil {
+		return nil, err
 	}
-	return raw, out, nil
+	res := rc.results.newResult()
+	if err := decodeResult(raw, res); err != nil {
+		return nil, err
+	}
+	rc.raw = raw
+	return res, nil
 }
 
 // fulfil answers the input requests of an input-required result with the
@@ -560,11 +573,17 @@ func (cs *ClientSession) NotifyProgress(ctx context.Context, params *ProgressNot
 // notify sends a notification to the server through the sending
 // middleware.
 func (cs *ClientSession) notify(ctx context.Context, method string, params any) error {
-	rc := &requestContext{method: method, client: cs}
-	_, err := sendVia(ctx, cs.client.sendingHandler(), rc, cs, params, func(ctx context.Context, params any) (any, error) {
-		return nil, cs.conn.Notify(ctx, method, params)
-	})
+	h := cs.client.sendingHandler()
+	if h == nil {
+		return cs.conn.Notify(ctx, method, params)
+	}
+	_, err := sendVia(ctx, h, &requestContext{method: method, client: cs, send: sendClientNotification}, cs, params)
 	return err
+}
+
+// sendClientNotification is the send function of a client notification.
+func sendClientNotification(rc *requestContext, ctx context.Context, params any) (any, error) {
+	return nil, rc.client.conn.Notify(ctx, rc.method, params)
 }
 
 // ID returns the session's id on a legacy streamable HTTP connection (the

@@ -47,15 +47,12 @@ func sendBase[S ClientSession | ServerSession](ctx context.Context, _ *S, _ stri
 	if !ok || rc.send == nil {
 		return nil, errorf("mcp: sending middleware replaced the context of the message it sends")
 	}
-	return rc.send(ctx, params)
+	return rc.send(rc, ctx, params)
 }
 
-// sendVia runs an outgoing message through the sending handler h (nil when
-// there is no sending middleware); send sends it.
-func sendVia[S ClientSession | ServerSession](ctx context.Context, h MethodHandler[S], rc *requestContext, s *S, params any, send func(context.Context, any) (any, error)) (any, error) {
-	if h == nil {
-		return send(ctx, params)
-	}
-	rc.Context, rc.sending, rc.send = ctx, true, send
+// sendVia runs an outgoing message, described by rc (its method, session
+// and send function), through the sending handler h.
+func sendVia[S ClientSession | ServerSession](ctx context.Context, h MethodHandler[S], rc *requestContext, s *S, params any) (any, error) {
+	rc.Context, rc.sending = ctx, true
 	return h(rc, s, rc.method, params)
 }

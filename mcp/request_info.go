@@ -94,8 +94,13 @@ type requestContext struct {
 	server  *ServerSession // the session handling or sending, one of the two
 	client  *ClientSession
 	// send is the base of a sending chain: what the message's sender does
-	// once the middleware has run.
-	send func(ctx context.Context, params any) (any, error)
+	// once the middleware has run. It is a plain function, its state the
+	// fields of rc, so sending costs no closure.
+	send func(rc *requestContext, ctx context.Context, params any) (any, error)
+	// results makes the value a sent request's result decodes into; raw
+	// is the result as received.
+	results resultMaker
+	raw     []byte
 }
 
 // Value returns the requestContext itself for its own key and for
@@ -117,9 +122,17 @@ func (rc *requestContext) NoteCallID(id jsonrpc2.ID) {
 	rc.id, rc.hasID = id, true
 }
 
-// incomingContext returns the context of an incoming message.
+// incomingContext returns the context of an incoming message. A server
+// session scoped to one request has it allocated with it.
 func incomingContext(ctx context.Context, req *jsonrpc2.Request, ss *ServerSession, cs *ClientSession) *requestContext {
-	return &requestContext{Context: ctx, method: req.Method, id: req.ID, hasID: !req.IsNotification(), server: ss, client: cs}
+	var rc *requestContext
+	if ss != nil && ss.request != nil {
+		rc = &ss.request.rc
+	} else {
+		rc = new(requestContext)
+	}
+	*rc = requestContext{Context: ctx, method: req.Method, id: req.ID, hasID: !req.IsNotification(), server: ss, client: cs}
+	return rc
 }
 
 // transport describes the connection of the message.

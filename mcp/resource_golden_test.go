@@ -138,6 +138,9 @@ func TestResourcesGoldenModern(t *testing.T) {
 				t.Errorf("response id %v, want %v", got["id"], reqID)
 			}
 			got["id"] = want.(map[string]any)["id"]
+			if !dropResponseServerInfo(got) {
+				t.Error("2026-07-28 result without _meta serverInfo")
+			}
 			// The example's cursor is the example server's own; ours is
 			// opaque too. There is only one page here.
 			if result, ok := want.(map[string]any)["result"].(map[string]any); ok {

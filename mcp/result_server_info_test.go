@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -64,4 +65,59 @@ func FuzzSpliceServerInfo(f *testing.F) {
 			t.Fatalf("%s -> %s: no serverInfo", obj, out)
 		}
 	})
+}
+
+// dropServerInfo removes the _meta serverInfo member (and a _meta left
+// empty) from a decoded result, for tests that compare results with the
+// specification's examples, which omit it. It reports whether the member
+// was there.
+func dropServerInfo(result map[string]any) bool {
+	meta, ok := result["_meta"].(map[string]any)
+	if !ok {
+		return false
+	}
+	_, had := meta[MetaKeyServerInfo]
+	delete(meta, MetaKeyServerInfo)
+	if len(meta) == 0 {
+		delete(result, "_meta")
+	}
+	return had
+}
+
+// dropResponseServerInfo is dropServerInfo on the result of a decoded
+// response message.
+func dropResponseServerInfo(msg any) bool {
+	m, ok := msg.(map[string]any)
+	if !ok {
+		return false
+	}
+	result, ok := m["result"].(map[string]any)
+	return ok && dropServerInfo(result)
+}
+
+// Results of 2026-07-28 requests carry the server's identity, on every
+// transport; legacy results do not.
+func TestServerInfoInModernResults(t *testing.T) {
+	server := NewServer("info-server", "v9", nil)
+	server.AddTools(echoTool())
+	for _, version := range []string{Version20260728, Version20251125} {
+		cs, _ := connect(t, server, &ClientOptions{ProtocolVersion: version})
+		res, err := cs.CallTool(context.Background(), "echo", map[string]any{"text": "x"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := res.Meta.ServerInfo
+		if version == Version20260728 && (info == nil || info.Name != "info-server" || info.Version != "v9") {
+			t.Errorf("%s in-memory: serverInfo %+v", version, info)
+		}
+		if version != Version20260728 && info != nil {
+			t.Errorf("%s: serverInfo %+v in a legacy result", version, info)
+		}
+	}
+	_, _, ts, _ := newHTTPTest(t, nil, nil)
+	c := &rawClient{t: t, url: ts.URL}
+	msgs := readMessages(t, c.post(modernCall(1, MethodCallTool, `"name":"echo","arguments":{"text":"x"}`), modernHeaders(MethodCallTool, "echo")))
+	if len(msgs) != 1 || !dropResponseServerInfo(msgs[0]) {
+		t.Errorf("HTTP 2026-07-28 result without serverInfo: %v", msgs)
+	}
 }

@@ -2,9 +2,12 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
+	"github.com/gomcp/sdk/internal/strictjson"
 )
 
 // Every request and notification a server receives, on every transport
@@ -117,7 +120,12 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request, src source
 			return nil, err
 		}
 	}
-	return ss.serve(incomingContext(ctx, req, ss, nil), req.Method, params)
+	res, err := ss.serve(incomingContext(ctx, req, ss, nil), req.Method, params)
+	if ss.request != nil {
+		// 2026-07-28 results identify the server (result_server_info.go).
+		return s.withServerInfo(res, err)
+	}
+	return res, err
 }
 
 // checked returns what src's check makes of err, a failure before params
@@ -253,11 +261,36 @@ func (ss *ServerSession) serve(ctx context.Context, method string, params any) (
 			if r.ResultType == "" {
 				r.ResultType = "complete"
 			}
-		} else {
-			setResultType(res, "complete")
+		} else if f := structField(res, resultTypeName, stringType); f.IsValid() {
+			if f.String() == "" {
+				f.SetString("complete")
+			}
+		} else if serverMethods[method] == nil {
+			return completeAdded(res) // an added method's result type may lack the field
 		}
 	}
 	return res, nil
+}
+
+// completeAdded returns the encoding of a result of an added method with
+// "resultType":"complete" added, unless it has a resultType already or is
+// not a JSON object.
+func completeAdded(res any) (any, error) {
+	b, err := strictjson.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: encoding result: %w", err)
+	}
+	var probe struct {
+		ResultType *string `json:"resultType"`
+	}
+	if len(b) < 2 || b[0] != '{' || strictjson.Unmarshal(b, &probe) != nil || probe.ResultType != nil {
+		return json.RawMessage(b), nil
+	}
+	out := append([]byte(`{"resultType":"complete"`), b[1:]...)
+	if len(b) > 2 {
+		out = slices.Insert(out, len(`{"resultType":"complete"`), ',')
+	}
+	return json.RawMessage(out), nil
 }
 
 // invoke runs the receiving middleware and the method's handler. Unless

@@ -85,6 +85,11 @@ func (ss *ServerSession) awaitInitialize(ctx context.Context) error {
 		return nil
 	}
 	select {
+	case <-ss.barrier.wait: // the usual case: no need for ctx.Done
+		return nil
+	default:
+	}
+	select {
 	case <-ss.barrier.wait:
 		return nil
 	case <-ctx.Done():

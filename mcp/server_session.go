@@ -79,6 +79,7 @@ type modernRequest struct {
 	input  inputState  // multi round-trip state
 	meta   *Meta
 	notify func(ctx context.Context, method string, params any) error
+	rc     requestContext // the handler's context, allocated with the request
 }
 
 // Connect connects the server to a client over t and returns the session.
@@ -213,10 +214,13 @@ func (ss *ServerSession) notify(ctx context.Context, method string, params any) 
 	if h == nil {
 		return ss.deliver(ctx, method, params)
 	}
-	_, err := sendVia(ctx, h, &requestContext{method: method, server: ss}, ss, params, func(ctx context.Context, params any) (any, error) {
-		return nil, ss.deliver(ctx, method, params)
-	})
+	_, err := sendVia(ctx, h, &requestContext{method: method, server: ss, send: sendServerNotification}, ss, params)
 	return err
+}
+
+// sendServerNotification is the send function of a server notification.
+func sendServerNotification(rc *requestContext, ctx context.Context, params any) (any, error) {
+	return nil, rc.server.deliver(ctx, rc.method, params)
 }
 
 // deliver sends a notification to the client, after the sending
@@ -260,14 +264,17 @@ func (ss *ServerSession) Ping(ctx context.Context, params *PingParams) error {
 	if h == nil {
 		return ss.call(ctx, MethodPing, params, &EmptyResult{})
 	}
-	_, err := sendVia(ctx, h, &requestContext{method: MethodPing, server: ss}, ss, params, func(ctx context.Context, params any) (any, error) {
-		res := &EmptyResult{}
-		if err := ss.call(ctx, MethodPing, params, res); err != nil {
-			return nil, err
-		}
-		return res, nil
-	})
+	_, err := sendVia(ctx, h, &requestContext{method: MethodPing, server: ss, send: sendPing}, ss, params)
 	return err
+}
+
+// sendPing is the send function of a server's ping.
+func sendPing(rc *requestContext, ctx context.Context, params any) (any, error) {
+	res := &EmptyResult{}
+	if err := rc.server.call(ctx, MethodPing, params, res); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // ID returns the session's id on a legacy streamable HTTP connection (the

@@ -64,7 +64,9 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stateless bool
 		handler.Close()
 		return err
 	}
-	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	// No WriteTimeout: it would cut SSE streams; the handler bounds each
+	// write itself.
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second}
 	fmt.Fprintf(os.Stderr, "everything-server: listening on http://%s\n", ln.Addr())
 
 	errc := make(chan error, 1)
@@ -77,8 +79,10 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stateless bool
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	// Close the MCP handler first: it ends open SSE streams, which
-	// Shutdown would otherwise wait for.
-	handler.Close()
+	// Shut the MCP handler down first: calls in progress finish, then open
+	// SSE streams end, which hs.Shutdown would otherwise wait for.
+	if err := handler.Shutdown(shutdownCtx); err != nil {
+		fmt.Fprintf(os.Stderr, "everything-server: MCP handler shutdown: %v\n", err)
+	}
 	return hs.Shutdown(shutdownCtx)
 }
