@@ -40,7 +40,8 @@ func (cs *ClientSession) requireTasks() error {
 }
 
 // GetTask polls the state of a task: tasks/get (tasks extension,
-// 2026-07-28).
+// 2026-07-28, or 2025-11-25, where the state has no result: use
+// GetTaskPayload).
 func (cs *ClientSession) GetTask(ctx context.Context, params *GetTaskParams) (*DetailedTask, error) {
 	if !cs.modern {
 		if err := cs.requireLegacyTasks(MethodGetTask); err != nil {
@@ -69,8 +70,9 @@ func (cs *ClientSession) UpdateTask(ctx context.Context, params *UpdateTaskParam
 }
 
 // CancelTask asks the server to cancel a task: tasks/cancel (tasks
-// extension, 2026-07-28). Cancellation is cooperative: the task may still
-// complete.
+// extension, 2026-07-28, or 2025-11-25). Cancellation is cooperative: the
+// task may still complete. At 2025-11-25 cancelling a task that has ended
+// is an error (-32602).
 func (cs *ClientSession) CancelTask(ctx context.Context, params *CancelTaskParams) (*EmptyResult, error) {
 	if !cs.modern {
 		if _, err := cs.cancelTaskLegacy(ctx, params); err != nil {

@@ -210,7 +210,8 @@ func (ss *ServerSession) StartTask(ctx context.Context) error {
 }
 
 // TaskID returns the id of the task the handler runs as, or "" if the call
-// is not a task.
+// is not a task. It is also "" in the handler of a task of protocol
+// 2025-11-25, whose session is the client's whole session.
 func (ss *ServerSession) TaskID() string {
 	if ss.request == nil || ss.request.input.task == nil || !ss.request.input.task.running() {
 		return ""
