@@ -397,11 +397,9 @@ func (r *taskRun) callClient(ctx context.Context, root *ServerSession, method st
 		r.mu.Lock()
 		st, changed := r.legacy.stream, r.legacy.changed
 		r.mu.Unlock()
-		cctx := ctx
-		if st != nil {
-			cctx = withStream(ctx, st)
-		}
-		raw, err := root.conn.Call(cctx, method, params)
+		// Never on the stream of the tools/call, which ends with the
+		// CreateTaskResult: on that of tasks/result, else on the GET stream.
+		raw, err := root.conn.Call(withStream(ctx, st), method, params)
 		switch {
 		case errors.Is(err, errNoClientStream):
 			select {
@@ -432,7 +430,8 @@ func (r *taskRun) asking(ctx context.Context, d int) {
 }
 
 // notifyStatus tells the session that created the task its new state:
-// notifications/tasks/status, on a best effort basis.
+// notifications/tasks/status, on a best effort basis (dropped over
+// streamable HTTP when the client has no GET stream open).
 func (r *taskRun) notifyStatus(ctx context.Context, t *DetailedTask) {
 	ss := r.legacy.owner
 	f := legacyTaskFields(t)
@@ -440,7 +439,10 @@ func (r *taskRun) notifyStatus(ctx context.Context, t *DetailedTask) {
 		TaskID: f.TaskID, Status: f.Status, StatusMessage: f.StatusMessage,
 		CreatedAt: f.CreatedAt, LastUpdatedAt: f.LastUpdatedAt, TTL: f.TTL, PollInterval: f.PollInterval,
 	}
-	err := ss.notify(withoutLegacyTask(ctx), NotificationTaskStatus, p)
+	// On the GET stream over streamable HTTP, never on the stream of the
+	// request that caused the change (a tools/call must end with its
+	// CreateTaskResult alone).
+	err := ss.notify(withStream(withoutLegacyTask(ctx), nil), NotificationTaskStatus, p)
 	if err != nil && !errors.Is(err, ErrConnectionClosed) {
 		ss.server.logger().Debug("mcp: dropped notification", "method", NotificationTaskStatus, "task", r.id, "error", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -374,5 +375,72 @@ func TestLegacyTasksOverHTTP(t *testing.T) {
 	}
 	if n := asked.Load(); n != 3 {
 		t.Fatalf("%d elicitations, want 3", n)
+	}
+}
+
+// TestLegacyTaskRequestsOnResultStream checks the wire over streamable
+// HTTP: with no GET stream open, the handler's request waits, with the
+// task input_required, for tasks/result, whose SSE stream then carries the
+// request (with the related-task _meta) and, once answered, the result.
+func TestLegacyTaskRequestsOnResultStream(t *testing.T) {
+	s, release := taskTestServer(fastTasks)
+	defer close(release)
+	h := NewStreamableHTTPHandler(func(*http.Request) *Server { return s }, nil)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	defer h.Close()
+	c := &rawClient{t: t, url: srv.URL}
+	resp := c.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+	readMessages(t, resp)
+	c.sid, c.version = resp.Header.Get(headerSessionID), Version20251125
+	c.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil).Body.Close()
+
+	msgs := readMessages(t, c.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"confirm","task":{}}}`, nil))
+	if len(msgs) != 1 {
+		t.Fatalf("tools/call: %v", msgs)
+	}
+	created, _ := msgs[0]["result"].(map[string]any)
+	task, _ := created["task"].(map[string]any)
+	id, _ := task["taskId"].(string)
+	if id == "" || task["status"] != "working" {
+		t.Fatalf("tools/call: %v", msgs)
+	}
+	waitUntil(t, func() bool {
+		m := readMessages(t, c.post(`{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"`+id+`"}}`, nil))
+		res, _ := m[0]["result"].(map[string]any)
+		return res["status"] == "input_required"
+	})
+	resp = c.post(`{"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{"taskId":"`+id+`"}}`, nil)
+	defer resp.Body.Close()
+	r := newSSEReader(resp.Body, 0)
+	next := func() map[string]any {
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				t.Fatalf("tasks/result stream: %v", err)
+			}
+			if len(ev.Data) > 0 {
+				return decodeMap(t, ev.Data)
+			}
+		}
+	}
+	req := next()
+	params, _ := req["params"].(map[string]any)
+	meta, _ := params["_meta"].(map[string]any)
+	related, _ := meta[MetaKeyRelatedTask].(map[string]any)
+	if req["method"] != MethodElicit || related["taskId"] != id {
+		t.Fatalf("first message on the tasks/result stream: %v", req)
+	}
+	answer := c.post(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":{"action":"accept","content":{"confirm":true}}}`, req["id"]), nil)
+	answer.Body.Close()
+	if answer.StatusCode != http.StatusAccepted {
+		t.Fatalf("answer: %s", answer.Status)
+	}
+	final := next()
+	res, _ := final["result"].(map[string]any)
+	meta, _ = res["_meta"].(map[string]any)
+	related, _ = meta[MetaKeyRelatedTask].(map[string]any)
+	if final["id"] != float64(4) || resultText(final) != "accept true" || related["taskId"] != id {
+		t.Fatalf("tasks/result: %v", final)
 	}
 }
