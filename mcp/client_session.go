@@ -63,6 +63,9 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 		OnCancel:    cs.sendCancelled,
 		OnDone:      func() { c.removeSession(cs) },
 		BaseContext: ctx,
+		OnWriteError: func(err error) {
+			c.logger().Debug("mcp: writing a response failed", "error", err)
+		},
 	})
 	if err := cs.start(ctx); err != nil {
 		cs.conn.Close()
@@ -204,14 +207,16 @@ func (cs *ClientSession) initialize(ctx context.Context, version string) error {
 		cs.serverCaps = &ServerCapabilities{}
 	}
 	cs.instructions = res.Instructions
-	var ready <-chan struct{}
+	// Open the channel for the server's own messages before telling the
+	// server the session is ready: servers send list changes as soon as
+	// they handle notifications/initialized, and drop them while the
+	// client has no stream open.
 	if cs.client.wantsServerMessages() {
-		ready = cs.openServerStream()
+		if err := cs.awaitServerStream(ctx, cs.openServerStream()); err != nil {
+			return err
+		}
 	}
-	if err := cs.notify(ctx, NotificationInitialized, &InitializedParams{}); err != nil {
-		return err
-	}
-	return cs.awaitServerStream(ctx, ready)
+	return cs.notify(ctx, NotificationInitialized, &InitializedParams{})
 }
 
 // A serverStreamOpener is a connection on which the server can send

@@ -73,7 +73,7 @@ func (s *Server) stateKey() []byte {
 			return
 		}
 		s.stateKeyBytes = make([]byte, 32)
-		_, _ = rand.Read(s.stateKeyBytes)
+		_, _ = rand.Read(s.stateKeyBytes) // crypto/rand.Read never returns an error (it aborts the program instead)
 	})
 	return s.stateKeyBytes
 }

@@ -182,3 +182,37 @@ func TestSessionObservers(t *testing.T) {
 		t.Errorf("events %q, want %q", got, want)
 	}
 }
+
+func TestRequestInfoOverHTTP(t *testing.T) {
+	for _, version := range []string{Version20251125, Version20260728} {
+		t.Run(version, func(t *testing.T) {
+			server := NewServer("s", "v1", nil)
+			server.AddTools(echoTool())
+			seen := make(chan RequestInfo, 8)
+			server.AddReceivingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+				return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
+					if method == MethodCallTool {
+						info, _ := RequestInfoFromContext(ctx)
+						seen <- info
+					}
+					return next(ctx, ss, method, params)
+				}
+			})
+			client := NewClient("c", "v1", &ClientOptions{ProtocolVersion: version})
+			cs := connectOver(t, "http", server, client)
+			if _, err := cs.CallTool(context.Background(), "echo", map[string]any{"text": "x"}, nil); err != nil {
+				t.Fatal(err)
+			}
+			info := <-seen
+			if tr := info.Transport; tr.Network != NetworkTCP || tr.HTTPVersion != "1.1" || tr.RemoteAddr == "" || info.ID == nil {
+				t.Errorf("server saw %+v", info)
+			}
+			if tr := cs.Transport(); tr.Network != NetworkTCP || tr.RemoteAddr == "" {
+				t.Errorf("client transport %+v", tr)
+			}
+			if (cs.ID() != "") == isModernVersion(version) {
+				t.Errorf("client session id %q at %s", cs.ID(), version)
+			}
+		})
+	}
+}

@@ -145,8 +145,8 @@ func (rc *requestContext) transport() TransportInfo {
 			return t
 		}
 	}
-	if t, ok := rc.Context.Value(transportContextKey{}).(TransportInfo); ok {
-		return t
+	if r := HTTPRequestFromContext(rc.Context); r != nil {
+		return httpTransportInfo(r)
 	}
 	if rc.Context.Value(http.LocalAddrContextKey) != nil {
 		return TransportInfo{Network: NetworkTCP}
@@ -154,18 +154,18 @@ func (rc *requestContext) transport() TransportInfo {
 	return TransportInfo{}
 }
 
-type transportContextKey struct{}
-
-// withHTTPTransport returns ctx carrying the transport description of the
-// HTTP request r, for the requests the HTTP handlers serve from it.
-func withHTTPTransport(ctx context.Context, r *http.Request) context.Context {
+// httpTransportInfo describes the connection of the HTTP request r.
+func httpTransportInfo(r *http.Request) TransportInfo {
 	t := TransportInfo{Network: NetworkTCP, RemoteAddr: r.RemoteAddr}
-	if r.ProtoMajor == 1 {
+	switch {
+	case r.ProtoMajor == 1 && r.ProtoMinor == 1:
+		t.HTTPVersion = "1.1"
+	case r.ProtoMajor == 1:
 		t.HTTPVersion = "1." + strconv.Itoa(r.ProtoMinor)
-	} else {
+	default:
 		t.HTTPVersion = strconv.Itoa(r.ProtoMajor)
 	}
-	return context.WithValue(ctx, transportContextKey{}, t)
+	return t
 }
 
 // transportInfoOf describes the connections a transport makes.

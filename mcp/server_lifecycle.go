@@ -34,9 +34,11 @@ func (ss *ServerSession) initialize(ctx context.Context, p *InitializeParams) (*
 	ss.mu.Unlock()
 	ss.initialized.Store(true)
 	impl := s.impl
+	caps := s.capabilities()
+	s.legacyTaskCapabilities(caps, version) // task_legacy_server.go
 	return &InitializeResult{
 		ProtocolVersion: version,
-		Capabilities:    s.initializeCapabilities(version), // task_legacy.go
+		Capabilities:    caps,
 		ServerInfo:      &impl,
 		Instructions:    s.opts.Instructions,
 	}, nil

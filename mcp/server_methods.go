@@ -46,13 +46,13 @@ var serverMethods = map[string]*methodInfo[ServerSession]{
 	MethodComplete:        requestMethod((*ServerSession).complete, methodSpec[ServerSession]{capability: "completions", validate: requireCompletionRef}),
 	MethodSetLoggingLevel: requestMethod((*ServerSession).setLoggingLevel, methodSpec[ServerSession]{until: lastHandshakeVersion, capability: "logging"}),
 
-	// Tasks: the tasks extension of 2026-07-28 (task_server.go) and the
-	// tasks of 2025-11-25 (task_legacy.go).
-	MethodGetTask:        taskMethod((*ServerSession).getTask, (*ServerSession).getTaskLegacy),
-	MethodUpdateTask:     requestMethod((*ServerSession).updateTask, methodSpec[ServerSession]{since: firstPerRequestMeta, capability: "extensions." + TasksExtension}),
-	MethodCancelTask:     taskMethod((*ServerSession).cancelTask, (*ServerSession).cancelTaskLegacy),
+	// In 2025-11-25 tasks are core methods (task_legacy_server.go); since
+	// 2026-07-28 they are the tasks extension (task_server.go).
+	MethodGetTask:        byRevision((*ServerSession).getTask, (*ServerSession).getLegacyTask, methodSpec[ServerSession]{since: Version20251125, capability: "tasks"}),
+	MethodCancelTask:     byRevision((*ServerSession).cancelTask, (*ServerSession).cancelLegacyTask, methodSpec[ServerSession]{since: Version20251125, capability: "tasks.cancel"}),
 	MethodGetTaskPayload: requestMethod((*ServerSession).taskPayload, methodSpec[ServerSession]{since: Version20251125, until: lastHandshakeVersion, capability: "tasks"}),
-	MethodListTasks:      requestMethod((*ServerSession).listTasksLegacy, methodSpec[ServerSession]{since: Version20251125, until: lastHandshakeVersion, capability: "tasks.list"}),
+	MethodListTasks:      requestMethod((*ServerSession).listLegacyTasks, methodSpec[ServerSession]{since: Version20251125, until: lastHandshakeVersion, capability: "tasks.list"}),
+	MethodUpdateTask:     requestMethod((*ServerSession).updateTask, methodSpec[ServerSession]{since: firstPerRequestMeta, capability: "extensions." + TasksExtension}),
 }
 
 // subscriptionsEnabled reports whether the session's server takes
@@ -60,13 +60,17 @@ var serverMethods = map[string]*methodInfo[ServerSession]{
 func subscriptionsEnabled(ss *ServerSession) bool { return ss.server.subscriptionsSupported() }
 
 // callToolMethod is the row of tools/call: a call of a tool that supports
-// tasks, from a 2026-07-28 client that declared the tasks extension, may be
-// answered with a task rather than a CallToolResult.
+// tasks, from a 2026-07-28 client that declared the tasks extension or a
+// task-augmented call of 2025-11-25, may be answered with a task rather
+// than a CallToolResult.
 func callToolMethod(spec methodSpec[ServerSession]) *methodInfo[ServerSession] {
 	m := requestMethod((*ServerSession).callTool, spec)
 	synchronous := m.handle
 	m.handle = func(ctx context.Context, ss *ServerSession, params any) (any, error) {
 		if res, ok, err := ss.callToolAsTask(ctx, params.(*CallToolParams)); ok {
+			return res, err
+		}
+		if res, ok, err := ss.callToolAsLegacyTask(ctx, params.(*CallToolParams)); ok {
 			return res, err
 		}
 		return synchronous(ctx, ss, params)

@@ -53,7 +53,7 @@ type ServerSession struct {
 
 	subs subscriptionSet // subscribe.go: resources subscribed to (legacy)
 
-	legacyTasks legacyTaskIndex // task_legacy.go: tasks created (2025-11-25), for tasks/list
+	legacyTasks legacyTaskIndex // task_legacy_server.go: tasks created (2025-11-25), for tasks/list
 
 	barrier     initBarrier // server_initialize.go; written only before requests are handled
 	barrierOnce sync.Once
@@ -99,6 +99,9 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 		OnDone:      func() { s.removeSession(ss) },
 		BaseContext: ctx,
 		Received:    ss.received,
+		OnWriteError: func(err error) {
+			s.logger().Debug("mcp: writing a response failed", "error", err)
+		},
 	})
 	s.addSession(ss)
 	return ss, nil
@@ -227,7 +230,7 @@ func sendServerNotification(rc *requestContext, ctx context.Context, params any)
 // middleware.
 func (ss *ServerSession) deliver(ctx context.Context, method string, params any) error {
 	if r := legacyTaskFrom(ctx); r != nil {
-		params = withRelatedTask(params, r.id) // a 2025-11-25 task's handler (task_legacy.go)
+		params = withRelatedTask(params, r.id) // a 2025-11-25 task's handler (task_legacy_server.go)
 	}
 	if ss.request != nil && ss.request.notify != nil {
 		return ss.request.notify(ctx, method, params)
@@ -243,7 +246,7 @@ func (ss *ServerSession) deliver(ctx context.Context, method string, params any)
 func (ss *ServerSession) call(ctx context.Context, method string, params, result any) error {
 	root := ss.root()
 	if r := legacyTaskFrom(ctx); r != nil && root.conn != nil {
-		return r.callClient(ctx, root, method, params, result) // a 2025-11-25 task's handler (task_legacy.go)
+		return r.callClient(ctx, root, method, params, result) // a 2025-11-25 task's handler (task_legacy_server.go)
 	}
 	if root.conn == nil || root.era.Load() != eraLegacy {
 		return fmt.Errorf("%w: %s needs a legacy session; in 2026-07-28 servers ask through input-required results", ErrNotSupported, method)

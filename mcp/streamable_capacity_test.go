@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -129,4 +130,21 @@ func TestStreamableHTTPNonReadingClientIsDropped(t *testing.T) {
 		t.Fatalf("a client that does not read still holds its connection (%d requests in progress)", h.Stats().Requests)
 	}
 	waitUntil(t, func() bool { return h.Stats().Requests == 0 })
+}
+
+// What the handler cannot return to anyone goes to its Logger.
+func TestStreamableHTTPLogger(t *testing.T) {
+	var log lockedBuffer
+	logger := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	_, h, ts, _ := newHTTPTest(t, &StreamableHTTPOptions{Logger: logger, SessionTimeout: 50 * time.Millisecond, MaxSessions: 1}, nil)
+	c := &rawClient{t: t, url: ts.URL}
+	c.initialize(Version20251125)
+	refused := (&rawClient{t: t, url: ts.URL}).post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+	refused.Body.Close()
+	waitUntil(t, func() bool { return h.Stats().Sessions == 0 }) // expired
+	for _, want := range []string{"refused a new session", "closing an expired session"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
 }

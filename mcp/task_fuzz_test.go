@@ -70,7 +70,9 @@ func FuzzLegacyTaskDecode(f *testing.F) {
 	f.Add([]byte(`1`))
 	s := NewServer("fuzz", "v1", nil)
 	s.AddTools(&ServerTool{Tool: &Tool{Name: "t", InputSchema: map[string]any{"type": "object"}, Execution: &ToolExecution{TaskSupport: TaskSupportOptional}},
-		Handler: func(context.Context, *ServerSession, *CallToolParams) (*CallToolResult, error) { return &CallToolResult{}, nil }})
+		Handler: func(context.Context, *ServerSession, *CallToolParams) (*CallToolResult, error) {
+			return &CallToolResult{}, nil
+		}})
 	ss := &ServerSession{server: s}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if task, ok := createdTask(data); ok {
@@ -82,7 +84,7 @@ func FuzzLegacyTaskDecode(f *testing.F) {
 				t.Fatalf("an encoded task is not detected: %s", b)
 			}
 		}
-		_, err := ss.listTasksLegacy(context.Background(), &ListTasksParams{Cursor: string(data)})
+		_, err := ss.listLegacyTasks(context.Background(), &ListTasksParams{Cursor: string(data)})
 		var werr *JSONRPCError
 		if err != nil && (!errors.As(err, &werr) || werr.Code != CodeInvalidParams) {
 			t.Fatalf("tasks/list with cursor %q: %v", data, err)

@@ -3,8 +3,8 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/gomcp/sdk/internal/strictjson"
@@ -105,11 +105,10 @@ func (cs *ClientSession) legacyTaskAnswer(ctx context.Context, method string, ra
 	if !ok {
 		return nil
 	}
-	switch out.(type) {
-	case *CreateTaskResult, *json.RawMessage, *map[string]any, *any, *struct{}:
-		return nil // Call's caller takes the answer as it is
-	}
 	res, isCall := out.(*CallToolResult)
+	if !isCall && !sdkResult(out) {
+		return nil // Call's caller decodes the answer into a type of its own
+	}
 	switch {
 	case method != MethodCallTool || !isCall:
 		return fmt.Errorf("%s: the server answered with a task (CreateTaskResult), which this request cannot have", method)
@@ -128,6 +127,18 @@ func (cs *ClientSession) legacyTaskAnswer(ctx context.Context, method string, ra
 	}
 	*res = *final
 	return nil
+}
+
+// sdkResult reports whether out points to one of this package's result
+// types other than those that hold any result (CreateTaskResult,
+// GetTaskPayloadResult).
+func sdkResult(out any) bool {
+	switch out.(type) {
+	case *CreateTaskResult, *GetTaskPayloadResult:
+		return false
+	}
+	t := reflect.TypeOf(out)
+	return t.Kind() == reflect.Pointer && t.Elem().PkgPath() == reflect.TypeFor[CallToolResult]().PkgPath()
 }
 
 // followLegacyTask polls a 2025-11-25 task until it ends or needs input,

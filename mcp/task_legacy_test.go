@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// Tests of the tasks of protocol 2025-11-25 (task_legacy.go,
+// Tests of the tasks of protocol 2025-11-25 (task_legacy_server.go,
 // task_legacy_client.go), served by the same tools as the tasks extension
 // of 2026-07-28.
 

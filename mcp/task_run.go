@@ -47,7 +47,7 @@ type taskRun struct {
 	done     chan struct{}
 	doneOnce sync.Once
 
-	// legacy is set for a task of 2025-11-25 (task_legacy.go): its handler
+	// legacy is set for a task of 2025-11-25 (task_legacy_server.go): its handler
 	// asks with server-to-client requests, and its changes go to owner.
 	legacy legacyRun
 }
@@ -258,7 +258,7 @@ func (r *taskRun) update(ctx context.Context, change func(*DetailedTask) bool) e
 	}
 	r.server.publishTask(ctx, snap)
 	if r.legacy.on {
-		r.notifyStatus(ctx, snap) // task_legacy.go
+		r.notifyStatus(ctx, snap) // task_legacy_server.go
 	}
 	return nil
 }

@@ -96,7 +96,7 @@ func (e *taskEngine) lookup(ctx context.Context, id string) (*DetailedTask, erro
 // when the call is an ordinary synchronous one.
 func (ss *ServerSession) callToolAsTask(ctx context.Context, p *CallToolParams) (res any, ok bool, err error) {
 	if ss.request == nil {
-		return ss.callToolAsLegacyTask(ctx, p) // 2025-11-25 (task_legacy.go)
+		return nil, false, nil // 2025-11-25: callToolAsLegacyTask (task_legacy_server.go)
 	}
 	tool, found := ss.server.tools.get(p.Name)
 	if !found {

@@ -31,7 +31,8 @@ type direction struct {
 	start    []trace.SpanStartOption // the span kind
 	duration metric.Float64Histogram
 	server   bool // SERVER spans: an error without a JSON-RPC code is sent as -32603
-	sets     setCache
+	spans    cache[spanStatic]
+	sets     cache[[]metric.RecordOption]
 }
 
 // newInstruments resolves the options and makes the histograms. sessionMetric
@@ -100,22 +101,48 @@ func (in *instruments) begin(parent context.Context, d *direction, method string
 	if !tracing {
 		return op
 	}
-	var buf [16]attribute.KeyValue
-	attrs := appendAttributes(buf[:0], method, params, p, d.server, true)
-	if requestID != "" {
-		attrs = append(attrs, keyRequestID.String(requestID))
+	static := d.spans.get(op.key("", ""), func() spanStatic {
+		return spanStatic{
+			name:  spanName(method, params),
+			attrs: appendStatic(nil, method, params, &op.peer, d.server),
+		}
+	})
+	opts := make([]trace.SpanStartOption, 0, 4)
+	opts = append(opts, d.start[0], trace.WithAttributes(static.attrs...))
+	if dynamic := appendDynamic(nil, params, &op.peer, d.server, requestID); len(dynamic) > 0 {
+		opts = append(opts, trace.WithAttributes(dynamic...))
 	}
-	opts := append(d.start[:len(d.start):len(d.start)], trace.WithAttributes(attrs...))
 	if link.IsValid() {
 		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
 	}
-	ctx, span := in.tracer.Start(parent, spanName(method, params), opts...)
+	ctx, span := in.tracer.Start(parent, static.name, opts...)
 	if span.IsRecording() {
 		op.ctx, op.span = ctx, span
 	} else {
 		op.ctx = ctx // carries a non-recording span: the trace context still propagates
 	}
 	return op
+}
+
+// spanStatic is what the spans of messages with equal keys share: their
+// name and the attributes that do not identify one message.
+type spanStatic struct {
+	name  string
+	attrs []attribute.KeyValue
+}
+
+// key returns the cache key of the operation's attributes, with the given
+// outcome.
+func (op *operation) key(errType, code string) measureKey {
+	p := &op.peer
+	k := measureKey{
+		method: op.method, target: target(op.params), errType: errType, code: code,
+		protocolVersion: p.protocolVersion, transport: p.transport, protocolName: p.protocolName, protocolVer: p.protocolVer,
+	}
+	if !op.d.server {
+		k.address, k.port = p.address, p.port
+	}
+	return k
 }
 
 // end finishes observing: it classifies the outcome, ends the span and
@@ -128,8 +155,7 @@ func (op *operation) end(res any, err error, requestID string) {
 		op.peer.protocolVersion = r.ProtocolVersion
 	}
 	if span := op.span; span != nil {
-		var buf [4]attribute.KeyValue
-		attrs := buf[:0]
+		attrs := make([]attribute.KeyValue, 0, 4)
 		if requestID != "" {
 			attrs = append(attrs, keyRequestID.String(requestID))
 		}
@@ -155,23 +181,15 @@ func (op *operation) end(res any, err error, requestID string) {
 
 // record makes the operation's measurement.
 func (op *operation) record(seconds float64, errType, code string) {
-	p := &op.peer
-	key := measureKey{
-		method: op.method, target: target(op.params), errType: errType, code: code,
-		protocolVersion: p.protocolVersion, transport: p.transport, protocolName: p.protocolName, protocolVer: p.protocolVer,
-	}
-	if !op.d.server {
-		key.address, key.port = p.address, p.port
-	}
-	opts := op.d.sets.options(key, func() []attribute.KeyValue {
-		attrs := appendAttributes(make([]attribute.KeyValue, 0, 16), op.method, op.params, op.peer, op.d.server, false)
+	opts := op.d.sets.get(op.key(errType, code), func() []metric.RecordOption {
+		attrs := appendStatic(make([]attribute.KeyValue, 0, 16), op.method, op.params, &op.peer, op.d.server)
 		if errType != "" {
 			attrs = append(attrs, keyErrorType.String(errType))
 			if code != "" {
 				attrs = append(attrs, keyStatusCode.String(code))
 			}
 		}
-		return attrs
+		return []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(attrs...))}
 	})
 	op.d.duration.Record(op.ctx, seconds, opts...)
 }
@@ -232,10 +250,10 @@ func resourceURI(params any) string {
 	return ""
 }
 
-// appendAttributes appends the attributes of a message to attrs. Spans get
-// every one; metrics (span false) leave out the identifiers (request,
-// session, resource, peer address), whose cardinality is unbounded.
-func appendAttributes(attrs []attribute.KeyValue, method string, params any, p peer, server, span bool) []attribute.KeyValue {
+// appendStatic appends the attributes of a message that spans and
+// measurements share: those that do not identify one message, session or
+// peer (whose cardinality is unbounded).
+func appendStatic(attrs []attribute.KeyValue, method string, params any, p *peer, server bool) []attribute.KeyValue {
 	attrs = append(attrs, keyMethodName.String(method))
 	switch pr := params.(type) {
 	case *mcp.CallToolParams:
@@ -250,10 +268,13 @@ func appendAttributes(attrs []attribute.KeyValue, method string, params any, p p
 	if p.protocolVersion != "" {
 		attrs = append(attrs, keyProtocolVersion.String(p.protocolVersion))
 	}
-	attrs = p.appendNetwork(attrs, !server)
-	if !span {
-		return attrs
-	}
+	return p.appendNetwork(attrs, !server)
+}
+
+// appendDynamic appends the attributes only spans carry: the resource,
+// session, peer and request a message is about. It returns nil when there
+// are none.
+func appendDynamic(attrs []attribute.KeyValue, params any, p *peer, server bool, requestID string) []attribute.KeyValue {
 	if uri := resourceURI(params); uri != "" {
 		attrs = append(attrs, keyResourceURI.String(uri))
 	}
@@ -265,6 +286,9 @@ func appendAttributes(attrs []attribute.KeyValue, method string, params any, p p
 		if p.port > 0 {
 			attrs = append(attrs, keyClientPort.Int(p.port))
 		}
+	}
+	if requestID != "" {
+		attrs = append(attrs, keyRequestID.String(requestID))
 	}
 	return attrs
 }

@@ -1,16 +1,12 @@
 package otel
 
-import (
-	"sync"
+import "sync"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/metric"
-)
-
-// A measureKey is what the attributes of an operation measurement depend
-// on. Measurements with equal keys share one attribute set, made once:
-// making a set sorts and copies the attributes, the larger part of the
-// cost of a measurement.
+// A measureKey is what the shared attributes of an operation depend on.
+// Operations with equal keys share one attribute set for their
+// measurements and one attribute slice for their spans, made once: making
+// a set sorts and copies the attributes, the larger part of the cost of a
+// measurement.
 type measureKey struct {
 	method, target  string
 	errType, code   string
@@ -22,35 +18,34 @@ type measureKey struct {
 	port            int
 }
 
-// maxCachedSets bounds the attribute sets a direction keeps; measurements
-// past it make their set each time. The key has no identifiers, so only
-// many distinct tool or prompt names, or many server addresses, reach it.
-const maxCachedSets = 1024
+// maxCached bounds the entries a cache keeps; operations past it make
+// their attributes each time. The key has no identifiers, so only many
+// distinct tool or prompt names, or many server addresses, reach it.
+const maxCached = 1024
 
-// setCache keeps the record options of the measurements of one direction,
-// by key.
-type setCache struct {
-	mu   sync.RWMutex
-	sets map[measureKey][]metric.RecordOption
+// A cache keeps what operations with equal keys share: the attribute set
+// of their measurements, the name and attributes of their spans.
+type cache[V any] struct {
+	mu      sync.RWMutex
+	entries map[measureKey]V
 }
 
-// options returns the record options carrying the attributes for key,
-// made by build when they are not cached.
-func (c *setCache) options(key measureKey, build func() []attribute.KeyValue) []metric.RecordOption {
+// get returns the value for key, made by build when it is not cached.
+func (c *cache[V]) get(key measureKey, build func() V) V {
 	c.mu.RLock()
-	opts, ok := c.sets[key]
+	v, ok := c.entries[key]
 	c.mu.RUnlock()
 	if ok {
-		return opts
+		return v
 	}
-	opts = []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(build()...))}
+	v = build()
 	c.mu.Lock()
-	if c.sets == nil {
-		c.sets = make(map[measureKey][]metric.RecordOption)
+	if c.entries == nil {
+		c.entries = make(map[measureKey]V)
 	}
-	if len(c.sets) < maxCachedSets {
-		c.sets[key] = opts
+	if len(c.entries) < maxCached {
+		c.entries[key] = v
 	}
 	c.mu.Unlock()
-	return opts
+	return v
 }

@@ -66,6 +66,9 @@ type ConnOptions struct {
 	// notification, in the order they arrive, before it is handled. It
 	// must not block.
 	Received func(req *Request)
+	// OnWriteError, if set, is told of responses that could not be
+	// written: nobody else can be, as the peer is waiting for them.
+	OnWriteError func(err error)
 }
 
 // A Conn runs JSON-RPC 2.0 over a Stream: it matches responses to outgoing
@@ -416,10 +419,18 @@ func (c *Conn) serve(ctx context.Context, req *Request) *Response {
 	return resp
 }
 
-// reply writes a response. Failures are not reported: the peer is gone or
-// the stream is broken, and the read loop will notice.
+// reply writes a response. A failure goes to OnWriteError: the peer is
+// gone or the stream is broken, and the read loop will notice.
 func (c *Conn) reply(resp *Response) {
-	_ = c.stream.Write(context.Background(), resp)
+	c.write(resp)
+}
+
+// write writes a response or a batch of them, reporting a failure to
+// OnWriteError.
+func (c *Conn) write(msg Message) {
+	if err := c.stream.Write(context.Background(), msg); err != nil && c.opts.OnWriteError != nil {
+		c.opts.OnWriteError(err)
+	}
 }
 
 // dispatchBatch handles a batch: responses in it are delivered, requests in
@@ -465,7 +476,7 @@ func (c *Conn) dispatchBatch(batch Batch) {
 			for i, s := range slots {
 				out[i] = s.resp
 			}
-			_ = c.stream.Write(context.Background(), out)
+			c.write(out)
 		}
 		return
 	}
@@ -494,7 +505,7 @@ func (c *Conn) dispatchBatch(batch Batch) {
 			}
 		}
 		if len(out) > 0 {
-			_ = c.stream.Write(context.Background(), out)
+			c.write(out)
 		}
 	}()
 }
@@ -550,7 +561,7 @@ func (c *Conn) shutdown(cause error) {
 		c.err = cause
 		c.done.fire()
 		c.cancelAll()
-		_ = c.stream.Close()
+		_ = c.stream.Close() // the connection is over: a failure to close has no one to tell
 		if _, push := c.stream.(PushStream); push {
 			c.closeReadDone() // no reading goroutine will
 		}

@@ -126,6 +126,10 @@ func plan(b budget) []group {
 		}
 	}
 	for _, era := range bench.Eras {
+		gs = append(gs, group{"OpenTelemetry overhead (streamable HTTP, 64 clients; ours = server and client instrumented, SDK tracer with a batching exporter)",
+			"BenchmarkOTelHTTPLoad", era.String() + "/c64", []string{ours, "uninstrumented"}, b.load, loadMetrics})
+	}
+	for _, era := range bench.Eras {
 		for _, c := range []int{8, 64} {
 			gs = append(gs, group{"Server CPU per call (streamable HTTP, server in a child process, raw load generator)",
 				"BenchmarkServerCPU", fmt.Sprintf("%s/c%d", era, c), withCeiling, b.cpu, cpuMetrics})

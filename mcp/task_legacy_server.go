@@ -63,15 +63,12 @@ func legacyTasksCapability() *ServerTasksCapability {
 	}
 }
 
-// initializeCapabilities returns the capabilities of the initialize result
-// at version: at 2025-11-25, a server with tools that support tasks
-// declares the tasks capability too.
-func (s *Server) initializeCapabilities(version string) *ServerCapabilities {
-	caps := s.capabilities()
+// legacyTaskCapabilities declares the tasks of 2025-11-25 in an initialize
+// result at version, when a tool of the server supports tasks.
+func (s *Server) legacyTaskCapabilities(caps *ServerCapabilities, version string) {
 	if version == Version20251125 && caps.Tasks == nil && s.hasTaskTools() {
 		caps.Tasks = legacyTasksCapability()
 	}
-	return caps
 }
 
 // callToolAsLegacyTask serves a tools/call of the legacy era: a call with
@@ -79,6 +76,9 @@ func (s *Server) initializeCapabilities(version string) *ServerCapabilities {
 // task. ok is false when the call is an ordinary synchronous one: before
 // 2025-11-25 tasks do not exist and params.task is ignored.
 func (ss *ServerSession) callToolAsLegacyTask(ctx context.Context, p *CallToolParams) (res any, ok bool, err error) {
+	if ss.request != nil {
+		return nil, false, nil // 2026-07-28: the tasks extension (task_server.go)
+	}
 	tool, found := ss.server.tools.get(p.Name)
 	if !found {
 		return nil, false, nil
@@ -127,8 +127,8 @@ func (ss *ServerSession) requireLegacyTasks(method string) error {
 	return nil
 }
 
-// getTaskLegacy serves tasks/get at 2025-11-25.
-func (ss *ServerSession) getTaskLegacy(ctx context.Context, p *GetTaskParams) (*GetTaskResult, error) {
+// getLegacyTask serves tasks/get at 2025-11-25.
+func (ss *ServerSession) getLegacyTask(ctx context.Context, p *GetTaskParams) (*GetTaskResult, error) {
 	if err := ss.requireLegacyTasks(MethodGetTask); err != nil {
 		return nil, err
 	}
@@ -242,9 +242,9 @@ func (r *taskRun) addResultStream(st *responseStream) (remove func()) {
 	}
 }
 
-// cancelTaskLegacy serves tasks/cancel at 2025-11-25: the task's state
+// cancelLegacyTask serves tasks/cancel at 2025-11-25: the task's state
 // after cancellation, or -32602 for a task that had ended already.
-func (ss *ServerSession) cancelTaskLegacy(ctx context.Context, p *CancelTaskParams) (*CancelTaskResult, error) {
+func (ss *ServerSession) cancelLegacyTask(ctx context.Context, p *CancelTaskParams) (*CancelTaskResult, error) {
 	if err := ss.requireLegacyTasks(MethodCancelTask); err != nil {
 		return nil, err
 	}
@@ -282,9 +282,9 @@ func (e *taskEngine) cancel(ctx context.Context, t *DetailedTask) error {
 	return e.store.Put(ctx, c, taskExpiry(t))
 }
 
-// listTasksLegacy serves tasks/list at 2025-11-25: the tasks this session
+// listLegacyTasks serves tasks/list at 2025-11-25: the tasks this session
 // created that the store still holds, oldest first.
-func (ss *ServerSession) listTasksLegacy(ctx context.Context, p *ListTasksParams) (*ListTasksResult, error) {
+func (ss *ServerSession) listLegacyTasks(ctx context.Context, p *ListTasksParams) (*ListTasksResult, error) {
 	if err := ss.requireLegacyTasks(MethodListTasks); err != nil {
 		return nil, err
 	}
@@ -476,17 +476,18 @@ func firstText(res *CallToolResult) string {
 	return "the tool reported an error"
 }
 
-// taskMethod is the row of a tasks/* method that exists in 2025-11-25 and
-// in the tasks extension of 2026-07-28, with a handler for each era.
-func taskMethod[P, R, L any](modern func(*ServerSession, context.Context, *P) (*R, error), legacy func(*ServerSession, context.Context, *P) (*L, error)) *methodInfo[ServerSession] {
-	m := requestMethod(modern, methodSpec[ServerSession]{since: Version20251125, capability: "tasks"})
-	modernHandle := m.handle
-	legacyHandle := requestMethod(legacy, methodSpec[ServerSession]{}).handle
-	m.handle = func(ctx context.Context, ss *ServerSession, params any) (any, error) {
+// byRevision makes the row of a method whose params are the same in
+// 2025-11-25 and 2026-07-28 but whose result is not: perRequest serves
+// requests with per-request metadata, handshake the others.
+func byRevision[P, R1, R2 any](perRequest func(*ServerSession, context.Context, *P) (*R1, error), handshake func(*ServerSession, context.Context, *P) (*R2, error), spec methodSpec[ServerSession]) *methodInfo[ServerSession] {
+	modern := requestMethod(perRequest, spec)
+	modernHandle := modern.handle
+	legacyHandle := requestMethod(handshake, spec).handle
+	modern.handle = func(ctx context.Context, ss *ServerSession, params any) (any, error) {
 		if ss.request == nil {
 			return legacyHandle(ctx, ss, params)
 		}
 		return modernHandle(ctx, ss, params)
 	}
-	return m
+	return modern
 }
