@@ -40,8 +40,25 @@
 // connection (stdio) or per request (HTTP); a default Client probes with
 // server/discover and falls back to initialize. Handler code is the same
 // in both eras: [ServerSession.Elicit], [ServerSession.CreateMessage] and
-// [ServerSession.ListRoots] are requests to the client in the legacy era
-// and input-required results in 2026-07-28.
+// [ServerSession.ListRoots] are requests to the client up to 2025-11-25
+// and input-required results in 2026-07-28. [ServerSession.ProtocolAtLeast]
+// tells handler code which revision a request uses.
+//
+// # Middleware, observers and extensions
+//
+// Receiving middleware ([Server.AddReceivingMiddleware],
+// [Client.AddReceivingMiddleware]) wraps the handling of every request and
+// notification a side receives; sending middleware
+// ([Server.AddSendingMiddleware], [Client.AddSendingMiddleware]) wraps
+// every one it sends, with the typed params before encoding and the
+// decoded result after. [RequestInfoFromContext] gives middleware the
+// message's id and transport; [Server.AddSessionObserver] and
+// [Client.AddSessionObserver] report sessions starting and ending. Methods
+// beyond the protocol's are added with [Server.AddMethods] and
+// [Client.AddMethods] and sent with [ClientSession.Call] and the Notify
+// methods. A panic in a handler or middleware becomes an internal error
+// for that request and is logged to the Logger of [ServerOptions] or
+// [ClientOptions].
 //
 // # Transports
 //

@@ -66,8 +66,22 @@ func withServerInfo(res any, err error, info []byte) (any, error) {
 	case json.RawMessage:
 		raw = r
 	case *CallToolResult:
-		if b, ok := appendCallToolResult(nil, r); ok {
-			raw = b
+		// The common case, encoded directly after the _meta member in
+		// one buffer.
+		size := 64 + len(info) + len(r.ResultType)
+		for _, c := range r.Content {
+			if c != nil {
+				size += len(c.Text) + 28
+			}
+		}
+		dst := make([]byte, 0, size)
+		dst = append(append(append(dst, `{"_meta":{`...), info...), `},`...)
+		n := len(dst)
+		if b, ok := appendCallToolResult(dst, r); ok && len(b) > n+1 && b[n] == '{' {
+			if b[n+1] == '}' { // no members: drop the comma too
+				return json.RawMessage(append(b[:n-1], '}')), nil
+			}
+			return json.RawMessage(append(b[:n], b[n+1:]...)), nil
 		}
 	}
 	if raw == nil {

@@ -348,7 +348,7 @@ func (t *SSEServerTransport) Connect(context.Context) (Connection, error) {
 // writeLocked writes and flushes b within the write timeout, set anew for
 // each event. A client that does not read for that long is dropped.
 func (t *SSEServerTransport) writeLocked(b []byte) error {
-	if err := setWriteDeadline(t.rc, t.writeTimeout); err != nil {
+	if err := setWriteDeadline(t.w, t.writeTimeout); err != nil {
 		t.logger.Debug("mcp: cannot set a write deadline on an SSE stream", "error", err)
 	}
 	_, err := t.w.Write(b)

@@ -28,8 +28,12 @@ func (px *postExchange) serveModern(req *jsonrpc2.Request, p *modernProbe, perr 
 	}
 	var check func(params any, decodeErr error) error
 	if p == nil {
+		// The closure takes what it needs, not px, which then stays on
+		// the stack.
+		h, r, s := px.h, px.r, px.server
 		check = func(params any, decodeErr error) error {
-			return px.checkDecoded(req, params, decodeErr)
+			c := postExchange{h: h, r: r, server: s}
+			return c.checkDecoded(req, params, decodeErr)
 		}
 	} else if resp := px.checkModernRequest(req, p, perr); resp != nil {
 		px.writeJSON(modernStatus(resp.Error), resp)

@@ -164,7 +164,7 @@ func (st *responseStream) startSSELocked(prime bool) error {
 // detaches the response: the client is dropped, and net/http closes its
 // connection.
 func (st *responseStream) writeLocked(b []byte) error {
-	if err := setWriteDeadline(st.rc, st.cfg.writeTimeout); err != nil {
+	if err := setWriteDeadline(st.w, st.cfg.writeTimeout); err != nil {
 		st.cfg.logger.Debug("mcp: cannot set a write deadline on an HTTP stream", "error", err)
 	}
 	if _, err := st.w.Write(b); err != nil {
@@ -390,34 +390,33 @@ type writeDeadliner interface {
 }
 
 // setWriteDeadline gives the response's next writes d to complete; d <= 0
-// sets none. rc may be nil for a ResponseWriter with the method itself.
-// net/http clears the deadline once the handler has returned and the
-// response is flushed, so a deadline never outlives its response.
-func setWriteDeadline(rc *http.ResponseController, d time.Duration) error {
+// sets none. It finds the deadline as http.ResponseController does (the
+// writer's own method, or that of the writer it wraps), without
+// allocating; a writer without one (a test recorder) gets none. net/http
+// clears the deadline once the handler has returned and the response is
+// flushed, so a deadline never outlives its response.
+func setWriteDeadline(w http.ResponseWriter, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
-	err := rc.SetWriteDeadline(time.Now().Add(d))
-	if errors.Is(err, http.ErrNotSupported) {
-		return nil // a ResponseWriter without deadlines (a test recorder)
+	for {
+		switch x := w.(type) {
+		case writeDeadliner:
+			return x.SetWriteDeadline(time.Now().Add(d))
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return nil
+		}
 	}
-	return err
 }
 
 // writeJSONWithin answers with status and msg encoded as JSON, giving
 // the write d to complete (none when d <= 0), so a client that does not
 // read its response cannot hold the handler.
 func writeJSONWithin(w http.ResponseWriter, status int, msg jsonrpc2.Message, d time.Duration) error {
-	if d > 0 {
-		var err error
-		if wd, ok := w.(writeDeadliner); ok {
-			err = wd.SetWriteDeadline(time.Now().Add(d))
-		} else {
-			err = setWriteDeadline(http.NewResponseController(w), d)
-		}
-		if err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return err
-		}
+	if err := setWriteDeadline(w, d); err != nil {
+		return err
 	}
 	return writeJSONResponse(w, status, msg)
 }

@@ -17,38 +17,47 @@ const maxCarriedValue = 8192
 
 // metaCarrier lets a propagator read and write the trace-context members
 // (traceparent, tracestate, baggage) of a request's or notification's
-// _meta. It is a pointer type so that using it as a
-// propagation.TextMapCarrier does not allocate.
-type metaCarrier struct {
-	meta   *mcp.Meta
-	cloned bool // meta.Data is a map of our own, safe to write
-}
+// _meta. It is the Meta itself, so that using one as a
+// propagation.TextMapCarrier allocates nothing.
+type metaCarrier mcp.Meta
+
+// carrier returns meta as a carrier.
+func carrier(meta *mcp.Meta) *metaCarrier { return (*metaCarrier)(meta) }
 
 // Get returns the string value of key, or "" when it is absent, not a
 // string, or longer than maxCarriedValue.
 func (c *metaCarrier) Get(key string) string {
-	s, _ := c.meta.Data[key].(string)
+	s, _ := c.Data[key].(string)
 	if len(s) > maxCarriedValue {
 		return ""
 	}
 	return s
 }
 
-// Set stores value under key. The first Set copies the map, so that a map
-// the caller shares with other requests is never written.
+// Set stores value under key. Injection gives the carrier a map of its own
+// first (ownData), so a map the caller shares is never written.
 func (c *metaCarrier) Set(key, value string) {
-	if !c.cloned {
-		data := make(map[string]any, len(c.meta.Data)+3)
-		maps.Copy(data, c.meta.Data)
-		c.meta.Data = data
-		c.cloned = true
+	if c.Data == nil {
+		c.Data = make(map[string]any, 3)
 	}
-	c.meta.Data[key] = value
+	c.Data[key] = value
 }
 
 // Keys lists the keys of the _meta members that are not typed fields.
 func (c *metaCarrier) Keys() []string {
-	return slices.Collect(maps.Keys(c.meta.Data))
+	return slices.Collect(maps.Keys(c.Data))
+}
+
+// ownData replaces a non-empty Data map of meta by a copy with room for the
+// trace context, so that writing it leaves the caller's map alone.
+func ownData(meta *mcp.Meta) {
+	if len(meta.Data) == 0 {
+		meta.Data = nil
+		return
+	}
+	data := make(map[string]any, len(meta.Data)+3)
+	maps.Copy(data, meta.Data)
+	meta.Data = data
 }
 
 // metaOf returns the _meta of a request's or notification's params, or nil

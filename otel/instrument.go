@@ -104,11 +104,11 @@ func (in *instruments) begin(parent context.Context, d *direction, method string
 	static := d.spans.get(op.key("", ""), func() spanStatic {
 		return spanStatic{
 			name:  spanName(method, params),
-			attrs: appendStatic(nil, method, params, &op.peer, d.server),
+			attrs: trace.WithAttributes(appendStatic(nil, method, params, &op.peer, d.server)...),
 		}
 	})
 	opts := make([]trace.SpanStartOption, 0, 4)
-	opts = append(opts, d.start[0], trace.WithAttributes(static.attrs...))
+	opts = append(opts, d.start[0], static.attrs)
 	if dynamic := appendDynamic(nil, params, &op.peer, d.server, requestID); len(dynamic) > 0 {
 		opts = append(opts, trace.WithAttributes(dynamic...))
 	}
@@ -128,7 +128,7 @@ func (in *instruments) begin(parent context.Context, d *direction, method string
 // name and the attributes that do not identify one message.
 type spanStatic struct {
 	name  string
-	attrs []attribute.KeyValue
+	attrs trace.SpanStartEventOption
 }
 
 // key returns the cache key of the operation's attributes, with the given
@@ -155,7 +155,7 @@ func (op *operation) end(res any, err error, requestID string) {
 		op.peer.protocolVersion = r.ProtocolVersion
 	}
 	if span := op.span; span != nil {
-		attrs := make([]attribute.KeyValue, 0, 4)
+		var attrs []attribute.KeyValue
 		if requestID != "" {
 			attrs = append(attrs, keyRequestID.String(requestID))
 		}

@@ -34,7 +34,7 @@ func (in *instruments) extract(ctx context.Context, params any) (_ context.Conte
 		}
 	}
 	before := trace.SpanContextFromContext(ctx)
-	out := in.propagator.Extract(ctx, &metaCarrier{meta: meta})
+	out := in.propagator.Extract(ctx, carrier(meta))
 	if after := trace.SpanContextFromContext(out); before.IsValid() && after.IsValid() && !after.Equal(before) {
 		link = before
 	}
@@ -52,5 +52,6 @@ func (in *instruments) inject(ctx context.Context, params any) {
 	if meta == nil {
 		return
 	}
-	in.propagator.Inject(ctx, &metaCarrier{meta: meta})
+	ownData(meta)
+	in.propagator.Inject(ctx, carrier(meta))
 }

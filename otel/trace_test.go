@@ -311,6 +311,9 @@ func TestHTTPTrace(t *testing.T) {
 			if era.name == "legacy" && ca["mcp.session.id"] != sa["mcp.session.id"] {
 				t.Errorf("mcp.session.id: client %q, server %q", ca["mcp.session.id"], sa["mcp.session.id"])
 			}
+			if sa["client.address"] != "127.0.0.1" || sa["client.port"] == "" {
+				t.Errorf("server span: client.address %q, client.port %q", sa["client.address"], sa["client.port"])
+			}
 			if ca["server.address"] != "127.0.0.1" || ca["server.port"] != ts.URL[strings.LastIndex(ts.URL, ":")+1:] {
 				t.Errorf("client span: server.address %q, server.port %q (server at %s)", ca["server.address"], ca["server.port"], ts.URL)
 			}
