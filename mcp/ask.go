@@ -115,6 +115,11 @@ func (ss *ServerSession) Elicit(ctx context.Context, params *ElicitParams) (*Eli
 // askClient asks the client through the sending middleware: with a
 // request in the legacy era, with an input request in 2026-07-28.
 func askClient[P, R any](ctx context.Context, ss *ServerSession, method string, params *P) (*R, error) {
+	if r := legacyTaskOf(ctx); r != nil && ss.request == nil {
+		// The handler of a 2025-11-25 task asks: the task waits on input.
+		params = askingFor(r, ctx, params)
+		defer r.gotInput(ctx)
+	}
 	h := ss.server.sendingHandler()
 	if h == nil {
 		return serverAsk[P, R](ctx, ss, method, params)

@@ -229,7 +229,7 @@ func sendServerNotification(rc *requestContext, ctx context.Context, params any)
 // deliver sends a notification to the client, after the sending
 // middleware.
 func (ss *ServerSession) deliver(ctx context.Context, method string, params any) error {
-	if r := legacyTaskFrom(ctx); r != nil {
+	if r := legacyTaskOf(ctx); r != nil {
 		params = withRelatedTask(params, r.id) // a 2025-11-25 task's handler (task_legacy_server.go)
 	}
 	if ss.request != nil && ss.request.notify != nil {
@@ -245,7 +245,7 @@ func (ss *ServerSession) deliver(ctx context.Context, method string, params any)
 // requests exist only in the legacy era.
 func (ss *ServerSession) call(ctx context.Context, method string, params, result any) error {
 	root := ss.root()
-	if r := legacyTaskFrom(ctx); r != nil && root.conn != nil {
+	if r := legacyTaskOf(ctx); r != nil && root.conn != nil {
 		return r.callClient(ctx, root, method, params, result) // a 2025-11-25 task's handler (task_legacy_server.go)
 	}
 	if root.conn == nil || root.era.Load() != eraLegacy {

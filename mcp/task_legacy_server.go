@@ -37,9 +37,9 @@ type legacyRun struct {
 // the context (2025-11-25 tasks).
 type legacyTaskKey struct{}
 
-// legacyTaskFrom returns the 2025-11-25 task whose handler runs with ctx,
+// legacyTaskOf returns the 2025-11-25 task whose handler runs with ctx,
 // or nil.
-func legacyTaskFrom(ctx context.Context) *taskRun {
+func legacyTaskOf(ctx context.Context) *taskRun {
 	r, _ := ctx.Value(legacyTaskKey{}).(*taskRun)
 	return r
 }
@@ -47,7 +47,7 @@ func legacyTaskFrom(ctx context.Context) *taskRun {
 // withoutLegacyTask returns ctx with no task, for messages about the task
 // itself rather than of its handler.
 func withoutLegacyTask(ctx context.Context) context.Context {
-	if legacyTaskFrom(ctx) == nil {
+	if legacyTaskOf(ctx) == nil {
 		return ctx
 	}
 	return context.WithValue(ctx, legacyTaskKey{}, (*taskRun)(nil))
@@ -106,11 +106,11 @@ func (ss *ServerSession) callToolAsLegacyTask(ctx context.Context, p *CallToolPa
 	}
 	ss.root().legacyTasks.add(r.id)
 	go r.execute(context.WithValue(hctx, legacyTaskKey{}, r), ss, tool, p, make(chan toolOutcome, 1))
-	return &CreateTaskResult{Task: legacyTaskOf(r.created)}, true, nil
+	return &CreateTaskResult{Task: legacyTask(r.created)}, true, nil
 }
 
-// legacyTaskOf returns the 2025-11-25 form of a task's state.
-func legacyTaskOf(t *DetailedTask) *Task {
+// legacyTask returns the 2025-11-25 form of a task's state.
+func legacyTask(t *DetailedTask) *Task {
 	return &Task{
 		TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 		CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt,
@@ -319,7 +319,7 @@ func (ss *ServerSession) listLegacyTasks(ctx context.Context, p *ListTasksParams
 		case err != nil:
 			return nil, newError(CodeInternalError, "Failed to list tasks: %v", err)
 		}
-		res.Tasks = append(res.Tasks, legacyTaskOf(t))
+		res.Tasks = append(res.Tasks, legacyTask(t))
 	}
 	idx.remove(gone)
 	return res, nil
@@ -384,15 +384,13 @@ func (x *legacyTaskIndex) remove(ids []string) {
 	x.entries = kept
 }
 
-// callClient sends a request of the task's handler to the client: with
-// the related-task _meta, with the task input_required until the answer
-// comes, and over streamable HTTP on the stream of a pending tasks/result
-// request if there is one (else on the GET stream; with neither, it waits
-// for a tasks/result request).
+// callClient sends a request of the task's handler to the client, with the
+// related-task _meta: over streamable HTTP on the stream of a pending
+// tasks/result request if there is one (else on the GET stream; with
+// neither, it waits for a tasks/result request). The task is
+// input_required meanwhile when the request is one of askClient's.
 func (r *taskRun) callClient(ctx context.Context, root *ServerSession, method string, params, result any) error {
 	params = withRelatedTask(params, r.id)
-	r.asking(ctx, 1)
-	defer r.asking(context.WithoutCancel(ctx), -1)
 	for {
 		r.mu.Lock()
 		st, changed := r.legacy.stream, r.legacy.changed
@@ -415,9 +413,27 @@ func (r *taskRun) callClient(ctx context.Context, root *ServerSession, method st
 	}
 }
 
-// asking counts a request of the handler that awaits (d = 1) or got (d =
-// -1) the client's answer: the task is input_required while any does.
-func (r *taskRun) asking(ctx context.Context, d int) {
+// askingFor marks the task input_required while its handler asks the
+// client (until gotInput), and returns a copy of params naming the task in
+// _meta, as 2025-11-25 asks of requests made for a task. askClient calls
+// it before the sending middleware.
+func askingFor[P any](r *taskRun, ctx context.Context, params *P) *P {
+	r.inputWait(ctx, 1)
+	p := cloneParams(params)
+	if m := metaOf(p); m != nil {
+		m.RelatedTask = &RelatedTaskMetadata{TaskID: r.id}
+	}
+	return p
+}
+
+// gotInput marks the task working again once its handler has its answers.
+func (r *taskRun) gotInput(ctx context.Context) {
+	r.inputWait(context.WithoutCancel(ctx), -1)
+}
+
+// inputWait counts a request of the handler that awaits (d = 1) or got (d
+// = -1) the client's answer: the task is input_required while any does.
+func (r *taskRun) inputWait(ctx context.Context, d int) {
 	r.updateOrLog(withoutLegacyTask(ctx), func(t *DetailedTask) bool {
 		r.legacy.asking += d
 		if t.Terminal() {

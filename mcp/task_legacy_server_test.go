@@ -97,3 +97,33 @@ func TestLegacyTasksEndToEnd(t *testing.T) {
 		t.Errorf("tasks/get of an unknown task: %v", err)
 	}
 }
+
+// TestLegacyTaskAsksWithInputRequired checks that while the handler of a
+// 2025-11-25 task waits on the client, the task is input_required and the
+// request names the task.
+func TestLegacyTaskAsksWithInputRequired(t *testing.T) {
+	s, release := taskTestServer(fastTasks)
+	close(release)
+	seen := make(chan string, 1)
+	opts := &ClientOptions{
+		ProtocolVersion: Version20251125,
+		ElicitationHandler: func(ctx context.Context, _ *ClientSession, p *ElicitParams) (*ElicitResult, error) {
+			if p.Meta.RelatedTask == nil {
+				seen <- "no related-task _meta"
+			} else if task, err := s.taskEngine().store.Get(ctx, p.Meta.RelatedTask.TaskID); err != nil {
+				seen <- err.Error()
+			} else {
+				seen <- string(task.Status)
+			}
+			return &ElicitResult{Action: ElicitActionAccept, Content: map[string]any{"confirm": true}}, nil
+		},
+	}
+	cs := connectTasks(t, s, opts)
+	res, err := cs.CallToolWithParams(context.Background(), &CallToolParams{Name: "confirm", Task: &TaskMetadata{}})
+	if err != nil || res.Content[0].Text != "accept true" {
+		t.Fatalf("confirm: %v %+v", err, res)
+	}
+	if got := <-seen; got != string(TaskStatusInputRequired) {
+		t.Errorf("while asking, the task was %q, want input_required", got)
+	}
+}

@@ -223,7 +223,7 @@ func (ss *ServerSession) TaskID() string {
 // as, to tell the client how the work goes. It does nothing if the call is
 // not a task.
 func (ss *ServerSession) SetTaskStatusMessage(ctx context.Context, message string) error {
-	r := legacyTaskFrom(ctx)
+	r := legacyTaskOf(ctx)
 	if r == nil {
 		if ss.TaskID() == "" {
 			return nil
