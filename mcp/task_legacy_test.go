@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -442,5 +443,52 @@ func TestLegacyTaskRequestsOnResultStream(t *testing.T) {
 	related, _ = meta[MetaKeyRelatedTask].(map[string]any)
 	if final["id"] != float64(4) || resultText(final) != "accept true" || related["taskId"] != id {
 		t.Fatalf("tasks/result: %v", final)
+	}
+}
+
+// TestLegacyTaskStatusNotifications checks that the session that created
+// a task hears of each of its status changes, without related-task _meta,
+// through a notification method the client adds.
+func TestLegacyTaskStatusNotifications(t *testing.T) {
+	s, release := taskTestServer(fastTasks)
+	defer close(release)
+	var mu sync.Mutex
+	seen := map[TaskStatus]bool{}
+	var tagged atomic.Bool
+	c := NewClient("c", "v1", &ClientOptions{
+		ProtocolVersion: Version20251125,
+		Capabilities:    &ClientCapabilities{Elicitation: &ElicitationCapability{}},
+		ElicitationHandler: func(context.Context, *ClientSession, *ElicitParams) (*ElicitResult, error) {
+			return &ElicitResult{Action: ElicitActionAccept, Content: map[string]any{"confirm": true}}, nil
+		},
+	})
+	c.AddMethods(NewClientNotification(NotificationTaskStatus, func(_ context.Context, _ *ClientSession, p *TaskStatusParams) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[p.Status] = true
+		if p.Meta.RelatedTask != nil {
+			tagged.Store(true)
+		}
+	}, nil))
+	ct, st := NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := c.Connect(context.Background(), ct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	if _, err := cs.CallToolWithParams(context.Background(), &CallToolParams{Name: "confirm", Task: &TaskMetadata{}}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return seen[TaskStatusInputRequired] && seen[TaskStatusWorking] && seen[TaskStatusCompleted]
+	})
+	if tagged.Load() {
+		t.Error("a status notification carries related-task _meta")
 	}
 }
