@@ -93,11 +93,11 @@ func (ss *ServerSession) callToolAsLegacyTask(ctx context.Context, p *CallToolPa
 	case support == TaskSupportForbidden:
 		return nil, true, newError(CodeMethodNotFound, "tool %q does not support task-augmented calls", p.Name)
 	}
-	var ttl time.Duration
-	if p.Task.TTL != nil && *p.Task.TTL > 0 {
+	e := ss.server.taskEngine()
+	var ttl time.Duration // the requested ttl, if shorter than the server's
+	if p.Task.TTL != nil && *p.Task.TTL > 0 && *p.Task.TTL < e.ttl.Milliseconds() {
 		ttl = time.Duration(*p.Task.TTL) * time.Millisecond
 	}
-	e := ss.server.taskEngine()
 	r, hctx := e.newRun(ctx, ss.server, ttl)
 	r.legacy = legacyRun{on: true, owner: ss.root(), changed: make(chan struct{})}
 	if err := r.start(context.WithoutCancel(ctx), 0); err != nil {

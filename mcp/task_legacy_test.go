@@ -158,6 +158,10 @@ func TestLegacyTaskWire(t *testing.T) {
 	if err != nil || *long.TTLMs != 60000 {
 		t.Fatalf("StartToolCall with a long ttl: %+v, %v", long, err)
 	}
+	ttl = 1 << 62 // would overflow a time.Duration in nanoseconds
+	if _, huge, err := cs.StartToolCall(ctx, &CallToolParams{Name: "wait", Task: &TaskMetadata{TTL: &ttl}}); err != nil || *huge.TTLMs != 60000 {
+		t.Fatalf("StartToolCall with a huge ttl: %+v, %v", huge, err)
+	}
 
 	// tasks/cancel answers the cancelled task; a second one is refused.
 	var cancelled CancelTaskResult
@@ -225,7 +229,7 @@ func TestLegacyTaskWire(t *testing.T) {
 		}
 		p.Cursor = page.NextCursor
 	}
-	if len(ids) != 4 || ids[0] != task.TaskID || ids[1] != long.TaskID {
+	if len(ids) != 5 || ids[0] != task.TaskID || ids[1] != long.TaskID {
 		t.Fatalf("listed %v", ids)
 	}
 	if _, err := cs.ListTasks(ctx, &ListTasksParams{Cursor: "not a cursor"}); code(err) != CodeInvalidParams {
