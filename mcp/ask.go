@@ -27,8 +27,8 @@ func (ss *ServerSession) ListRoots(ctx context.Context, params *ListRootsParams)
 	return askClient[ListRootsParams, ListRootsResult](ctx, ss, MethodListRoots, params)
 }
 
-// Roots iterates over the client's roots. In a legacy session the list is
-// cached and refreshed after the client reports a change.
+// Roots iterates over the client's roots. In a session made by initialize
+// the list is cached and refreshed after the client reports a change.
 func (ss *ServerSession) Roots(ctx context.Context) iter.Seq2[*Root, error] {
 	return func(yield func(*Root, error) bool) {
 		root := ss.root()

@@ -21,10 +21,11 @@ type ClientOptions struct {
 	WebsiteURL  string
 	// ProtocolVersion pins the protocol version. Empty means: probe with
 	// server/discover at LatestVersion and fall back to the initialize
-	// handshake if the server is legacy (spec: basic/versioning).
+	// handshake if the server does not answer it (spec:
+	// basic/versioning).
 	ProtocolVersion string
 	// ProbeTimeout bounds the server/discover probe; a server silent that
-	// long is taken as legacy (default 3s).
+	// long is taken as one without server/discover (default 3s).
 	ProbeTimeout time.Duration
 	// Capabilities, if set, are the base of what the client declares; the
 	// client adds what its handlers imply.

@@ -591,8 +591,8 @@ func sendClientNotification(rc *requestContext, ctx context.Context, params any)
 	return nil, rc.client.conn.Notify(ctx, rc.method, params)
 }
 
-// ID returns the session's id on a legacy streamable HTTP connection (the
-// Mcp-Session-Id header), or "" when the connection has none.
+// ID returns the session's id on a streamable HTTP connection made by
+// initialize (the Mcp-Session-Id header), or "" when it has none.
 func (cs *ClientSession) ID() string {
 	if c, ok := cs.raw.(*streamableClientConn); ok {
 		c.mu.Lock()

@@ -188,7 +188,7 @@ func (ss *ServerSession) LoggingMessage(ctx context.Context, params *LoggingMess
 }
 
 // SetLoggingLevel sets the minimum level of the log messages the server
-// sends this client. In the legacy era it is the spec method
+// sends this client. Up to 2025-11-25 it is the spec method
 // logging/setLevel. In 2026-07-28, where the level is part of each
 // request, it makes every later request of the session carry the level in
 // its _meta (a request whose params set Meta.LogLevel keeps its own); an

@@ -216,3 +216,26 @@ func TestRequestInfoOverHTTP(t *testing.T) {
 		})
 	}
 }
+
+func TestSessionIDOverSSE(t *testing.T) {
+	server, _, ts := newSSETest(t)
+	ct, err := NewSSEClientTransport(ts.URL+"/sse", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := NewClient("c", "v1", &ClientOptions{ProtocolVersion: Version20241105}).Connect(context.Background(), ct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var ss *ServerSession
+	waitUntil(t, func() bool {
+		if s := slicesOf(server.Sessions()); len(s) == 1 {
+			ss = s[0]
+		}
+		return ss != nil
+	})
+	if ss.ID() == "" || ss.Transport().Network != NetworkTCP || cs.Transport().RemoteAddr == "" {
+		t.Errorf("SSE session: id %q, transport %+v, client transport %+v", ss.ID(), ss.Transport(), cs.Transport())
+	}
+}

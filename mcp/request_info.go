@@ -168,6 +168,20 @@ func httpTransportInfo(r *http.Request) TransportInfo {
 	return t
 }
 
+// sessionIDOf returns the session id a server transport carries: the
+// sessionId of the HTTP+SSE transport's message endpoint.
+func sessionIDOf(t Transport) string {
+	st, ok := t.(*SSEServerTransport)
+	if !ok {
+		return ""
+	}
+	u, err := url.Parse(st.endpoint)
+	if err != nil {
+		return ""
+	}
+	return u.Query().Get("sessionId")
+}
+
 // transportInfoOf describes the connections a transport makes.
 func transportInfoOf(t Transport) TransportInfo {
 	switch t := t.(type) {

@@ -37,8 +37,8 @@ type ServerOptions struct {
 	// list methods (default DefaultPageSize).
 	PageSize int
 	// KeepAlive, if positive, pings each connected client at this interval
-	// and closes the session when a ping fails. A legacy streamable HTTP
-	// client is pinged on its GET stream; one that has not opened that
+	// and closes the session when a ping fails. A streamable HTTP client
+	// of 2025-11-25 or earlier is pinged on its GET stream; one that has not opened that
 	// stream is not pinged, and its session ends by idle expiry
 	// (StreamableHTTPOptions.SessionTimeout).
 	KeepAlive time.Duration
@@ -54,7 +54,7 @@ type ServerOptions struct {
 	RequestStateTTL time.Duration
 	// SubscribeHandler and UnsubscribeHandler, if set, are called when a
 	// client subscribes to or unsubscribes from a resource's updates
-	// (legacy era). Setting them declares the resources.subscribe
+	// (2025-11-25 and earlier). Setting them declares the resources.subscribe
 	// capability; set both or neither.
 	SubscribeHandler   func(context.Context, *ServerSession, *SubscribeParams) error
 	UnsubscribeHandler func(context.Context, *ServerSession, *UnsubscribeParams) error
@@ -63,8 +63,8 @@ type ServerOptions struct {
 	// LoggingInterval is the minimum time between two log messages sent to
 	// one client; messages in between are dropped. Zero means no limit.
 	LoggingInterval time.Duration
-	// InitializedHandler, if set, is called when a legacy client sends
-	// notifications/initialized.
+	// InitializedHandler, if set, is called when a client sends
+	// notifications/initialized (2025-11-25 and earlier).
 	InitializedHandler func(context.Context, *ServerSession, *InitializedParams)
 	// RootsListChangedHandler, if set, is called when a client reports that
 	// its roots changed.

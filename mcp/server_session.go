@@ -22,11 +22,12 @@ const (
 
 // A ServerSession is the server's side of one client connection.
 //
-// In the legacy era it lives from initialize to the end of the connection.
-// In the modern era (2026-07-28) each request is independent: handlers
-// receive a ServerSession scoped to that one request, carrying the
-// client's per-request capabilities, identity and protocol version.
-// Handler code is the same in both eras.
+// With the initialize handshake (protocol 2025-11-25 and earlier) it lives
+// from initialize to the end of the connection. With per-request metadata
+// (2026-07-28) each request is independent: handlers receive a
+// ServerSession scoped to that one request, carrying the client's
+// per-request capabilities, identity and protocol version. Handler code is
+// the same in every revision.
 type ServerSession struct {
 	server *Server
 	conn   sessionPeer // nil for a modern request served outside a connection
@@ -58,6 +59,7 @@ type ServerSession struct {
 	barrier     initBarrier // server_initialize.go; written only before requests are handled
 	barrierOnce sync.Once
 	transport   TransportInfo // of the connection, when Connect made it
+	sessionID   string        // the transport's session id (HTTP+SSE), if any
 	ended       []func(error) // session observers' end functions (session_observer.go)
 }
 
@@ -90,7 +92,7 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting server: %w", err)
 	}
-	ss := &ServerSession{server: s, transport: transportInfoOf(t)}
+	ss := &ServerSession{server: s, transport: transportInfoOf(t), sessionID: sessionIDOf(t)}
 	ss.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
 		Handler:     jsonrpc2.HandlerFunc(ss.handle),
 		MaxInFlight: s.opts.MaxInFlight,
@@ -151,7 +153,7 @@ func (ss *ServerSession) Wait() error {
 }
 
 // ProtocolVersion returns the protocol version in use: negotiated by
-// initialize in the legacy era, or the request's own in 2026-07-28.
+// initialize (2025-11-25 and earlier), or the request's own (2026-07-28).
 func (ss *ServerSession) ProtocolVersion() string {
 	if ss.request != nil {
 		return ss.request.meta.ProtocolVersion
@@ -171,8 +173,9 @@ func (ss *ServerSession) ClientInfo() *Implementation {
 	return ss.clientInfo
 }
 
-// ClientCapabilities returns what the client declared: at initialize in the
-// legacy era, on this request in 2026-07-28. It is never nil.
+// ClientCapabilities returns what the client declared: at initialize
+// (2025-11-25 and earlier), or on this request (2026-07-28). It is never
+// nil.
 func (ss *ServerSession) ClientCapabilities() *ClientCapabilities {
 	var caps *ClientCapabilities
 	if ss.request != nil {
@@ -280,14 +283,17 @@ func sendPing(rc *requestContext, ctx context.Context, params any) (any, error) 
 	return res, nil
 }
 
-// ID returns the session's id on a legacy streamable HTTP connection (the
-// Mcp-Session-Id header), or "" when it has none (stdio, in-memory, and
-// every 2026-07-28 request).
+// ID returns the session's id: the Mcp-Session-Id header of a streamable
+// HTTP session made by initialize, the sessionId of an HTTP+SSE session, or ""
+// when it has none (stdio, in-memory, and every 2026-07-28 request).
 func (ss *ServerSession) ID() string {
-	if sess, ok := ss.root().conn.(*httpSession); ok && ss.request == nil {
+	if ss.request != nil {
+		return ""
+	}
+	if sess, ok := ss.root().conn.(*httpSession); ok {
 		return sess.id
 	}
-	return ""
+	return ss.sessionID
 }
 
 // NotifyProgress reports progress on the request whose progress token is

@@ -88,8 +88,9 @@ func (s *Server) resourceSubscribers(uri string) []*ServerSession {
 }
 
 // ResourceUpdated tells the clients subscribed to params.URI that the
-// resource changed, with notifications/resources/updated: legacy sessions
-// that subscribed with resources/subscribe and, in 2026-07-28, listen
+// resource changed, with notifications/resources/updated: sessions
+// (2025-11-25 and earlier) that subscribed with resources/subscribe and, in
+// 2026-07-28, listen
 // streams whose filter names the URI. It sends to all of them at once and
 // returns when every send is done or ctx is done; the error joins the
 // sends that failed (a client that disconnected meanwhile is not a

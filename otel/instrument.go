@@ -102,16 +102,15 @@ func (in *instruments) begin(parent context.Context, d *direction, method string
 		return op
 	}
 	static := d.spans.get(op.key("", ""), func() spanStatic {
-		return spanStatic{
-			name:  spanName(method, params),
-			attrs: trace.WithAttributes(appendStatic(nil, method, params, &op.peer, d.server)...),
-		}
+		return spanStatic{name: spanName(method, params), attrs: appendStatic(nil, method, params, &op.peer, d.server)}
 	})
-	opts := make([]trace.SpanStartOption, 0, 4)
-	opts = append(opts, d.start[0], static.attrs)
-	if dynamic := appendDynamic(nil, params, &op.peer, d.server, requestID); len(dynamic) > 0 {
-		opts = append(opts, trace.WithAttributes(dynamic...))
-	}
+	// One slice for all the attributes: the span's configuration copies
+	// them once, where several options would make it grow the copy.
+	attrs := make([]attribute.KeyValue, 0, len(static.attrs)+maxDynamic)
+	attrs = append(attrs, static.attrs...)
+	attrs = appendDynamic(attrs, params, &op.peer, d.server, requestID)
+	opts := make([]trace.SpanStartOption, 0, 3)
+	opts = append(opts, d.start[0], trace.WithAttributes(attrs...))
 	if link.IsValid() {
 		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
 	}
@@ -128,7 +127,7 @@ func (in *instruments) begin(parent context.Context, d *direction, method string
 // name and the attributes that do not identify one message.
 type spanStatic struct {
 	name  string
-	attrs trace.SpanStartEventOption
+	attrs []attribute.KeyValue
 }
 
 // key returns the cache key of the operation's attributes, with the given
@@ -271,9 +270,11 @@ func appendStatic(attrs []attribute.KeyValue, method string, params any, p *peer
 	return p.appendNetwork(attrs, !server)
 }
 
+// maxDynamic is the most attributes appendDynamic appends.
+const maxDynamic = 5
+
 // appendDynamic appends the attributes only spans carry: the resource,
-// session, peer and request a message is about. It returns nil when there
-// are none.
+// session, peer and request a message is about (at most maxDynamic).
 func appendDynamic(attrs []attribute.KeyValue, params any, p *peer, server bool, requestID string) []attribute.KeyValue {
 	if uri := resourceURI(params); uri != "" {
 		attrs = append(attrs, keyResourceURI.String(uri))
