@@ -90,6 +90,9 @@ func (ss *ServerSession) callToolAsLegacyTask(ctx context.Context, p *CallToolPa
 	switch {
 	case p.Task == nil:
 		return nil, true, newError(CodeMethodNotFound, "tool %q runs only as a task: call it with params.task", p.Name)
+	case support == TaskSupportForbidden && !ss.server.hasTaskTools():
+		// The server declares no tasks capability: params.task is ignored.
+		return nil, false, nil
 	case support == TaskSupportForbidden:
 		return nil, true, newError(CodeMethodNotFound, "tool %q does not support task-augmented calls", p.Name)
 	}

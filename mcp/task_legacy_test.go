@@ -50,8 +50,14 @@ func TestLegacyTasksCapability(t *testing.T) {
 	}
 	plain := NewServer("plain", "v1", nil)
 	plain.AddTools(echoTool())
-	if tc := connectTasks(t, plain, &ClientOptions{ProtocolVersion: Version20251125}).ServerCapabilities().Tasks; tc != nil {
+	cs := connectTasks(t, plain, &ClientOptions{ProtocolVersion: Version20251125})
+	if tc := cs.ServerCapabilities().Tasks; tc != nil {
 		t.Errorf("a server without task tools declares tasks: %+v", tc)
+	}
+	// It ignores params.task, as a server without the capability must.
+	res, err := cs.CallToolWithParams(context.Background(), &CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}, Task: &TaskMetadata{}})
+	if err != nil || res.IsError || len(res.Content) == 0 {
+		t.Errorf("task-augmented call to a server without tasks: %+v, %v", res, err)
 	}
 }
 
