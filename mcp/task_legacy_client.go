@@ -81,10 +81,15 @@ func detailedTaskOf(t *Task) *DetailedTask {
 	}
 }
 
+// maxCreateTaskResult bounds the size of a result the client looks at for
+// a CreateTaskResult, which is small: a large result is never one, and is
+// not scanned.
+const maxCreateTaskResult = 64 << 10
+
 // createdTask returns the task of a CreateTaskResult, if raw is one: a
 // result whose task member is an object.
 func createdTask(raw []byte) (*Task, bool) {
-	if !bytes.Contains(raw, []byte(`"task"`)) {
+	if len(raw) > maxCreateTaskResult || !bytes.Contains(raw, []byte(`"task"`)) {
 		return nil, false
 	}
 	var r struct {
