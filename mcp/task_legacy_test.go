@@ -502,3 +502,54 @@ func TestLegacyTaskStatusNotifications(t *testing.T) {
 		t.Error("a status notification carries related-task _meta")
 	}
 }
+
+// TestLegacyTasksConcurrent runs many 2025-11-25 tasks at once on one
+// session, each asking the client twice, and cancels some midway.
+func TestLegacyTasksConcurrent(t *testing.T) {
+	s, release := taskTestServer(fastTasks)
+	close(release)
+	var asked atomic.Int64
+	cs := legacyTaskClient(t, s, &asked)
+	const n = 16
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			ctx := context.Background()
+			if i%4 == 3 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, time.Millisecond)
+				defer cancel()
+			}
+			res, err := cs.CallTool(ctx, "pair", nil, nil)
+			switch {
+			case i%4 == 3 && err != nil && !errors.Is(err, context.DeadlineExceeded):
+				errs <- fmt.Errorf("call %d: %v", i, err)
+			case i%4 != 3 && (err != nil || res.Content[0].Text != "First+Second"):
+				errs <- fmt.Errorf("call %d: %+v, %v", i, res, err)
+			default:
+				errs <- nil
+			}
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	list, err := cs.ListTasks(context.Background(), nil)
+	if err != nil || len(list.Tasks) == 0 {
+		t.Fatalf("ListTasks: %+v, %v", list, err)
+	}
+	waitUntil(t, func() bool {
+		list, err := cs.ListTasks(context.Background(), nil)
+		if err != nil {
+			return false
+		}
+		for _, task := range list.Tasks {
+			if task.Status != TaskStatusCompleted && task.Status != TaskStatusCancelled {
+				return false
+			}
+		}
+		return true
+	})
+}
