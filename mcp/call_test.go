@@ -42,6 +42,14 @@ func TestAddedMethodsCallAndNotify(t *testing.T) {
 			NewServerMethod("vendor/modern-only", func(ctx context.Context, ss *ServerSession, p *echoExtParams) (*echoExtResult, error) {
 				return &echoExtResult{}, nil
 			}, &MethodOptions{Since: Version20260728}),
+			NewServerMethod("vendor/validated", func(ctx context.Context, ss *ServerSession, p *echoExtParams) (*echoExtResult, error) {
+				return &echoExtResult{Text: p.Text}, nil
+			}, &MethodOptions{Validate: func(params any) error {
+				if params.(*echoExtParams).Text == "" {
+					return errors.New("text is required")
+				}
+				return nil
+			}}),
 		)
 		cs, _ := connect(t, server, &ClientOptions{ProtocolVersion: version})
 		ctx := context.Background()
@@ -73,6 +81,9 @@ func TestAddedMethodsCallAndNotify(t *testing.T) {
 		err = cs.Call(ctx, "vendor/modern-only", nil, nil)
 		if modern := isModernVersion(version); (err == nil) != modern {
 			t.Errorf("method since 2026-07-28 at %s: %v", version, err)
+		}
+		if err := cs.Call(ctx, "vendor/validated", &echoExtParams{}, nil); CodeOf(err) != CodeInvalidParams {
+			t.Errorf("params failing Validate: %v, want -32602", err)
 		}
 		if err := cs.Notify(ctx, "vendor/ping", &echoExtParams{Text: "note"}); err != nil {
 			t.Fatal(err)

@@ -50,13 +50,11 @@ func (cs *ClientSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 	if v := cs.version; v != "" && !m.existsIn(v) && !notification {
 		return nil, notInRevision(req.Method, v)
 	}
-	if m.validate != nil {
-		if err := m.validate(params); err != nil {
-			if notification {
-				return nil, nil
-			}
-			return nil, err
+	if err := m.check(params); err != nil {
+		if notification {
+			return nil, nil
 		}
+		return nil, err
 	}
 	res, err := cs.client.invoke(incomingContext(ctx, req, nil, cs), cs, req.Method, params)
 	if notification {

@@ -49,6 +49,23 @@ func (m *methodSpec[S]) existsIn(version string) bool {
 	return (m.since == "" || version >= m.since) && (m.until == "" || version <= m.until)
 }
 
+// check runs the method's check of required params, if it has one: a
+// failure is a -32602 (invalid params) error.
+func (m *methodSpec[S]) check(params any) error {
+	if m.validate == nil {
+		return nil
+	}
+	err := m.validate(params)
+	if err == nil {
+		return nil
+	}
+	var werr *JSONRPCError
+	if errors.As(err, &werr) {
+		return err
+	}
+	return newError(CodeInvalidParams, "%v", err)
+}
+
 // requestMethod builds the row of a request with typed params and result.
 func requestMethod[S ClientSession | ServerSession, P, R any](h func(*S, context.Context, *P) (*R, error), spec methodSpec[S]) *methodInfo[S] {
 	return &methodInfo[S]{

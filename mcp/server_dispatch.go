@@ -115,10 +115,8 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request, src source
 	if m.enabled != nil && !m.enabled(ss) {
 		return nil, newError(CodeMethodNotFound, "%s: %s", req.Method, m.unsupported)
 	}
-	if m.validate != nil {
-		if err := m.validate(params); err != nil {
-			return nil, err
-		}
+	if err := m.check(params); err != nil {
+		return nil, err
 	}
 	res, err := ss.serve(incomingContext(ctx, req, ss, nil), req.Method, params)
 	if ss.request != nil {

@@ -148,3 +148,84 @@ func TestStreamableHTTPLogger(t *testing.T) {
 		}
 	}
 }
+
+// A listen client that stops reading does not hold up the notifications
+// of the others: each stream has its own bounded queue, and a client that
+// falls too far behind is dropped.
+func TestStreamableHTTPSlowListenerDoesNotBlockOthers(t *testing.T) {
+	server, h, ts, _ := newHTTPTest(t, &StreamableHTTPOptions{WriteTimeout: 10 * time.Second}, nil)
+	uri := "file:///" + strings.Repeat("u", 8<<10)
+	server.AddResources(&ServerResource{Resource: &Resource{URI: uri, Name: "big"}, Handler: func(context.Context, *ServerSession, *ReadResourceParams) (*ReadResourceResult, error) {
+		return &ReadResourceResult{}, nil
+	}})
+	body := modernCall(1, MethodSubscriptionsListen, fmt.Sprintf(`"notifications":{"resourceSubscriptions":[%q]}`, uri))
+
+	// The slow client: it sends its listen request and never reads.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetReadBuffer(4096)
+	}
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+		"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	waitUntil(t, func() bool { return h.Stats().ListenStreams == 1 })
+
+	// The fast client reads everything.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL, strings.NewReader(body))
+	for k, v := range modernHeaders(MethodSubscriptionsListen, "") {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	const n = 1000
+	events := make(chan struct{}, n+1)
+	go func() {
+		r := newSSEReader(resp.Body, 1<<20)
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				return
+			}
+			if strings.Contains(string(ev.Data), NotificationResourceUpdated) {
+				events <- struct{}{}
+			}
+		}
+	}()
+	waitUntil(t, func() bool { return h.Stats().ListenStreams == 2 })
+	time.Sleep(100 * time.Millisecond) // both listeners registered after their acknowledgment
+
+	start := time.Now()
+	for range n {
+		// An error reports the client dropped for not reading.
+		_ = server.ResourceUpdated(context.Background(), &ResourceUpdatedParams{URI: uri})
+	}
+	for i := range n {
+		select {
+		case <-events:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the reading listener got %d of %d notifications after %v", i, n, time.Since(start))
+		}
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("delivery to the reading listener took %v, held up by the one that does not read", d)
+	}
+	// The client that does not read was dropped: its stream ends once its
+	// write in progress times out.
+	deadline := time.Now().Add(15 * time.Second)
+	for h.Stats().ListenStreams != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d listen streams: the client that does not read was not dropped", h.Stats().ListenStreams)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
@@ -49,6 +50,11 @@ type responseStream struct {
 	header  func(h http.Header)       // sets extra response headers, once
 	status  func(*jsonrpc2.Error) int // HTTP status of an error response
 	tracked bool                      // registered with h as long-lived
+
+	queue sendQueue // events of a long-lived stream, written in order
+	// abort, set while a long-lived stream's response is attached, makes
+	// a write in progress fail at once (a dropped client).
+	abort atomic.Pointer[writeDeadliner]
 
 	mu      sync.Mutex
 	w       http.ResponseWriter // nil when detached
@@ -94,6 +100,11 @@ type httpRequestKey struct{}
 // attachLocked makes w the stream's HTTP response, for a stream served on
 // the goroutine that serves w.
 func (st *responseStream) attachLocked(w http.ResponseWriter) {
+	if st.cancel != nil {
+		if wd := deadlinerOf(w); wd != nil {
+			st.abort.Store(&wd)
+		}
+	}
 	st.w = w
 	st.rc = nil // made when the stream starts
 	st.release = nil
@@ -195,7 +206,12 @@ func (st *responseStream) lostClientLocked(err error) {
 // send streams a message that precedes the request's response: a
 // notification or a server-to-client request. It fails when the stream
 // cannot carry it (JSON response, response already sent, client gone).
+// On a long-lived stream (subscriptions/listen) it only queues the
+// message: a broadcast to many streams never waits for a slow client.
 func (st *responseStream) send(msg jsonrpc2.Message) error {
+	if st.cancel != nil {
+		return st.enqueue(msg)
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.done {
@@ -253,7 +269,11 @@ func (st *responseStream) lostLocked(err error) error {
 // finish sends the request's response, the stream's last message, and
 // lets the goroutine serving the stream return.
 func (st *responseStream) finish(resp *jsonrpc2.Response) {
+	dropped := st.cancel != nil && st.queue.close()
 	st.mu.Lock()
+	if dropped {
+		st.detachLocked() // nothing more is written to a dropped client
+	}
 	defer st.mu.Unlock()
 	if st.done {
 		return
@@ -399,10 +419,19 @@ func setWriteDeadline(w http.ResponseWriter, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
+	if wd := deadlinerOf(w); wd != nil {
+		return wd.SetWriteDeadline(time.Now().Add(d))
+	}
+	return nil
+}
+
+// deadlinerOf returns the write-deadline method of w or of the writer it
+// wraps, as http.ResponseController finds it, or nil.
+func deadlinerOf(w http.ResponseWriter) writeDeadliner {
 	for {
 		switch x := w.(type) {
 		case writeDeadliner:
-			return x.SetWriteDeadline(time.Now().Add(d))
+			return x
 		case interface{ Unwrap() http.ResponseWriter }:
 			w = x.Unwrap()
 		default:
@@ -419,4 +448,90 @@ func writeJSONWithin(w http.ResponseWriter, status int, msg jsonrpc2.Message, d 
 		return err
 	}
 	return writeJSONResponse(w, status, msg)
+}
+
+// maxQueuedEvents bounds the events waiting to be written to one
+// long-lived stream; a client that falls this far behind is dropped.
+const maxQueuedEvents = 256
+
+// A sendQueue holds the events of a long-lived stream until a goroutine,
+// started when there are some and gone when there are none, writes them.
+type sendQueue struct {
+	mu      sync.Mutex
+	pending [][]byte
+	closed  bool
+	dropped bool          // the client fell too far behind
+	drained chan struct{} // closed when the running writer stops; nil when none runs
+}
+
+// enqueue queues msg for the stream, dropping a client that does not keep
+// up: its request is cancelled, which ends the stream.
+func (st *responseStream) enqueue(msg jsonrpc2.Message) error {
+	data, err := jsonrpc2.AppendMessage(nil, msg)
+	if err != nil {
+		return err
+	}
+	q := &st.queue
+	q.mu.Lock()
+	switch {
+	case q.closed:
+		q.mu.Unlock()
+		return errStreamDone
+	case len(q.pending) >= maxQueuedEvents:
+		q.closed, q.dropped, q.pending = true, true, nil
+		q.mu.Unlock()
+		st.cfg.logger.Info("mcp: dropping a subscriptions/listen client: it does not read its stream", "queued", maxQueuedEvents)
+		if wd := st.abort.Load(); wd != nil {
+			// Fails the write in progress: the stream then ends at once.
+			_ = (*wd).SetWriteDeadline(time.Now())
+		}
+		st.cancel()
+		return errDetached
+	}
+	q.pending = append(q.pending, data)
+	if q.drained == nil {
+		q.drained = make(chan struct{})
+		go st.drain()
+	}
+	q.mu.Unlock()
+	return nil
+}
+
+// drain writes the queued events until there are none left.
+func (st *responseStream) drain() {
+	q := &st.queue
+	for {
+		q.mu.Lock()
+		if len(q.pending) == 0 {
+			close(q.drained)
+			q.drained = nil
+			q.mu.Unlock()
+			return
+		}
+		data := q.pending[0]
+		q.pending[0] = nil
+		q.pending = q.pending[1:]
+		q.mu.Unlock()
+		st.mu.Lock()
+		if !st.done {
+			// A failed write detaches the stream (and is logged); the
+			// events left are then discarded the same way.
+			_ = st.emitLocked(data)
+		}
+		st.mu.Unlock()
+	}
+}
+
+// close refuses further events and waits until the queued ones are
+// written. It reports whether the client was dropped for falling behind.
+func (q *sendQueue) close() (dropped bool) {
+	q.mu.Lock()
+	dropped = q.dropped
+	q.closed = true
+	drained := q.drained
+	q.mu.Unlock()
+	if drained != nil {
+		<-drained
+	}
+	return dropped
 }

@@ -70,7 +70,7 @@ func (in *instruments) histogram(name, desc string) metric.Float64Histogram {
 // peer describes the session a message travels on.
 type peer struct {
 	protocolVersion string
-	sessionID       string // the legacy Mcp-Session-Id, else ""
+	sessionID       string // the Mcp-Session-Id of an HTTP session, else ""
 	transport       string // network.transport: "pipe" or "tcp"; "" when unknown
 	protocolName    string // network.protocol.name, e.g. "http"
 	protocolVer     string // network.protocol.version, e.g. "1.1"
@@ -102,7 +102,7 @@ func (in *instruments) begin(parent context.Context, d *direction, method string
 		return op
 	}
 	static := d.spans.get(op.key("", ""), func() spanStatic {
-		return spanStatic{name: spanName(method, params), attrs: appendStatic(nil, method, params, &op.peer, d.server)}
+		return spanStatic{name: spanName(method, params), attrs: appendStatic(nil, method, params, target(params), &op.peer, d.server)}
 	})
 	// One slice for all the attributes: the span's configuration copies
 	// them once, where several options would make it grow the copy.
@@ -135,7 +135,7 @@ type spanStatic struct {
 func (op *operation) key(errType, code string) measureKey {
 	p := &op.peer
 	k := measureKey{
-		method: op.method, target: target(op.params), errType: errType, code: code,
+		method: op.method, target: op.target(code), errType: errType, code: code,
 		protocolVersion: p.protocolVersion, transport: p.transport, protocolName: p.protocolName, protocolVer: p.protocolVer,
 	}
 	if !op.d.server {
@@ -178,10 +178,23 @@ func (op *operation) end(res any, err error, requestID string) {
 	}
 }
 
+// target is the tool or prompt name the operation's measurement carries.
+// A request this side handled that failed with a JSON-RPC error (an
+// unknown tool or prompt) may name anything its sender chose: the name is
+// measured as "_OTHER", so that a peer cannot make the measurements grow
+// without bound. Spans keep the name.
+func (op *operation) target(code string) string {
+	t := target(op.params)
+	if t != "" && code != "" && op.d.server {
+		return errorTypeOther
+	}
+	return t
+}
+
 // record makes the operation's measurement.
 func (op *operation) record(seconds float64, errType, code string) {
 	opts := op.d.sets.get(op.key(errType, code), func() []metric.RecordOption {
-		attrs := appendStatic(make([]attribute.KeyValue, 0, 16), op.method, op.params, &op.peer, op.d.server)
+		attrs := appendStatic(make([]attribute.KeyValue, 0, 16), op.method, op.params, op.target(code), &op.peer, op.d.server)
 		if errType != "" {
 			attrs = append(attrs, keyErrorType.String(errType))
 			if code != "" {
@@ -251,17 +264,18 @@ func resourceURI(params any) string {
 
 // appendStatic appends the attributes of a message that spans and
 // measurements share: those that do not identify one message, session or
-// peer (whose cardinality is unbounded).
-func appendStatic(attrs []attribute.KeyValue, method string, params any, p *peer, server bool) []attribute.KeyValue {
+// peer (whose cardinality is unbounded). target is the tool or prompt name
+// to report.
+func appendStatic(attrs []attribute.KeyValue, method string, params any, target string, p *peer, server bool) []attribute.KeyValue {
 	attrs = append(attrs, keyMethodName.String(method))
 	switch pr := params.(type) {
 	case *mcp.CallToolParams:
 		if pr != nil {
-			attrs = append(attrs, keyToolName.String(pr.Name), keyOperationName.String(operationExecuteTool))
+			attrs = append(attrs, keyToolName.String(target), keyOperationName.String(operationExecuteTool))
 		}
 	case *mcp.GetPromptParams:
 		if pr != nil {
-			attrs = append(attrs, keyPromptName.String(pr.Name))
+			attrs = append(attrs, keyPromptName.String(target))
 		}
 	}
 	if p.protocolVersion != "" {

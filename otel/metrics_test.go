@@ -62,6 +62,38 @@ func TestOperationMetrics(t *testing.T) {
 	}
 }
 
+// TestUnknownToolNamesBounded checks that the names of unknown tools a
+// client calls do not reach the server's measurements (any name a peer
+// sends would be a new time series), while the spans keep them.
+func TestUnknownToolNamesBounded(t *testing.T) {
+	tm := newTelemetry(t)
+	server := greeter()
+	InstrumentServer(server, tm.opts)
+	cs := connect(t, server, newClient(""))
+	for _, name := range []string{"nope-1", "nope-2", "nope-3"} {
+		if _, err := cs.CallTool(context.Background(), name, map[string]any{}, nil); err == nil {
+			t.Fatalf("unknown tool %s: no error", name)
+		}
+	}
+	var points int
+	for _, dp := range tm.histogram(t, "mcp.server.operation.duration") {
+		a := attrs(dp.Attributes.ToSlice())
+		if a["mcp.method.name"] != "tools/call" {
+			continue
+		}
+		points++
+		if a["gen_ai.tool.name"] != "_OTHER" || a["error.type"] != "-32602" || dp.Count != 3 {
+			t.Errorf("attributes %v, count %d: want one series, tool _OTHER, error.type -32602, count 3", a, dp.Count)
+		}
+	}
+	if points != 1 {
+		t.Errorf("%d series for the unknown tools, want 1", points)
+	}
+	if len(tm.ended("tools/call nope-2")) != 1 {
+		t.Errorf("span names: %v", spanNames(tm))
+	}
+}
+
 // TestSessionMetrics checks the session histograms: each side records its
 // session's duration when the session ends.
 func TestSessionMetrics(t *testing.T) {
