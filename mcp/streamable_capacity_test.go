@@ -229,3 +229,67 @@ func TestStreamableHTTPSlowListenerDoesNotBlockOthers(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Likewise, a legacy session whose GET stream is not read does not hold
+// up notifications to the other sessions' GET streams.
+func TestStreamableHTTPSlowGETStreamDoesNotBlockOthers(t *testing.T) {
+	_, h, ts, _ := newHTTPTest(t, &StreamableHTTPOptions{WriteTimeout: 10 * time.Second}, nil)
+	slow := &rawClient{t: t, url: ts.URL}
+	slow.initialize(Version20251125)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetReadBuffer(4096)
+	}
+	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: %s\r\n\r\n", slow.sid, Version20251125)
+	slowSess := waitSession(t, h, slow.sid)
+	waitUntil(t, func() bool { return standaloneAttached(slowSess) })
+
+	fast := &rawClient{t: t, url: ts.URL}
+	fast.initialize(Version20251125)
+	get := fast.do(http.MethodGet, "", map[string]string{"Accept": "text/event-stream"})
+	defer get.Body.Close()
+	fastSess := waitSession(t, h, fast.sid)
+	waitUntil(t, func() bool { return standaloneAttached(fastSess) })
+	const n = 1000
+	events := make(chan struct{}, n+1)
+	go func() {
+		r := newSSEReader(get.Body, 1<<20)
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				return
+			}
+			if strings.Contains(string(ev.Data), "notifications/test") {
+				events <- struct{}{}
+			}
+		}
+	}()
+	params := map[string]any{"data": strings.Repeat("d", 8<<10)}
+	start := time.Now()
+	for range n { // a broadcast, one session after the other
+		for _, sess := range []*httpSession{slowSess, fastSess} {
+			if err := sess.ss.Notify(context.Background(), "notifications/test", params); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i := range n {
+		select {
+		case <-events:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the reading GET stream got %d of %d notifications after %v", i, n, time.Since(start))
+		}
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("delivery to the reading GET stream took %v, held up by the one that does not read", d)
+	}
+	// The stream that is not read lost its connection; its session lives on.
+	waitUntil(t, func() bool { return !standaloneAttached(slowSess) })
+	if h.session(slow.sid) == nil {
+		t.Error("the session of the dropped GET stream was closed")
+	}
+}

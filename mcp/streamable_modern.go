@@ -53,7 +53,7 @@ func (px *postExchange) serveModern(req *jsonrpc2.Request, p *modernProbe, perr 
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
-		st.cancel = cancel
+		st.cancel, st.queued = cancel, true
 	}
 	st.attachLocked(px.w)
 	var notify func(context.Context, string, any) error

@@ -194,7 +194,7 @@ func (sess *httpSession) getStandalone() *responseStream {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	if sess.standalone == nil {
-		st := &responseStream{cfg: &sess.h.cfg, sess: sess, canSSE: true}
+		st := &responseStream{cfg: &sess.h.cfg, sess: sess, canSSE: true, queued: true}
 		if sess.h.cfg.store != nil {
 			st.id = standaloneStreamID
 		}

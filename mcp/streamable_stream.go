@@ -51,9 +51,14 @@ type responseStream struct {
 	status  func(*jsonrpc2.Error) int // HTTP status of an error response
 	tracked bool                      // registered with h as long-lived
 
-	queue sendQueue // events of a long-lived stream, written in order
-	// abort, set while a long-lived stream's response is attached, makes
-	// a write in progress fail at once (a dropped client).
+	// queued streams (subscriptions/listen, a legacy session's GET
+	// stream) get their notifications through queue, written in order by
+	// a goroutine of their own, so that a broadcast to many streams never
+	// waits for a slow client.
+	queued bool
+	queue  sendQueue
+	// abort, set while a queued stream's response is attached, makes a
+	// write in progress fail at once (a dropped client).
 	abort atomic.Pointer[writeDeadliner]
 
 	mu      sync.Mutex
@@ -100,7 +105,7 @@ type httpRequestKey struct{}
 // attachLocked makes w the stream's HTTP response, for a stream served on
 // the goroutine that serves w.
 func (st *responseStream) attachLocked(w http.ResponseWriter) {
-	if st.cancel != nil {
+	if st.queued {
 		if wd := deadlinerOf(w); wd != nil {
 			st.abort.Store(&wd)
 		}
@@ -133,6 +138,7 @@ func (st *responseStream) detachLocked() {
 		return
 	}
 	st.w, st.rc, st.started = nil, nil, false
+	st.abort.Store(nil)
 	if st.release != nil {
 		close(st.release)
 		st.release = nil
@@ -206,10 +212,10 @@ func (st *responseStream) lostClientLocked(err error) {
 // send streams a message that precedes the request's response: a
 // notification or a server-to-client request. It fails when the stream
 // cannot carry it (JSON response, response already sent, client gone).
-// On a long-lived stream (subscriptions/listen) it only queues the
-// message: a broadcast to many streams never waits for a slow client.
+// On a queued stream it only queues a notification: a broadcast to many
+// streams never waits for a slow client.
 func (st *responseStream) send(msg jsonrpc2.Message) error {
-	if st.cancel != nil {
+	if r, ok := msg.(*jsonrpc2.Request); ok && st.queued && r.IsNotification() {
 		return st.enqueue(msg)
 	}
 	st.mu.Lock()
@@ -269,7 +275,7 @@ func (st *responseStream) lostLocked(err error) error {
 // finish sends the request's response, the stream's last message, and
 // lets the goroutine serving the stream return.
 func (st *responseStream) finish(resp *jsonrpc2.Response) {
-	dropped := st.cancel != nil && st.queue.close()
+	dropped := st.queued && st.queue.close()
 	st.mu.Lock()
 	if dropped {
 		st.detachLocked() // nothing more is written to a dropped client
@@ -478,14 +484,20 @@ func (st *responseStream) enqueue(msg jsonrpc2.Message) error {
 		q.mu.Unlock()
 		return errStreamDone
 	case len(q.pending) >= maxQueuedEvents:
-		q.closed, q.dropped, q.pending = true, true, nil
+		// A listen stream ends; a GET stream loses its connection, which
+		// the client may open again.
+		q.pending = nil
+		q.closed = st.cancel != nil
+		q.dropped = q.closed
 		q.mu.Unlock()
-		st.cfg.logger.Info("mcp: dropping a subscriptions/listen client: it does not read its stream", "queued", maxQueuedEvents)
+		st.cfg.logger.Info("mcp: dropping an HTTP client: it does not read its stream", "queued", maxQueuedEvents)
 		if wd := st.abort.Load(); wd != nil {
-			// Fails the write in progress: the stream then ends at once.
+			// Fails the write in progress; the stream is then detached.
 			_ = (*wd).SetWriteDeadline(time.Now())
 		}
-		st.cancel()
+		if st.cancel != nil {
+			st.cancel()
+		}
 		return errDetached
 	}
 	q.pending = append(q.pending, data)
