@@ -16,7 +16,7 @@ import (
 // goldenPoll is the polling interval of the golden task exchanges: long
 // enough for a quick tool to end before the client polls, so that the
 // exchange is always the same.
-const goldenPoll = 300 * time.Millisecond
+const goldenPoll = 500 * time.Millisecond
 
 // expectText returns a check that a call's result is text.
 func expectText(res *CallToolResult, err error) func(text string) error {
