@@ -94,7 +94,8 @@ type taskHandoffKey struct{}
 // answers with a task it returns the task at once, without waiting for its
 // result: exactly one of the result and the task is non-nil. Keep the
 // task's id to wait for it with AwaitToolTask, from this or a later
-// session.
+// session. At 2025-11-25 the client asks for a task as CallTool does, or
+// when params.Task is set; the task's state then has no result.
 func (cs *ClientSession) StartToolCall(ctx context.Context, params *CallToolParams) (*CallToolResult, *DetailedTask, error) {
 	if err := requireServer(cs.serverCaps.Tools != nil, "tools"); err != nil {
 		return nil, nil, err
@@ -117,7 +118,10 @@ func (cs *ClientSession) StartToolCall(ctx context.Context, params *CallToolPara
 
 // AwaitToolTask waits for the result of a tools/call task: it polls the
 // task, answers its input requests with the client's handlers, and returns
-// the tool's result. If ctx ends first, it cancels the task.
+// the tool's result. If ctx ends first, it cancels the task. At
+// 2025-11-25 it polls with tasks/get and reads the result with
+// tasks/result, during which the server's requests for the task reach the
+// client's handlers.
 func (cs *ClientSession) AwaitToolTask(ctx context.Context, taskID string) (*CallToolResult, error) {
 	if !cs.modern {
 		if err := cs.requireLegacyTasks(MethodGetTask); err != nil {
