@@ -34,6 +34,7 @@ type ClientSession struct {
 
 	mu            sync.Mutex
 	outputSchemas map[string]*jsonschema.Resolved // by tool name, from tools/list
+	toolTasks     map[string]string               // task support by tool name, from tools/list (task_legacy_client.go)
 	logLevel      LoggingLevel
 	progress      map[string]func(context.Context, *ProgressNotificationParams)
 	nextToken     atomic.Int64
@@ -381,6 +382,11 @@ func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, r
 			return nil, fmt.Errorf("%s: %w", method, err)
 		}
 		if !cs.modern {
+			// A CreateTaskResult (2025-11-25) is followed to the task's
+			// result (task_legacy_client.go).
+			if err := cs.legacyTaskAnswer(ctx, method, raw, res); err != nil {
+				return nil, err
+			}
 			return res, nil
 		}
 		switch rt := resultTypeOf(res); rt {
@@ -549,13 +555,8 @@ func (cs *ClientSession) callTool(ctx context.Context, params *CallToolParams, o
 	if !owned {
 		params = cloneParams(params)
 	}
-	var res *CallToolResult
-	var err error
-	if params.Task != nil && !cs.modern {
-		res, err = cs.callToolTask(ctx, params) // tasks of 2025-11-25 (task_legacy_client.go)
-	} else {
-		res, err = clientCallOwned[CallToolParams, CallToolResult](ctx, cs, MethodCallTool, params)
-	}
+	cs.offerTask(params) // task_legacy_client.go
+	res, err := clientCallOwned[CallToolParams, CallToolResult](ctx, cs, MethodCallTool, params)
 	if err != nil {
 		return nil, err
 	}
@@ -628,6 +629,7 @@ func (cs *ClientSession) learnOutputSchemas(tools []*Tool) {
 		if t == nil {
 			continue
 		}
+		cs.learnTaskSupportLocked(t) // task_legacy_client.go
 		delete(cs.outputSchemas, t.Name)
 		if t.OutputSchema == nil {
 			continue

@@ -54,6 +54,8 @@ type ServerSession struct {
 
 	subs subscriptionSet // subscribe.go: resources subscribed to (legacy)
 
+	legacyTasks legacyTaskIndex // task_legacy_server.go: tasks created (2025-11-25), for tasks/list
+
 	barrier     initBarrier // server_initialize.go; written only before requests are handled
 	barrierOnce sync.Once
 	transport   TransportInfo // of the connection, when Connect made it
@@ -235,6 +237,9 @@ func sendServerNotification(rc *requestContext, ctx context.Context, params any)
 // deliver sends a notification to the client, after the sending
 // middleware.
 func (ss *ServerSession) deliver(ctx context.Context, method string, params any) error {
+	if r := legacyTaskOf(ctx); r != nil {
+		params = withRelatedTask(params, r.id) // a 2025-11-25 task's handler (task_legacy_server.go)
+	}
 	if ss.request != nil && ss.request.notify != nil {
 		return ss.request.notify(ctx, method, params)
 	}
@@ -248,6 +253,9 @@ func (ss *ServerSession) deliver(ctx context.Context, method string, params any)
 // requests exist only in the legacy era.
 func (ss *ServerSession) call(ctx context.Context, method string, params, result any) error {
 	root := ss.root()
+	if r := legacyTaskOf(ctx); r != nil && root.conn != nil {
+		return r.callClient(ctx, root, method, params, result) // a 2025-11-25 task's handler (task_legacy_server.go)
+	}
 	if root.conn == nil || root.era.Load() != eraLegacy {
 		return fmt.Errorf("%w: %s needs a legacy session; in 2026-07-28 servers ask through input-required results", ErrNotSupported, method)
 	}

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -99,76 +96,6 @@ func TestLegacyTasksEndToEnd(t *testing.T) {
 	if err := cs.Call(ctx, MethodGetTask, &GetTaskParams{TaskID: "nope"}, nil); CodeOf(err) != CodeInvalidParams {
 		t.Errorf("tasks/get of an unknown task: %v", err)
 	}
-}
-
-// TestLegacyTaskGoldenExchange records the messages of 2025-11-25 tasks,
-// from the task-augmented tools/call to tasks/result and tasks/cancel, and
-// compares them with testdata/golden/tasks-2025-11-25.txt (timestamps
-// blanked). Run with -update after an intended change.
-func TestLegacyTaskGoldenExchange(t *testing.T) {
-	var n atomic.Int64
-	s, release := taskTestServer(&TaskOptions{NewTaskID: func() string { return fmt.Sprintf("task-%d", n.Add(1)) }})
-	defer close(release)
-	var log lockedBuffer
-	ct, st := NewInMemoryTransports()
-	ss, err := s.Connect(context.Background(), st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := NewClient("golden-client", "v1.0.0", &ClientOptions{ProtocolVersion: Version20251125}).Connect(context.Background(), NewLoggingTransport(ct, &log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	status := func(id string) TaskStatus {
-		task, err := s.taskEngine().store.Get(ctx, id)
-		if err != nil {
-			return ""
-		}
-		return task.Status
-	}
-	var created CreateTaskResult
-	steps := []func() error{
-		func() error {
-			return cs.Call(ctx, MethodCallTool, &CallToolParams{Name: "quick", Task: &TaskMetadata{}}, &created)
-		},
-		func() error {
-			waitUntil(t, func() bool { return status("task-1") == TaskStatusCompleted })
-			return cs.Call(ctx, MethodGetTask, &GetTaskParams{TaskID: "task-1"}, nil)
-		},
-		func() error { return cs.Call(ctx, MethodGetTaskPayload, &GetTaskPayloadParams{TaskID: "task-1"}, nil) },
-		func() error {
-			if err := cs.Call(ctx, MethodCancelTask, &CancelTaskParams{TaskID: "task-1"}, nil); CodeOf(err) != CodeInvalidParams {
-				return fmt.Errorf("tasks/cancel of a completed task: %v", err)
-			}
-			return nil
-		},
-		func() error {
-			return cs.Call(ctx, MethodCallTool, &CallToolParams{Name: "protocolerror", Task: &TaskMetadata{}}, &created)
-		},
-		func() error {
-			waitUntil(t, func() bool { return status("task-2") == TaskStatusFailed })
-			if err := cs.Call(ctx, MethodGetTaskPayload, &GetTaskPayloadParams{TaskID: "task-2"}, nil); CodeOf(err) != CodeInternalError {
-				return fmt.Errorf("tasks/result of a failed task: %v", err)
-			}
-			return nil
-		},
-		func() error {
-			if err := cs.Call(ctx, MethodGetTask, &GetTaskParams{TaskID: "task-3"}, nil); CodeOf(err) != CodeInvalidParams {
-				return fmt.Errorf("tasks/get of an unknown task: %v", err)
-			}
-			return nil
-		},
-	}
-	for i, step := range steps {
-		if err := step(); err != nil {
-			t.Fatalf("step %d: %v", i+1, err)
-		}
-	}
-	cs.Close()
-	ss.Wait()
-	got := regexp.MustCompile(`"(createdAt|lastUpdatedAt)":"[^"]*"`).ReplaceAllString(log.String(), `"$1":"<timestamp>"`)
-	compareGolden(t, filepath.Join("testdata", "golden", "tasks-2025-11-25.txt"), got)
 }
 
 // TestLegacyTaskAsksWithInputRequired checks that while the handler of a

@@ -96,7 +96,7 @@ func (e *taskEngine) lookup(ctx context.Context, id string) (*DetailedTask, erro
 // when the call is an ordinary synchronous one.
 func (ss *ServerSession) callToolAsTask(ctx context.Context, p *CallToolParams) (res any, ok bool, err error) {
 	if ss.request == nil {
-		return nil, false, nil // the extension is for 2026-07-28
+		return nil, false, nil // 2025-11-25: callToolAsLegacyTask (task_legacy_server.go)
 	}
 	tool, found := ss.server.tools.get(p.Name)
 	if !found {
@@ -127,7 +127,7 @@ func (ss *ServerSession) callToolAsTask(ctx context.Context, p *CallToolParams) 
 // the background.
 func (ss *ServerSession) startToolTask(ctx context.Context, tool *ServerTool, p *CallToolParams) (*DetailedTask, error) {
 	e := ss.server.taskEngine()
-	r, hctx := e.newRun(ctx, ss.server)
+	r, hctx := e.newRun(ctx, ss.server, 0)
 	if err := r.start(context.WithoutCancel(ctx), 0); err != nil {
 		r.cancel()
 		return nil, newError(CodeInternalError, "%v", err)
@@ -157,7 +157,7 @@ func dropNotification(context.Context, string, any) error { return nil }
 // (or an input-required result) if it returns first, or with the task if
 // the handler calls StartTask first.
 func (ss *ServerSession) runUntilTask(ctx context.Context, tool *ServerTool, p *CallToolParams) (any, error) {
-	r, hctx := ss.server.taskEngine().newRun(ctx, ss.server)
+	r, hctx := ss.server.taskEngine().newRun(ctx, ss.server, 0)
 	ss.request.input.task = r
 	sync := make(chan toolOutcome, 1)
 	stop := context.AfterFunc(ctx, r.abandon)
@@ -210,7 +210,8 @@ func (ss *ServerSession) StartTask(ctx context.Context) error {
 }
 
 // TaskID returns the id of the task the handler runs as, or "" if the call
-// is not a task.
+// is not a task. It is also "" in the handler of a task of protocol
+// 2025-11-25, whose session is the client's whole session.
 func (ss *ServerSession) TaskID() string {
 	if ss.request == nil || ss.request.input.task == nil || !ss.request.input.task.running() {
 		return ""
@@ -222,10 +223,14 @@ func (ss *ServerSession) TaskID() string {
 // as, to tell the client how the work goes. It does nothing if the call is
 // not a task.
 func (ss *ServerSession) SetTaskStatusMessage(ctx context.Context, message string) error {
-	if ss.TaskID() == "" {
-		return nil
+	r := legacyTaskOf(ctx)
+	if r == nil {
+		if ss.TaskID() == "" {
+			return nil
+		}
+		r = ss.request.input.task
 	}
-	return ss.request.input.task.update(context.WithoutCancel(ctx), func(t *DetailedTask) bool {
+	return r.update(context.WithoutCancel(ctx), func(t *DetailedTask) bool {
 		if t.Terminal() || t.StatusMessage == message {
 			return false
 		}
@@ -283,17 +288,12 @@ func (ss *ServerSession) cancelTask(ctx context.Context, p *CancelTaskParams) (*
 	if err != nil {
 		return nil, err
 	}
-	if r := e.run(p.TaskID); r != nil {
-		err = r.cancelTask(ctx)
-	} else if !t.Terminal() {
-		// Stored but not running here: its process is gone.
-		c := t.clone()
-		c.Status, c.InputRequests = TaskStatusCancelled, nil
-		err = e.store.Put(ctx, c, taskExpiry(t))
-		ss.server.forwardTask(ctx, BusTaskCancel, p.TaskID, nil) // event_bus.go: the instance running it cancels it
-	}
-	if err != nil {
+	running := e.run(p.TaskID) != nil
+	if err := e.cancel(ctx, t); err != nil {
 		return nil, newError(CodeInternalError, "cancelling task: %v", err)
+	}
+	if !running && !t.Terminal() {
+		ss.server.forwardTask(ctx, BusTaskCancel, p.TaskID, nil) // event_bus.go: the instance running it cancels it
 	}
 	return &EmptyResult{}, nil
 }
