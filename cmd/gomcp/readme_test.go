@@ -115,6 +115,7 @@ func TestReadmeExamples(t *testing.T) {
 			cmd := exec.CommandContext(ctx, "sh", "-c", line)
 			cmd.Dir = dir
 			cmd.WaitDelay = time.Second
+			ownProcessGroup(cmd)
 			cmd.Env = append(os.Environ(), "PATH="+path, "HOME="+home, "XDG_CONFIG_HOME=")
 			var stdout bytes.Buffer
 			stderr := &timedWriter{}
