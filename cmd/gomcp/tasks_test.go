@@ -6,8 +6,8 @@ import (
 )
 
 // TestTasks starts a tool call as a task with call --task, then follows
-// it with tasks get and tasks result (2026-07-28 tasks extension); the
-// legacy era refuses tasks.
+// it with tasks get and tasks result (2026-07-28 tasks extension), and
+// gets it again over a 2025-11-25 session, where tasks are core protocol.
 func TestTasks(t *testing.T) {
 	r := runCLI(t, "call", "--task", "--json", everythingURL, "slow_compute", "seconds=0.2", "label=job")
 	if r.code != 0 {
@@ -28,11 +28,10 @@ func TestTasks(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, `"status":"completed"`) {
 		t.Fatalf("tasks get: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
-	r = runCLI(t, "tasks", "--protocol", "legacy", everythingURL, "get", task.TaskID)
-	if r.code != exitUsage {
-		t.Fatalf("tasks in the legacy era: exit %d", r.code)
+	r = runCLI(t, "tasks", "--json", "--protocol", "legacy", everythingURL, "get", task.TaskID)
+	if r.code != 0 || !strings.Contains(r.stdout, `"status":"completed"`) {
+		t.Fatalf("tasks get at 2025-11-25: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
-	checkErrorLine(t, r, "not_supported")
 	if r := runCLI(t, "tasks", everythingURL, "frob", "x"); r.code != exitUsage {
 		t.Fatalf("unknown operation: exit %d", r.code)
 	}
