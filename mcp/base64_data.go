@@ -34,6 +34,7 @@ func (v *base64Data) UnmarshalJSON(data []byte) error {
 // decodeBase64Value decodes base64 data from v, a JSON string. The result
 // is never nil for a string, so that empty data is told from none.
 func decodeBase64Value(v jsontext.Value) ([]byte, error) {
+	v = bytes.Trim(v, " \t\r\n") // JSON whitespace around the value, if any
 	if len(v) < 2 || v.Kind() != '"' {
 		return nil, fmt.Errorf("a JSON string is expected, not %s", v.Kind())
 	}
