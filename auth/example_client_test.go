@@ -16,6 +16,7 @@ import (
 // file between runs.
 func ExampleNewTransport() {
 	ctx := context.Background()
+	// docs:region cli
 	redirect, err := auth.NewLoopbackRedirect(nil)
 	if err != nil {
 		log.Fatal(err)
@@ -42,11 +43,13 @@ func ExampleNewTransport() {
 		log.Fatal(err)
 	}
 	defer cs.Close()
+	// docs:endregion
 }
 
 // A service acting on its own behalf, authenticated with a private key
 // (private_key_jwt) it was registered with.
 func ExampleClientCredentialsGrant() {
+	// docs:region service
 	pemBytes, err := os.ReadFile("/run/secrets/mcp-client-key.pem")
 	if err != nil {
 		log.Fatal(err)
@@ -67,6 +70,7 @@ func ExampleClientCredentialsGrant() {
 		log.Fatal(err)
 	}
 	_ = &http.Client{Transport: tr} // give it to an MCP client transport
+	// docs:endregion
 }
 
 func ExampleParseWWWAuthenticate() {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,25 @@ import (
 // childEnv names the environment variable that turns a benchmark binary
 // into a child server: its value is "<target>:<era>".
 const childEnv = "GOMCP_BENCH_CHILD"
+
+// childProfileEnv names the environment variable that makes a child server
+// write a CPU profile of its whole life to the file it names, for looking
+// at where a benchmark's server time goes (go tool pprof).
+const childProfileEnv = "GOMCP_BENCH_CHILD_CPUPROFILE"
+
+// startCPUProfile starts a CPU profile written to path, and returns the
+// function that ends it.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
 
 // CeilingName is the target name of the Ceiling handler, next to the SDKs'
 // names.
@@ -50,8 +70,24 @@ func RunChildIfAsked() (asked bool, code int) {
 // shuts the SDK's server down. The error wraps ErrPending if the SDK has no
 // such handler yet.
 func TargetHandler(target string, era Era) (h http.Handler, done func() error, err error) {
-	if target == CeilingName {
-		return Ceiling{}, func() error { return nil }, nil
+	h, srv, err := targetServer(target, era)
+	if err != nil {
+		return nil, nil, err
+	}
+	if srv == nil {
+		return h, func() error { return nil }, nil
+	}
+	return h, srv.Close, nil
+}
+
+// targetServer is TargetHandler returning the SDK's server itself (nil for
+// the ceiling).
+func targetServer(target string, era Era) (http.Handler, Server, error) {
+	switch target {
+	case CeilingName:
+		return Ceiling{}, nil, nil
+	case fanoutCeilingName:
+		return &fanoutCeiling{}, nil, nil
 	}
 	for _, sdk := range SDKs() {
 		if sdk.Name() != target {
@@ -66,7 +102,7 @@ func TargetHandler(target string, era Era) (h http.Handler, done func() error, e
 			srv.Close()
 			return nil, nil, err
 		}
-		return h, srv.Close, nil
+		return h, srv, nil
 	}
 	return nil, nil, fmt.Errorf("unknown benchmark target %q", target)
 }
@@ -77,14 +113,27 @@ func serveChild(spec string) error {
 	if eraName == Modern.String() {
 		era = Modern
 	}
-	h, done, err := TargetHandler(target, era)
+	h, srv, err := targetServer(target, era)
 	if err != nil {
 		return err
+	}
+	done := func() error { return nil }
+	if srv != nil {
+		done = srv.Close
+		h = withControl(h, srv)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		done()
 		return err
+	}
+	if path := os.Getenv(childProfileEnv); path != "" {
+		stop, err := startCPUProfile(path)
+		if err != nil {
+			done()
+			return err
+		}
+		defer stop()
 	}
 	hs := &http.Server{Handler: withCPU(h), ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)

@@ -26,8 +26,16 @@ func (GoSDK) Name() string { return "gosdk" }
 
 // NewServer implements SDK.
 func (GoSDK) NewServer() (Server, error) {
-	s := gosdk.NewServer(&gosdk.Implementation{Name: "bench", Version: "v0.0.1"}, nil)
+	s := gosdk.NewServer(&gosdk.Implementation{Name: "bench", Version: "v0.0.1"}, &gosdk.ServerOptions{
+		SubscribeHandler:   func(context.Context, *gosdk.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *gosdk.UnsubscribeRequest) error { return nil },
+	})
 	gosdk.AddTool(s, &gosdk.Tool{Name: EchoTool, Description: "echo the text back"}, gosdkEcho)
+	s.AddResource(&gosdk.Resource{URI: WatchedURI, Name: "watched", MIMEType: "text/plain"},
+		func(ctx context.Context, req *gosdk.ReadResourceRequest) (*gosdk.ReadResourceResult, error) {
+			return &gosdk.ReadResourceResult{Contents: []*gosdk.ResourceContents{{URI: WatchedURI, Text: "watched"}}}, nil
+		})
+	gosdkAddPayloads(s)
 	return &gosdkServer{s: s}, nil
 }
 
@@ -59,7 +67,8 @@ func (GoSDK) ConnectHTTP(ctx context.Context, url string, era Era, hc *http.Clie
 }
 
 type gosdkServer struct {
-	s *gosdk.Server
+	s       *gosdk.Server
+	changes changeCounter // ChangeTools calls
 }
 
 func (g *gosdkServer) ConnectInMemory(ctx context.Context, era Era) (Session, error) {

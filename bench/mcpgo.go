@@ -28,11 +28,12 @@ func (MCPGo) Name() string { return "mcpgo" }
 
 // NewServer implements SDK.
 func (MCPGo) NewServer() (Server, error) {
-	s := mcpserver.NewMCPServer("bench", "v0.0.1", mcpserver.WithToolCapabilities(false))
+	s := mcpserver.NewMCPServer("bench", "v0.0.1", mcpserver.WithToolCapabilities(true))
 	s.AddTool(mcpgo.NewTool(EchoTool,
 		mcpgo.WithDescription("echo the text back"),
 		mcpgo.WithString("text", mcpgo.Required(), mcpgo.Description("the text to echo")),
 	), mcpgoEcho)
+	mcpgoAddPayloads(s)
 	return &mcpgoServer{s: s}, nil
 }
 
@@ -82,7 +83,8 @@ func (MCPGo) ConnectHTTP(ctx context.Context, url string, era Era, hc *http.Clie
 }
 
 type mcpgoServer struct {
-	s *mcpserver.MCPServer
+	s       *mcpserver.MCPServer
+	changes changeCounter // ChangeTools calls
 }
 
 func (m *mcpgoServer) ConnectInMemory(ctx context.Context, era Era) (Session, error) {

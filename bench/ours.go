@@ -24,15 +24,17 @@ func (Ours) Name() string { return "ours" }
 
 // NewServer implements SDK.
 func (Ours) NewServer() (Server, error) {
-	s := mcp.NewServer("bench", "v0.0.1", nil)
+	s := mcp.NewServer("bench", "v0.0.1", oursSubscriptions())
 	s.AddTools(mcp.NewTool(EchoTool, "echo the text back", oursEcho,
 		mcp.Input(mcp.Property("text", mcp.Description("the text to echo")))))
+	s.AddResources(oursResource())
+	oursAddPayloads(s)
 	return &oursServer{s: s}, nil
 }
 
 // ConnectHTTP implements SDK.
 func (Ours) ConnectHTTP(ctx context.Context, url string, era Era, hc *http.Client) (Session, error) {
-	t := mcp.NewStreamableClientTransport(url, &mcp.StreamableClientTransportOptions{HTTPClient: hc})
+	t := mcp.NewStreamableClientTransport(url, &mcp.StreamableClientTransportOptions{HTTPClient: hc, MaxEventSize: maxPayloadEvent})
 	cs, err := oursClient(era).Connect(ctx, t)
 	if err != nil {
 		return nil, fmt.Errorf("ours: client connect: %w", err)
@@ -45,7 +47,8 @@ func oursEcho(ctx context.Context, ss *mcp.ServerSession, in echoArgs) ([]*mcp.C
 }
 
 type oursServer struct {
-	s *mcp.Server
+	s       *mcp.Server
+	changes changeCounter // ChangeTools calls
 
 	mu       sync.Mutex
 	handlers []*mcp.StreamableHTTPHandler
@@ -137,7 +140,10 @@ func oursRawHandshake(ctx context.Context, conn mcp.Connection) error {
 }
 
 func (o *oursServer) Handler(era Era) (http.Handler, error) {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return o.s }, nil)
+	// The fan-out benchmarks hold up to 10,000 sessions or listen streams:
+	// the limits are raised above that; they cost nothing until reached.
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return o.s },
+		&mcp.StreamableHTTPOptions{MaxSessions: 20000, MaxListenStreams: 20000})
 	o.mu.Lock()
 	o.handlers = append(o.handlers, h)
 	o.mu.Unlock()

@@ -26,6 +26,12 @@ type ForOptions struct {
 	// TypeSchemas gives the schema of specific types, overriding
 	// inference. Each use gets its own copy.
 	TypeSchemas map[reflect.Type]*Schema
+	// Nullable lets pointers, slices and maps that encoding/json may write
+	// as null (all but struct fields with omitempty or omitzero) allow
+	// null, with type [T, "null"]. By default each inferred schema has a
+	// single type, the portable form; the nullable flag of the jsonschema
+	// struct tag asks for null on one field.
+	Nullable bool
 }
 
 // A Schemaer is a type that provides its own JSON Schema. For and ForType
@@ -42,13 +48,19 @@ func For[T any](opts *ForOptions) (*Schema, error) {
 }
 
 // ForType infers the JSON Schema of the values of type t, such that
-// json.Marshal of any value of t validates against it:
+// json.Marshal of any value of t without nil pointers, slices or maps
+// validates against it (with opts.Nullable, of any value at all):
 //
 //   - bool is "boolean"; integer types are "integer" (sized ones with their
 //     range), floats "number", strings "string";
-//   - a pointer, slice or map is nullable (type [T, "null"]) unless it is a
-//     struct field with omitempty or omitzero, since encoding/json writes
-//     null only for nil values it does not omit;
+//   - a pointer is the schema of what it points to, and slices and maps
+//     have a single type too: every inferred schema names one JSON type,
+//     which clients that map tool schemas to one-type dialects require.
+//     A nil value that is written as null therefore does not validate;
+//     ask for nullability with opts.Nullable (every pointer, slice and
+//     map that may be written as null gets type [T, "null"]: all but
+//     struct fields with omitempty or omitzero) or per field with the
+//     nullable tag flag;
 //   - slices and arrays are "array" ([N]T with minItems = maxItems = N);
 //     []byte is a base64 "string";
 //   - maps with string, integer or encoding.TextMarshaler keys are
@@ -74,7 +86,8 @@ func For[T any](opts *ForOptions) (*Schema, error) {
 // default (JSON, or a plain string for string fields), minimum, maximum,
 // exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength,
 // pattern, format, minItems, maxItems; and the flags deprecated,
-// uniqueItems, readOnly and writeOnly. A comma not followed by a key
+// uniqueItems, readOnly, writeOnly and nullable (the field also allows
+// null). A comma not followed by a key
 // belongs to the previous value: `jsonschema:"description=a, b,minLength=1"`.
 func ForType(t reflect.Type, opts *ForOptions) (*Schema, error) {
 	if t == nil {
@@ -182,7 +195,7 @@ func (b *inferrer) schema(t reflect.Type, nullable bool) (*Schema, error) {
 	}
 	if t.Kind() == reflect.Pointer {
 		s, err := b.schema(t.Elem(), nullable)
-		if err != nil || !nullable {
+		if err != nil || !nullable || !b.opts.Nullable {
 			return s, err
 		}
 		return addNull(s), nil
@@ -317,13 +330,13 @@ func (b *inferrer) byKind(t reflect.Type, nullable bool) (*Schema, error) {
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 && !implements(t.Elem(), marshalerType) && !implements(t.Elem(), textMarshType) {
 			s := &Schema{Type: "string", ContentEncoding: "base64"}
-			return nullableIf(s, nullable), nil
+			return b.nullableIf(s, nullable), nil
 		}
 		items, err := b.schema(t.Elem(), true)
 		if err != nil {
 			return nil, err
 		}
-		return nullableIf(&Schema{Type: "array", Items: items}, nullable), nil
+		return b.nullableIf(&Schema{Type: "array", Items: items}, nullable), nil
 	case reflect.Array:
 		items, err := b.schema(t.Elem(), true)
 		if err != nil {
@@ -338,8 +351,9 @@ func (b *inferrer) byKind(t reflect.Type, nullable bool) (*Schema, error) {
 	return nil, fmt.Errorf("jsonschema: type %v has no JSON form", t)
 }
 
-func nullableIf(s *Schema, nullable bool) *Schema {
-	if nullable {
+// nullableIf adds null to s if nullable and the options ask for it.
+func (b *inferrer) nullableIf(s *Schema, nullable bool) *Schema {
+	if nullable && b.opts.Nullable {
 		return addNull(s)
 	}
 	return s
@@ -387,12 +401,12 @@ func (b *inferrer) mapSchema(t reflect.Type, nullable bool) (*Schema, error) {
 	v, err := b.schema(t.Elem(), true)
 	if err != nil {
 		if b.opts.IgnoreInvalidTypes {
-			return nullableIf(s, nullable), nil
+			return b.nullableIf(s, nullable), nil
 		}
 		return nil, err
 	}
 	s.AdditionalProperties = v
-	return nullableIf(s, nullable), nil
+	return b.nullableIf(s, nullable), nil
 }
 
 func (b *inferrer) structSchema(t reflect.Type) (*Schema, error) {
@@ -404,7 +418,7 @@ func (b *inferrer) structSchema(t reflect.Type) (*Schema, error) {
 		var err error
 		if f.quoted {
 			fs = &Schema{Type: "string"}
-			if f.typ.Kind() == reflect.Pointer && !omit {
+			if f.typ.Kind() == reflect.Pointer && !omit && b.opts.Nullable {
 				fs = addNull(fs)
 			}
 		} else {
@@ -418,6 +432,9 @@ func (b *inferrer) structSchema(t reflect.Type) (*Schema, error) {
 		}
 		if err := applyTag(fs, f); err != nil {
 			return nil, fmt.Errorf("jsonschema: field %s of %v: %w", f.name, t, err)
+		}
+		if tagFlag(f, "nullable") {
+			fs = addNull(fs)
 		}
 		if s.Properties == nil {
 			s.Properties = make(map[string]*Schema, len(fields))

@@ -13,7 +13,7 @@ var tagKeys = map[string]bool{
 	"minimum": false, "maximum": false, "exclusiveMinimum": false, "exclusiveMaximum": false,
 	"multipleOf": false, "minLength": false, "maxLength": false, "pattern": false, "format": false,
 	"minItems": false, "maxItems": false,
-	"deprecated": true, "uniqueItems": true, "readOnly": true, "writeOnly": true,
+	"deprecated": true, "uniqueItems": true, "readOnly": true, "writeOnly": true, "nullable": true,
 }
 
 // tagItem is one key=value item of a jsonschema tag.
@@ -67,6 +67,20 @@ func applyTag(s *Schema, f jsonField) error {
 	return nil
 }
 
+// tagFlag reports whether the jsonschema tag of field f has the flag.
+func tagFlag(f jsonField, flag string) bool {
+	tag, ok := f.tag.Lookup("jsonschema")
+	if !ok {
+		return false
+	}
+	for _, it := range parseTag(tag) {
+		if it.key == flag {
+			return true
+		}
+	}
+	return false
+}
+
 func applyTagItem(s *Schema, it tagItem, quoted bool) error {
 	var err error
 	switch it.key {
@@ -89,6 +103,8 @@ func applyTagItem(s *Schema, it tagItem, quoted bool) error {
 		s.ReadOnly = true
 	case "writeOnly":
 		s.WriteOnly = true
+	case "nullable":
+		// applied by the caller, which may have to wrap s (tagFlag)
 	case "minimum":
 		s.Minimum, err = tagFloat(it.value)
 	case "maximum":

@@ -115,13 +115,13 @@ func TestForSchemas(t *testing.T) {
 		{"uint", jsonschema.For[uint], `{"type":"integer","minimum":0}`},
 		{"int", jsonschema.For[int], `{"type":"integer"}`},
 		{"float32", jsonschema.For[float32], `{"type":"number"}`},
-		{"*string", jsonschema.For[*string], `{"type":["string","null"]}`},
-		{"**int", jsonschema.For[**int], `{"type":["integer","null"]}`},
-		{"[]string", jsonschema.For[[]string], `{"type":["array","null"],"items":{"type":"string"}}`},
+		{"*string", jsonschema.For[*string], `{"type":"string"}`},
+		{"**int", jsonschema.For[**int], `{"type":"integer"}`},
+		{"[]string", jsonschema.For[[]string], `{"type":"array","items":{"type":"string"}}`},
 		{"[3]bool", jsonschema.For[[3]bool], `{"type":"array","minItems":3,"maxItems":3,"items":{"type":"boolean"}}`},
-		{"[]byte", jsonschema.For[[]byte], `{"type":["string","null"],"contentEncoding":"base64"}`},
-		{"map[string]int", jsonschema.For[map[string]int], `{"type":["object","null"],"additionalProperties":{"type":"integer"}}`},
-		{"map[int]bool", jsonschema.For[map[int]bool], `{"type":["object","null"],"additionalProperties":{"type":"boolean"},"propertyNames":{"pattern":"^-?(0|[1-9][0-9]*)$"}}`},
+		{"[]byte", jsonschema.For[[]byte], `{"type":"string","contentEncoding":"base64"}`},
+		{"map[string]int", jsonschema.For[map[string]int], `{"type":"object","additionalProperties":{"type":"integer"}}`},
+		{"map[int]bool", jsonschema.For[map[int]bool], `{"type":"object","additionalProperties":{"type":"boolean"},"propertyNames":{"pattern":"^-?(0|[1-9][0-9]*)$"}}`},
 		{"any", jsonschema.For[any], `{}`},
 		{"time.Time", jsonschema.For[time.Time], `{"type":"string","format":"date-time"}`},
 		{"json.RawMessage", jsonschema.For[json.RawMessage], `{}`},
@@ -131,10 +131,10 @@ func TestForSchemas(t *testing.T) {
 		{"Embeds", jsonschema.For[Embeds],
 			`{"type":"object","required":["a","c"],"properties":{"a":{"type":"string"},"b":{"type":"integer"},"p":{"type":"string"},"c":{"type":"boolean"}},"additionalProperties":false}`},
 		{"Node", jsonschema.For[Node],
-			`{"type":"object","required":["value"],"properties":{"value":{"type":"integer"},"children":{"type":"array","items":{"anyOf":[{"$ref":"#"},{"type":"null"}]}}},"additionalProperties":false}`},
-		{"Tree", jsonschema.For[Tree], `{"type":["object","null"],"additionalProperties":{"$ref":"#"}}`},
+			`{"type":"object","required":["value"],"properties":{"value":{"type":"integer"},"children":{"type":"array","items":{"$ref":"#"}}},"additionalProperties":false}`},
+		{"Tree", jsonschema.For[Tree], `{"type":"object","additionalProperties":{"$ref":"#"}}`},
 		{"WithList", jsonschema.For[WithList],
-			`{"type":"object","required":["items"],"properties":{"items":{"type":["array","null"],"items":{"$ref":"#/$defs/ListItem"}}},"additionalProperties":false,` +
+			`{"type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"$ref":"#/$defs/ListItem"}}},"additionalProperties":false,` +
 				`"$defs":{"ListItem":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"next":{"$ref":"#/$defs/ListItem"}},"additionalProperties":false}}}`},
 		{"Conflicts", jsonschema.For[Conflicts],
 			`{"type":"object","required":["Title","shallow"],"properties":{"Title":{"type":"string"},"shallow":{"type":"string"}},"additionalProperties":false}`},
@@ -144,7 +144,7 @@ func TestForSchemas(t *testing.T) {
 			`"limit":{"default":30,"type":"integer","minimum":1,"maximum":100},` +
 			`"code":{"title":"Code","type":"string","minLength":3,"maxLength":3,"pattern":"^[A-Z]{3}$"},` +
 			`"when":{"deprecated":true,"type":"string","format":"date-time"},` +
-			`"tags":{"type":["array","null"],"maxItems":3,"uniqueItems":true,"items":{"type":"string"}},` +
+			`"tags":{"type":"array","maxItems":3,"uniqueItems":true,"items":{"type":"string"}},` +
 			`"ratio":{"type":"number","multipleOf":0.5,"exclusiveMinimum":0}},"additionalProperties":false}`},
 	}
 	for _, tc := range tests {
@@ -175,12 +175,12 @@ func TestForMisc(t *testing.T) {
 		"-":        `{"type":"string"}`,
 		"Untagged": `{"type":"string"}`,
 		"quoted":   `{"type":"string"}`,
-		"qp":       `{"type":["string","null"]}`,
+		"qp":       `{"type":"string"}`,
 		"raw":      `{}`,
 		"any":      `{}`,
-		"bytes":    `{"type":["string","null"],"contentEncoding":"base64"}`,
+		"bytes":    `{"type":"string","contentEncoding":"base64"}`,
 		"arr":      `{"type":"array","minItems":2,"maxItems":2,"items":{"type":"integer","minimum":-128,"maximum":127}}`,
-		"intMap":   `{"type":["object","null"],"additionalProperties":{"type":"string"},"propertyNames":{"pattern":"^-?(0|[1-9][0-9]*)$"}}`,
+		"intMap":   `{"type":"object","additionalProperties":{"type":"string"},"propertyNames":{"pattern":"^-?(0|[1-9][0-9]*)$"}}`,
 		"uintMap":  `{"type":"object","additionalProperties":{"type":"boolean"},"propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"}}`,
 		"textMap":  `{"type":"object","additionalProperties":{"type":"object","additionalProperties":false}}`,
 		"time":     `{"type":"string","format":"date-time"}`,
@@ -253,7 +253,8 @@ func TestForOptions(t *testing.T) {
 }
 
 // For every supported type, json.Marshal of a value validates against the
-// schema For infers, and a value of another shape does not.
+// schema For infers with nullability, and a value of another shape does
+// not.
 func TestForRoundTrip(t *testing.T) {
 	n := 5
 	tr := true
@@ -286,7 +287,7 @@ func TestForRoundTrip(t *testing.T) {
 		{"[]byte", reflect.TypeFor[[]byte](), []byte{0, 255}},
 	}
 	for _, tc := range tests {
-		s, err := jsonschema.ForType(tc.typ, nil)
+		s, err := jsonschema.ForType(tc.typ, &jsonschema.ForOptions{Nullable: true})
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue

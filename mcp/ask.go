@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"slices"
@@ -19,15 +20,23 @@ import (
 // return the error these methods return unchanged.
 
 // ListRoots asks the client for its roots.
+//
+// Deprecated: protocol 2026-07-28 deprecates roots (SEP-2577). They still
+// work with every protocol version; new programs should pass directories
+// and files as tool arguments, resource URIs or configuration instead.
 func (ss *ServerSession) ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error) {
 	if ss.ClientCapabilities().Roots == nil {
 		return nil, ss.missingCapability("roots", &ClientCapabilities{Roots: &RootsCapability{}})
 	}
-	return serverAsk[ListRootsParams, ListRootsResult](ctx, ss, MethodListRoots, params)
+	return askClient[ListRootsParams, ListRootsResult](ctx, ss, MethodListRoots, params)
 }
 
-// Roots iterates over the client's roots. In a legacy session the list is
-// cached and refreshed after the client reports a change.
+// Roots iterates over the client's roots. In a session made by initialize
+// the list is cached and refreshed after the client reports a change.
+//
+// Deprecated: protocol 2026-07-28 deprecates roots (SEP-2577). They still
+// work with every protocol version; new programs should pass directories
+// and files as tool arguments, resource URIs or configuration instead.
 func (ss *ServerSession) Roots(ctx context.Context) iter.Seq2[*Root, error] {
 	return func(yield func(*Root, error) bool) {
 		root := ss.root()
@@ -56,6 +65,10 @@ func (ss *ServerSession) Roots(ctx context.Context) iter.Seq2[*Root, error] {
 }
 
 // CreateMessage asks the client to sample a message from its language model.
+//
+// Deprecated: protocol 2026-07-28 deprecates sampling (SEP-2577). It still
+// works with clients of every protocol version; new servers should call
+// their model provider's API directly.
 func (ss *ServerSession) CreateMessage(ctx context.Context, params *CreateMessageParams) (*CreateMessageResult, error) {
 	caps := ss.ClientCapabilities()
 	if caps.Sampling == nil {
@@ -64,7 +77,7 @@ func (ss *ServerSession) CreateMessage(ctx context.Context, params *CreateMessag
 	if params != nil && (len(params.Tools) > 0 || params.ToolChoice != nil) && caps.Sampling.Tools == nil {
 		return nil, ss.missingCapability("sampling.tools", &ClientCapabilities{Sampling: &SamplingCapability{Tools: &SamplingToolsCapability{}}})
 	}
-	return serverAsk[CreateMessageParams, CreateMessageResult](ctx, ss, MethodCreateMessage, params)
+	return askClient[CreateMessageParams, CreateMessageResult](ctx, ss, MethodCreateMessage, params)
 }
 
 // Elicit asks the user, through the client, for information: a form
@@ -90,7 +103,7 @@ func (ss *ServerSession) Elicit(ctx context.Context, params *ElicitParams) (*Eli
 			return nil, err
 		}
 	}
-	res, err := serverAsk[ElicitParams, ElicitResult](ctx, ss, MethodElicit, params)
+	res, err := askClient[ElicitParams, ElicitResult](ctx, ss, MethodElicit, params)
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +120,45 @@ func (ss *ServerSession) Elicit(ctx context.Context, params *ElicitParams) (*Eli
 		if err := resolved.Validate(content); err != nil {
 			return nil, newError(CodeInvalidParams, "elicitation answer does not match the requested schema: %v", err)
 		}
+	}
+	return res, nil
+}
+
+// askClient asks the client through the sending middleware: with a
+// request in the legacy era, with an input request in 2026-07-28.
+func askClient[P, R any](ctx context.Context, ss *ServerSession, method string, params *P) (*R, error) {
+	if r := legacyTaskOf(ctx); r != nil && ss.request == nil {
+		// The handler of a 2025-11-25 task asks: the task waits on input.
+		params = askingFor(r, ctx, params)
+		defer r.gotInput(ctx)
+	}
+	h := ss.server.sendingHandler()
+	if h == nil {
+		return serverAsk[P, R](ctx, ss, method, params)
+	}
+	if params == nil {
+		params = new(P)
+	}
+	out, err := sendVia(ctx, h, &requestContext{method: method, server: ss, send: sendAsk[P, R]}, ss, params)
+	if err != nil {
+		return nil, err
+	}
+	res, ok := out.(*R)
+	if !ok || res == nil {
+		return nil, fmt.Errorf("mcp: sending middleware returned %T as the result of %s, not %T", out, method, res)
+	}
+	return res, nil
+}
+
+// sendAsk is the send function of askClient.
+func sendAsk[P, R any](rc *requestContext, ctx context.Context, p any) (any, error) {
+	pp, ok := p.(*P)
+	if !ok {
+		return nil, fmt.Errorf("mcp: sending middleware passed %T as params of %s, not %T", p, rc.method, pp)
+	}
+	res, err := serverAsk[P, R](ctx, rc.server, rc.method, pp)
+	if err != nil {
+		return nil, err
 	}
 	return res, nil
 }
@@ -130,6 +182,10 @@ func elicitationSchema(es *ElicitationSchema) (*jsonschema.Resolved, error) {
 
 // AddRoots adds roots to the client, replacing any with the same URI, and
 // tells connected servers the list changed.
+//
+// Deprecated: protocol 2026-07-28 deprecates roots (SEP-2577). They still
+// work with every protocol version; new programs should pass directories
+// and files as tool arguments, resource URIs or configuration instead.
 func (c *Client) AddRoots(roots ...*Root) {
 	c.mu.Lock()
 	for _, r := range roots {
@@ -142,6 +198,10 @@ func (c *Client) AddRoots(roots ...*Root) {
 
 // RemoveRoots removes the roots with the given URIs and tells connected
 // servers if the list changed.
+//
+// Deprecated: protocol 2026-07-28 deprecates roots (SEP-2577). They still
+// work with every protocol version; new programs should pass directories
+// and files as tool arguments, resource URIs or configuration instead.
 func (c *Client) RemoveRoots(uris ...string) {
 	c.mu.Lock()
 	n := len(c.roots)
@@ -159,8 +219,12 @@ func (c *Client) rootsChanged() {
 			go func() {
 				// The server answers with roots/list, on the GET stream.
 				ctx := context.Background()
-				_ = cs.ensureServerStream(ctx)
-				_ = cs.conn.Notify(ctx, NotificationRootsListChanged, &RootsListChangedParams{})
+				if err := cs.ensureServerStream(ctx); err != nil {
+					c.logger().Debug("mcp: opening the stream for the server's requests failed", "error", err)
+				}
+				if err := cs.notify(ctx, NotificationRootsListChanged, &RootsListChangedParams{}); err != nil && !errors.Is(err, ErrConnectionClosed) {
+					c.logger().Warn("mcp: dropped notification", "method", NotificationRootsListChanged, "error", err)
+				}
 			}()
 		}
 	}
@@ -214,13 +278,4 @@ func (ss *ServerSession) rootsChanged() {
 	root.mu.Lock()
 	root.rootsCache = nil
 	root.mu.Unlock()
-}
-
-func init() {
-	clientMethods[MethodListRoots] = requestMethod((*ClientSession).listRoots)
-	clientMethods[MethodCreateMessage] = requestMethod((*ClientSession).createMessage)
-	clientMethods[MethodElicit] = requestMethod((*ClientSession).elicit)
-	clientMethods[NotificationElicitationComplete] = notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *ElicitationCompleteParams) {
-		return o.ElicitationCompleteHandler
-	}))
 }

@@ -114,7 +114,7 @@ func TestTamperedRequestStateIsRefused(t *testing.T) {
 	server := NewServer("s", "v1", nil)
 	server.AddTools(askingTool())
 	cs, _ := connect(t, server, nil)
-	state, err := server.sealState(MethodCallTool, paramsDigest(&CallToolParams{Name: "ask"}), nil)
+	state, err := server.sealState(MethodCallTool, paramsDigest(&CallToolParams{Name: "ask"}), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestTamperedRequestStateIsRefused(t *testing.T) {
 }
 
 func mustSeal(t *testing.T, s *Server, tool string) string {
-	state, err := s.sealState(MethodCallTool, paramsDigest(&CallToolParams{Name: tool}), nil)
+	state, err := s.sealState(MethodCallTool, paramsDigest(&CallToolParams{Name: tool}), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

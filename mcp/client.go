@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"iter"
+	"log/slog"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -20,10 +21,11 @@ type ClientOptions struct {
 	WebsiteURL  string
 	// ProtocolVersion pins the protocol version. Empty means: probe with
 	// server/discover at LatestVersion and fall back to the initialize
-	// handshake if the server is legacy (spec: basic/versioning).
+	// handshake if the server does not answer it (spec:
+	// basic/versioning).
 	ProtocolVersion string
 	// ProbeTimeout bounds the server/discover probe; a server silent that
-	// long is taken as legacy (default 3s).
+	// long is taken as one without server/discover (default 3s).
 	ProbeTimeout time.Duration
 	// Capabilities, if set, are the base of what the client declares; the
 	// client adds what its handlers imply.
@@ -36,6 +38,10 @@ type ClientOptions struct {
 
 	// CreateMessageHandler, if set, serves sampling requests; setting it
 	// declares the sampling capability (with tool use: SamplingTools).
+	//
+	// Deprecated: protocol 2026-07-28 deprecates sampling (SEP-2577). It still
+	// works with clients of every protocol version; new servers should call
+	// their model provider's API directly.
 	CreateMessageHandler func(context.Context, *ClientSession, *CreateMessageParams) (*CreateMessageResult, error)
 	// SamplingTools declares that CreateMessageHandler supports tools and
 	// toolChoice (2025-11-25 and later).
@@ -59,6 +65,15 @@ type ClientOptions struct {
 	// SubscriptionsAcknowledgedHandler receives the filter a server agreed
 	// to honour on a Listen stream (2026-07-28).
 	SubscriptionsAcknowledgedHandler func(context.Context, *ClientSession, *SubscriptionsAcknowledgedParams)
+
+	// Logger receives what the client cannot return to a caller: recovered
+	// panics, failed writes. Nil means slog.Default().
+	Logger *slog.Logger
+	// DisablePanicRecovery lets a panic in a handler or middleware crash the
+	// program. By default the client recovers it, answers the server's
+	// request with an internal error, logs the stack to Logger and keeps
+	// the session.
+	DisablePanicRecovery bool
 }
 
 // A Client is an MCP client: its identity, capabilities and handlers, used
@@ -70,11 +85,14 @@ type Client struct {
 	caps *ClientCapabilities         // declared by every session; read-only
 	meta atomic.Pointer[encodedMeta] // the _meta of modern requests, encoded once
 
-	mu         sync.Mutex
-	roots      []*Root
-	sessions   []*ClientSession
-	middleware []Middleware[ClientSession]
-	handler    MethodHandler[ClientSession]
+	mu        sync.Mutex
+	roots     []*Root
+	sessions  []*ClientSession
+	receiving middlewareChain[ClientSession] // around clientMethodHandler
+	sending   middlewareChain[ClientSession] // around sendBase
+	observers []func(*ClientSession) func(error)
+
+	methods addedMethods[ClientSession] // beyond the protocol's (method.go)
 }
 
 // NewClient returns a client that identifies itself with name and version.
@@ -89,25 +107,51 @@ func NewClient(name, version string, opts *ClientOptions) *Client {
 	if c.opts.ProbeTimeout <= 0 {
 		c.opts.ProbeTimeout = 3 * time.Second
 	}
-	c.handler = clientMethodHandler
+	c.receiving.handler = clientMethodHandler
 	c.caps = c.capabilities()
 	return c
 }
 
-// AddMiddleware wraps the client's method handler, which serves requests
-// and notifications from servers: AddMiddleware(m1, m2) runs m1, then m2,
-// then the handler.
-func (c *Client) AddMiddleware(middleware ...Middleware[ClientSession]) {
+// AddReceivingMiddleware wraps the handler of the requests and
+// notifications the client receives from servers (in 2026-07-28, the input
+// requests of input-required results too): AddReceivingMiddleware(m1, m2)
+// runs m1, then m2, then the handler.
+func (c *Client) AddReceivingMiddleware(middleware ...Middleware[ClientSession]) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.middleware = append(c.middleware, middleware...)
-	c.handler = chain(clientMethodHandler, c.middleware)
+	c.receiving.add(clientMethodHandler, middleware)
 }
 
+// AddMiddleware is AddReceivingMiddleware, under the name it had first.
+func (c *Client) AddMiddleware(middleware ...Middleware[ClientSession]) {
+	c.AddReceivingMiddleware(middleware...)
+}
+
+// AddSendingMiddleware wraps every request and notification the client
+// sends (one call per request on the wire: a 2026-07-28 call answered
+// with input-required results passes once per round). The middleware sees
+// the typed params before they are encoded, so it may set their _meta,
+// and the decoded result or error after.
+func (c *Client) AddSendingMiddleware(middleware ...Middleware[ClientSession]) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sending.add(sendBase[ClientSession], middleware)
+}
+
+// methodHandler returns the handler of received messages, middleware
+// included.
 func (c *Client) methodHandler() MethodHandler[ClientSession] {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.handler
+	return c.receiving.handler
+}
+
+// sendingHandler returns the handler of sent messages, or nil when there
+// is no sending middleware.
+func (c *Client) sendingHandler() MethodHandler[ClientSession] {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sending.handler
 }
 
 // Sessions iterates over the sessions connected now.
@@ -118,10 +162,21 @@ func (c *Client) Sessions() iter.Seq[*ClientSession] {
 	return slices.Values(sessions)
 }
 
+// logger returns the logger of what the client cannot return.
+func (c *Client) logger() *slog.Logger {
+	if c.opts.Logger != nil {
+		return c.opts.Logger
+	}
+	return slog.Default()
+}
+
+// removeSession forgets a session that ended and tells the session
+// observers. It may be called more than once.
 func (c *Client) removeSession(cs *ClientSession) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.sessions = slices.DeleteFunc(c.sessions, func(x *ClientSession) bool { return x == cs })
+	c.mu.Unlock()
+	cs.sessionEnded()
 }
 
 // capabilities returns what the client declares.

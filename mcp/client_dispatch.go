@@ -7,78 +7,95 @@ import (
 	"github.com/gomcp/sdk/internal/jsonrpc2"
 )
 
-// clientMethods lists every method a client handles. Each feature's file
-// registers its methods in an init function.
-var clientMethods = map[string]*methodInfo[ClientSession]{}
+// Every request and notification a client receives goes through
+// ClientSession.handle, and every input request of a 2026-07-28
+// input-required result through ClientSession.answerInput: look the
+// method up in the table (client_methods.go), decode its params once,
+// check the revision, then run the receiving middleware and the handler
+// with panic recovery.
 
-func init() {
-	methods := map[string]*methodInfo[ClientSession]{
-		MethodPing: requestMethod(func(*ClientSession, context.Context, *PingParams) (*EmptyResult, error) {
-			return &EmptyResult{}, nil
-		}),
-		NotificationCancelled: notificationMethod((*ClientSession).cancelledNotification),
-		NotificationProgress:  notificationMethod((*ClientSession).progressNotification),
-		NotificationToolListChanged: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *ToolListChangedParams) {
-			return o.ToolListChangedHandler
-		})),
-		NotificationPromptListChanged: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *PromptListChangedParams) {
-			return o.PromptListChangedHandler
-		})),
-		NotificationResourceListChanged: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *ResourceListChangedParams) {
-			return o.ResourceListChangedHandler
-		})),
-		NotificationResourceUpdated: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *ResourceUpdatedParams) {
-			return o.ResourceUpdatedHandler
-		})),
-		NotificationLoggingMessage: notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *LoggingMessageParams) {
-			return o.LoggingMessageHandler
-		})),
-	}
-	for name, m := range methods {
-		clientMethods[name] = m
-	}
-}
-
-// notifyVia makes a notification handler that calls the option handler
-// pick selects, when set.
-func notifyVia[P any](pick func(*ClientOptions) func(context.Context, *ClientSession, *P)) func(*ClientSession, context.Context, *P) {
-	return func(cs *ClientSession, ctx context.Context, p *P) {
-		if h := pick(&cs.client.opts); h != nil {
-			h(ctx, cs, p)
-		}
-	}
-}
-
-// clientMethodHandler is the client's base MethodHandler.
+// clientMethodHandler is the client's base MethodHandler: it runs the
+// method's handler. Receiving middleware wraps it.
 func clientMethodHandler(ctx context.Context, cs *ClientSession, method string, params any) (any, error) {
-	m := clientMethods[method]
+	m := cs.client.lookup(method)
 	if m == nil {
 		return nil, newError(CodeMethodNotFound, "method not found: %s", method)
 	}
 	return m.handle(ctx, cs, params)
 }
 
-// handle is the jsonrpc2 handler of a client's connection.
+// lookup returns the row of method in the client's method table.
+func (c *Client) lookup(method string) *methodInfo[ClientSession] {
+	return c.methods.lookup(clientMethods, method)
+}
+
+// handle is the jsonrpc2 handler of a client's connection: the client's
+// one decode-and-route step.
 func (cs *ClientSession) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	m := clientMethods[req.Method]
-	if req.IsNotification() {
-		if m == nil || !m.notification {
-			return nil, nil
+	m := cs.client.lookup(req.Method)
+	notification := req.IsNotification()
+	if m == nil || m.notification != notification {
+		if notification {
+			return nil, nil // unknown notifications are ignored
 		}
-		params := m.newParams()
-		if decodeRequestParams(req, params) == nil {
-			_, _ = cs.client.methodHandler()(ctx, cs, req.Method, params)
-		}
-		return nil, nil
-	}
-	if m == nil || m.notification {
 		return nil, newError(CodeMethodNotFound, "method not found: %s", req.Method)
 	}
 	params := m.newParams()
 	if err := decodeRequestParams(req, params); err != nil {
+		if notification {
+			return nil, nil
+		}
 		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
 	}
-	return cs.client.methodHandler()(ctx, cs, req.Method, params)
+	if v := cs.version; v != "" && !m.existsIn(v) && !notification {
+		return nil, notInRevision(req.Method, v)
+	}
+	if err := m.check(params); err != nil {
+		if notification {
+			return nil, nil
+		}
+		return nil, err
+	}
+	res, err := cs.client.invoke(incomingContext(ctx, req, nil, cs), cs, req.Method, params)
+	if notification {
+		if err != nil {
+			cs.client.logger().Debug("mcp: notification handler failed", "method", req.Method, "error", err)
+		}
+		return nil, nil
+	}
+	return res, err
+}
+
+// answerInput serves one input request of an input-required result (or
+// of a task) with the client's handlers, as handle serves a request.
+func (cs *ClientSession) answerInput(ctx context.Context, method string, params any) (any, error) {
+	m := cs.client.lookup(method)
+	if m == nil || m.notification {
+		return nil, fmt.Errorf("the server asked for unknown input %q", method)
+	}
+	if params == nil {
+		params = m.newParams()
+	}
+	rc := &requestContext{Context: ctx, method: method, client: cs}
+	return cs.client.invoke(rc, cs, method, params)
+}
+
+// invoke runs the receiving middleware and the method's handler. Unless
+// recovery is off, a panic becomes an internal error.
+func (c *Client) invoke(ctx context.Context, cs *ClientSession, method string, params any) (res any, err error) {
+	h := c.methodHandler()
+	if !c.opts.DisablePanicRecovery {
+		defer func() {
+			if v := recover(); v != nil {
+				res, err = nil, panicError(c.logger(), method, v)
+			}
+		}()
+	}
+	return h(ctx, cs, method, params)
+}
+
+func (cs *ClientSession) ping(context.Context, *PingParams) (*EmptyResult, error) {
+	return &EmptyResult{}, nil
 }
 
 func (cs *ClientSession) cancelledNotification(_ context.Context, p *CancelledParams) {

@@ -34,12 +34,17 @@ type ClientSession struct {
 
 	mu            sync.Mutex
 	outputSchemas map[string]*jsonschema.Resolved // by tool name, from tools/list
+	toolTasks     map[string]string               // task support by tool name, from tools/list (task_legacy_client.go)
 	logLevel      LoggingLevel
 	progress      map[string]func(context.Context, *ProgressNotificationParams)
 	nextToken     atomic.Int64
 
 	keepAliveStop chan struct{}
 	stopOnce      sync.Once
+
+	raw       Connection    // the transport's connection
+	transport TransportInfo // of the connection
+	ended     []func(error) // session observers' end functions (session_observer.go)
 }
 
 // Connect connects the client to a server over t and settles the protocol:
@@ -50,13 +55,17 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting client: %w", err)
 	}
-	cs := &ClientSession{client: c, caps: c.caps}
+	cs := &ClientSession{client: c, caps: c.caps, raw: conn, transport: transportInfoOf(t)}
 	cs.opener, _ = conn.(serverStreamOpener)
 	cs.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
 		Handler:     jsonrpc2.HandlerFunc(cs.handle),
 		MaxInFlight: c.opts.MaxInFlight,
 		OnCancel:    cs.sendCancelled,
 		OnDone:      func() { c.removeSession(cs) },
+		BaseContext: ctx,
+		OnWriteError: func(err error) {
+			c.logger().Debug("mcp: writing a response failed", "error", err)
+		},
 	})
 	if err := cs.start(ctx); err != nil {
 		cs.conn.Close()
@@ -68,6 +77,7 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 	c.mu.Lock()
 	c.sessions = append(c.sessions, cs)
 	c.mu.Unlock()
+	c.sessionStarted(cs)
 	if cs.conn.IsDone() {
 		c.removeSession(cs) // ended before it was listed
 	}
@@ -89,7 +99,7 @@ func (cs *ClientSession) start(ctx context.Context) error {
 		}
 		return cs.initialize(ctx, legacyLatest)
 	case isModernVersion(pinned):
-		if !slices.Contains(SupportedVersions, pinned) {
+		if !slices.Contains(supportedVersions, pinned) {
 			return fmt.Errorf("%w: %s is not supported by this SDK", ErrUnsupportedVersion, pinned)
 		}
 		modern, err := cs.probe(ctx, pinned)
@@ -116,7 +126,7 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 	res, err := clientCall[DiscoverParams, DiscoverResult](pctx, cs, MethodDiscover, nil)
 	if err == nil {
 		if !slices.ContainsFunc(res.SupportedVersions, func(v string) bool {
-			return isModernVersion(v) && slices.Contains(SupportedVersions, v)
+			return isModernVersion(v) && slices.Contains(supportedVersions, v)
 		}) {
 			// Not a DiscoverResult (no versions), or a server that lists
 			// only handshake versions: use it through initialize.
@@ -133,7 +143,7 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 		var data UnsupportedProtocolVersionData
 		if decodeResult(werr.Data, &data) == nil {
 			for _, v := range data.Supported {
-				if isModernVersion(v) && slices.Contains(SupportedVersions, v) && (v != version || !cs.retried) {
+				if isModernVersion(v) && slices.Contains(supportedVersions, v) && (v != version || !cs.retried) {
 					cs.retried = true
 					return cs.probe(ctx, v)
 				}
@@ -157,7 +167,7 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 func (cs *ClientSession) adoptDiscover(res *DiscoverResult) error {
 	if !slices.Contains(res.SupportedVersions, cs.version) {
 		for _, v := range res.SupportedVersions {
-			if isModernVersion(v) && slices.Contains(SupportedVersions, v) {
+			if isModernVersion(v) && slices.Contains(supportedVersions, v) {
 				cs.version = v
 				break
 			}
@@ -184,7 +194,7 @@ func (cs *ClientSession) initialize(ctx context.Context, version string) error {
 	if err != nil {
 		return fmt.Errorf("mcp: initialize: %w", err)
 	}
-	if isModernVersion(res.ProtocolVersion) || !slices.Contains(SupportedVersions, res.ProtocolVersion) {
+	if isModernVersion(res.ProtocolVersion) || !slices.Contains(supportedVersions, res.ProtocolVersion) {
 		return fmt.Errorf("%w: server answered initialize with protocol %q", ErrUnsupportedVersion, res.ProtocolVersion)
 	}
 	if pinned := cs.client.opts.ProtocolVersion; pinned != "" && res.ProtocolVersion != pinned {
@@ -197,14 +207,16 @@ func (cs *ClientSession) initialize(ctx context.Context, version string) error {
 		cs.serverCaps = &ServerCapabilities{}
 	}
 	cs.instructions = res.Instructions
-	var ready <-chan struct{}
+	// Open the channel for the server's own messages before telling the
+	// server the session is ready: servers send list changes as soon as
+	// they handle notifications/initialized, and drop them while the
+	// client has no stream open.
 	if cs.client.wantsServerMessages() {
-		ready = cs.openServerStream()
+		if err := cs.awaitServerStream(ctx, cs.openServerStream()); err != nil {
+			return err
+		}
 	}
-	if err := cs.conn.Notify(ctx, NotificationInitialized, &InitializedParams{}); err != nil {
-		return err
-	}
-	return cs.awaitServerStream(ctx, ready)
+	return cs.notify(ctx, NotificationInitialized, &InitializedParams{})
 }
 
 // A serverStreamOpener is a connection on which the server can send
@@ -299,7 +311,9 @@ func (cs *ClientSession) sendCancelled(id jsonrpc2.ID) {
 	if cs.modern {
 		cs.fillMeta(&p.Meta)
 	}
-	_ = cs.conn.Notify(ctx, NotificationCancelled, p)
+	if err := cs.notify(ctx, NotificationCancelled, p); err != nil && !errors.Is(err, ErrConnectionClosed) {
+		cs.client.logger().Debug("mcp: sending notifications/cancelled failed", "error", err)
+	}
 }
 
 // fillMeta adds the per-request metadata of 2026-07-28 to meta.
@@ -325,26 +339,54 @@ func clientCall[P, R any](ctx context.Context, cs *ClientSession, method string,
 // clientCallOwned is clientCall for params the SDK made itself, which it
 // may change without copying.
 func clientCallOwned[P, R any](ctx context.Context, cs *ClientSession, method string, p *P) (*R, error) {
+	out, err := cs.roundTrips(ctx, method, p, resultOf[R]{})
+	if err != nil {
+		return nil, err
+	}
+	res, ok := out.(*R)
+	if !ok || res == nil {
+		return nil, fmt.Errorf("%s: sending middleware returned %T, not %T", method, out, res)
+	}
+	return res, nil
+}
+
+// A resultMaker makes the value a result decodes into.
+type resultMaker interface{ newResult() any }
+
+// resultOf makes *R results. Being empty, it converts to a resultMaker
+// without allocating.
+type resultOf[R any] struct{}
+
+func (resultOf[R]) newResult() any { return new(R) }
+
+// roundTrips sends a request and decodes its result, a value results
+// makes. In the modern era it adds the per-request metadata to p and
+// serves input-required results and tasks until the result is complete.
+func (cs *ClientSession) roundTrips(ctx context.Context, method string, p any, results resultMaker) (any, error) {
 	if cs.modern {
-		cs.fillMeta(metaOf(p))
+		if m := metaOf(p); m != nil {
+			cs.fillMeta(m)
+		}
 	}
 	maxRounds := cs.client.opts.MaxInputRounds
 	if maxRounds <= 0 {
 		maxRounds = 8
 	}
+	sending := cs.client.sendingHandler()
 	for round := 0; ; round++ {
-		raw, err := cs.conn.Call(ctx, method, p)
+		raw, res, err := cs.sendRequest(ctx, sending, method, p, results)
 		if err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 				return nil, err
 			}
 			return nil, fmt.Errorf("%s: %w", method, err)
 		}
-		res := new(R)
-		if err := decodeResult(raw, res); err != nil {
-			return nil, err
-		}
 		if !cs.modern {
+			// A CreateTaskResult (2025-11-25) is followed to the task's
+			// result (task_legacy_client.go).
+			if err := cs.legacyTaskAnswer(ctx, method, raw, res); err != nil {
+				return nil, err
+			}
 			return res, nil
 		}
 		switch rt := resultTypeOf(res); rt {
@@ -368,6 +410,43 @@ func clientCallOwned[P, R any](ctx context.Context, cs *ClientSession, method st
 	}
 }
 
+// sendRequest sends one request through the sending middleware (none
+// when sending is nil) and decodes its result. raw is the result as
+// received.
+func (cs *ClientSession) sendRequest(ctx context.Context, sending MethodHandler[ClientSession], method string, p any, results resultMaker) (raw []byte, res any, err error) {
+	if sending == nil {
+		if raw, err = cs.conn.Call(ctx, method, p); err != nil {
+			return nil, nil, err
+		}
+		res = results.newResult()
+		if err := decodeResult(raw, res); err != nil {
+			return nil, nil, err
+		}
+		return raw, res, nil
+	}
+	rc := &requestContext{method: method, client: cs, send: sendClientRequest, results: results}
+	out, err := sendVia(ctx, sending, rc, cs, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rc.raw, out, nil
+}
+
+// sendClientRequest is the send function of a client request: it calls
+// the server and decodes the result.
+func sendClientRequest(rc *requestContext, ctx context.Context, params any) (any, error) {
+	raw, err := rc.client.conn.Call(ctx, rc.method, params)
+	if err != nil {
+		return nil, err
+	}
+	res := rc.results.newResult()
+	if err := decodeResult(raw, res); err != nil {
+		return nil, err
+	}
+	rc.raw = raw
+	return res, nil
+}
+
 // fulfil answers the input requests of an input-required result with the
 // client's handlers and puts the answers and the request state into p for
 // the retry.
@@ -378,15 +457,7 @@ func (cs *ClientSession) fulfil(ctx context.Context, method string, raw []byte, 
 	}
 	responses := make(map[string]json.RawMessage, len(ir.InputRequests))
 	for key, req := range ir.InputRequests {
-		m := clientMethods[req.Method]
-		if m == nil || m.notification {
-			return fmt.Errorf("%s: the server asked for unknown input %q", method, req.Method)
-		}
-		params := req.Params
-		if params == nil {
-			params = m.newParams()
-		}
-		res, err := cs.client.methodHandler()(ctx, cs, req.Method, params)
+		res, err := cs.answerInput(ctx, req.Method, req.Params)
 		if err != nil {
 			return fmt.Errorf("%s: answering %s: %w", method, req.Method, err)
 		}
@@ -484,6 +555,7 @@ func (cs *ClientSession) callTool(ctx context.Context, params *CallToolParams, o
 	if !owned {
 		params = cloneParams(params)
 	}
+	cs.offerTask(params) // task_legacy_client.go
 	res, err := clientCallOwned[CallToolParams, CallToolResult](ctx, cs, MethodCallTool, params)
 	if err != nil {
 		return nil, err
@@ -500,7 +572,34 @@ func (cs *ClientSession) NotifyProgress(ctx context.Context, params *ProgressNot
 	if params == nil || params.ProgressToken == nil {
 		return nil
 	}
-	return cs.conn.Notify(ctx, NotificationProgress, params)
+	return cs.notify(ctx, NotificationProgress, params)
+}
+
+// notify sends a notification to the server through the sending
+// middleware.
+func (cs *ClientSession) notify(ctx context.Context, method string, params any) error {
+	h := cs.client.sendingHandler()
+	if h == nil {
+		return cs.conn.Notify(ctx, method, params)
+	}
+	_, err := sendVia(ctx, h, &requestContext{method: method, client: cs, send: sendClientNotification}, cs, params)
+	return err
+}
+
+// sendClientNotification is the send function of a client notification.
+func sendClientNotification(rc *requestContext, ctx context.Context, params any) (any, error) {
+	return nil, rc.client.conn.Notify(ctx, rc.method, params)
+}
+
+// ID returns the session's id on a streamable HTTP connection made by
+// initialize (the Mcp-Session-Id header), or "" when it has none.
+func (cs *ClientSession) ID() string {
+	if c, ok := cs.raw.(*streamableClientConn); ok {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.sessionID
+	}
+	return ""
 }
 
 func (cs *ClientSession) registerProgress(h func(context.Context, *ProgressNotificationParams)) string {
@@ -530,6 +629,7 @@ func (cs *ClientSession) learnOutputSchemas(tools []*Tool) {
 		if t == nil {
 			continue
 		}
+		cs.learnTaskSupportLocked(t) // task_legacy_client.go
 		delete(cs.outputSchemas, t.Name)
 		if t.OutputSchema == nil {
 			continue

@@ -19,6 +19,18 @@ import (
 // then after SIGTERM, before SIGKILL.
 const DefaultTerminateDuration = 5 * time.Second
 
+// CommandTransportOptions configure a CommandTransport. A nil
+// *CommandTransportOptions means defaults.
+type CommandTransportOptions struct {
+	// TerminateDuration is the shutdown grace: how long closing the
+	// connection waits for the server process at each step of stopping it,
+	// after closing its stdin and then after SIGTERM, before SIGKILL
+	// (default DefaultTerminateDuration). Closing takes at most about twice
+	// this long. A one-shot program that must not wait for a server that
+	// lingers after its input closes uses a short grace, such as 100ms.
+	TerminateDuration time.Duration
+}
+
 // A CommandTransport is the client side of MCP's stdio transport: it starts
 // a command and speaks newline-delimited JSON-RPC over its stdin and stdout.
 //
@@ -27,7 +39,8 @@ const DefaultTerminateDuration = 5 * time.Second
 type CommandTransport struct {
 	cmd *exec.Cmd
 	// TerminateDuration bounds each step of stopping the process on Close
-	// (default DefaultTerminateDuration).
+	// (default DefaultTerminateDuration); see
+	// CommandTransportOptions.TerminateDuration. Set it before Connect.
 	TerminateDuration time.Duration
 	once              connectOnce
 }
@@ -36,6 +49,16 @@ type CommandTransport struct {
 // must not have been started; its Stdin and Stdout are set by Connect.
 func NewCommandTransport(cmd *exec.Cmd) *CommandTransport {
 	return &CommandTransport{cmd: cmd}
+}
+
+// NewCommandTransportWithOptions is NewCommandTransport with options, such
+// as a shorter shutdown grace.
+func NewCommandTransportWithOptions(cmd *exec.Cmd, opts *CommandTransportOptions) *CommandTransport {
+	t := &CommandTransport{cmd: cmd}
+	if opts != nil {
+		t.TerminateDuration = opts.TerminateDuration
+	}
+	return t
 }
 
 // Connect starts the command and connects to it.

@@ -21,24 +21,12 @@ type Completer func(ctx context.Context, value string, resolved map[string]strin
 // hold.
 const MaxCompletionValues = 100
 
-// templateCompleter returns the completer of a resource template's
-// variable, or nil if it has none. The resources feature sets it: it knows
-// how completers are attached to templates. While it is nil, template
-// variables complete to nothing.
-var templateCompleter func(t *ServerResourceTemplate, variable string) Completer
-
-// templateHasCompleters reports whether a resource template has a completer
-// for any variable; the server declares the completions capability if one
-// does. The resources feature sets it with templateCompleter.
-var templateHasCompleters func(t *ServerResourceTemplate) bool
-
-func init() {
-	serverMethods[MethodComplete] = requestMethod((*ServerSession).complete)
-	capabilityContributors = append(capabilityContributors, func(s *Server, caps *ServerCapabilities) {
-		if caps.Completions == nil && s.hasCompleters() {
-			caps.Completions = &CompletionCapabilities{}
-		}
-	})
+// completionCapabilities declares the completions capability when a
+// prompt argument or template variable has a completer.
+func completionCapabilities(s *Server, caps *ServerCapabilities) {
+	if caps.Completions == nil && s.hasCompleters() {
+		caps.Completions = &CompletionCapabilities{}
+	}
 }
 
 // hasCompleters reports whether any prompt argument or template variable
@@ -49,11 +37,9 @@ func (s *Server) hasCompleters() bool {
 			return true
 		}
 	}
-	if templateHasCompleters != nil {
-		for _, t := range s.templates.all() {
-			if templateHasCompleters(t) {
-				return true
-			}
+	for _, t := range s.templates.all() {
+		if len(t.Completers) > 0 {
+			return true
 		}
 	}
 	return false
@@ -119,10 +105,7 @@ func (s *Server) completerFor(p *CompleteParams) (Completer, error) {
 		return sp.Completers[p.Argument.Name], nil
 	case ReferenceTypeResource:
 		if t, ok := s.templates.get(ref.URI); ok {
-			if templateCompleter == nil {
-				return nil, nil
-			}
-			return templateCompleter(t, p.Argument.Name), nil
+			return t.Completers[p.Argument.Name], nil
 		}
 		if _, ok := s.resources.get(ref.URI); ok {
 			return nil, nil

@@ -241,7 +241,7 @@ type contentWire struct {
 	Type              string            `json:"type"`
 	Text              *string           `json:"text"`
 	MIMEType          string            `json:"mimeType"`
-	Data              *string           `json:"data"`
+	Data              base64Data        `json:"data"`
 	Resource          *ResourceContents `json:"resource"`
 	URI               string            `json:"uri"`
 	Name              string            `json:"name"`
@@ -281,12 +281,8 @@ func (c *Content) decode(data []byte, allowToolContent bool) error {
 		}
 		out.Annotations = w.Annotations
 	case ContentTypeImage, ContentTypeAudio:
-		if w.Data != nil {
-			b, err := base64.StdEncoding.DecodeString(*w.Data)
-			if err != nil {
-				return fmt.Errorf("mcp: %s content: invalid base64 data: %w", w.Type, err)
-			}
-			out.Data = b
+		if w.Data.set {
+			out.Data = w.Data.b
 		}
 		out.MIMEType, out.Annotations = w.MIMEType, w.Annotations
 	case ContentTypeResourceLink:
@@ -403,20 +399,22 @@ func (r ResourceContents) MarshalJSON() ([]byte, error) {
 // if both "text" and "blob" are present or the blob is not valid base64.
 // Contents with neither are decoded as empty text.
 func (r *ResourceContents) UnmarshalJSON(data []byte) error {
-	var w resourceContentsWire
+	var w struct {
+		URI      string     `json:"uri"`
+		MIMEType string     `json:"mimeType"`
+		Text     *string    `json:"text"`
+		Blob     base64Data `json:"blob"`
+		Meta     Meta       `json:"_meta"`
+	}
 	if err := strictjson.UnmarshalTrusted(data, &w); err != nil {
-		return err
+		return fmt.Errorf("mcp: resource contents: %w", err)
 	}
 	out := ResourceContents{URI: w.URI, MIMEType: w.MIMEType, Meta: w.Meta}
 	switch {
-	case w.Text != nil && w.Blob != nil:
+	case w.Text != nil && w.Blob.set:
 		return errors.New(`mcp: resource contents have both "text" and "blob"`)
-	case w.Blob != nil:
-		b, err := base64.StdEncoding.DecodeString(*w.Blob)
-		if err != nil {
-			return fmt.Errorf("mcp: resource contents: invalid base64 blob: %w", err)
-		}
-		out.Blob = b
+	case w.Blob.set:
+		out.Blob = w.Blob.b
 	case w.Text != nil:
 		out.Text = *w.Text
 	}

@@ -1,5 +1,11 @@
 package mcp
 
+import (
+	"strconv"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
+)
+
 // JSON-RPC error codes used by MCP, and the data that accompanies some of
 // them.
 const (
@@ -62,4 +68,41 @@ type URLElicitationRequiredData struct {
 	// Elicitations are the URL-mode elicitations the client must complete
 	// before retrying.
 	Elicitations []*ElicitParams `json:"elicitations"`
+}
+
+// An ErrorCode is the code of a JSON-RPC error response: one of the Code
+// constants above, which the JSON-RPC and MCP specifications define, or a
+// code of the application's own. The constants are untyped so that they
+// compare with both an ErrorCode and the Code field of a [JSONRPCError].
+type ErrorCode int64
+
+// CodeOf returns the error code that reports err to the peer, as the SDK
+// sends it: the code of the *JSONRPCError err wraps (an error a peer sent
+// arrives as one), the code for a malformed message, or
+// [CodeInternalError] for any other error. It returns 0 for nil.
+func CodeOf(err error) ErrorCode {
+	return ErrorCode(jsonrpc2.CodeOf(err))
+}
+
+// String returns the code's number and, for the codes the specifications
+// define, its name.
+func (c ErrorCode) String() string {
+	n := strconv.FormatInt(int64(c), 10)
+	if name := errorCodeNames[c]; name != "" {
+		return n + " (" + name + ")"
+	}
+	return n
+}
+
+var errorCodeNames = map[ErrorCode]string{
+	CodeParseError:                      "parse error",
+	CodeInvalidRequest:                  "invalid request",
+	CodeMethodNotFound:                  "method not found",
+	CodeInvalidParams:                   "invalid params",
+	CodeInternalError:                   "internal error",
+	CodeResourceNotFound:                "resource not found",
+	CodeURLElicitationRequired:          "URL elicitation required",
+	CodeHeaderMismatch:                  "header mismatch",
+	CodeMissingRequiredClientCapability: "missing required client capability",
+	CodeUnsupportedProtocolVersion:      "unsupported protocol version",
 }

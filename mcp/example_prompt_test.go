@@ -67,7 +67,7 @@ func ExampleNewPrompt() {
 	// code_review: argument language (required: false)
 	// Please review this Go code:
 	// fmt.Println(1)
-	// prompts/get: jsonrpc2 error -32602: Invalid arguments for prompt code_review: missing required argument "code"
+	// prompts/get: Invalid arguments for prompt code_review: missing required argument "code" (code -32602)
 }
 
 func ExampleCompleteWith() {
@@ -86,7 +86,7 @@ func ExampleCompleteWith() {
 		func(ctx context.Context, ss *mcp.ServerSession, in map[string]string) (*mcp.GetPromptResult, error) {
 			return &mcp.GetPromptResult{}, nil
 		},
-		mcp.Argument("language", mcp.RequiredArgument(true), mcp.CompleteWith(complete))))
+		mcp.Argument("language", mcp.ArgumentRequired(true), mcp.CompleteWith(complete))))
 	cs, err := connectInMemory(server, nil)
 	if err != nil {
 		log.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"github.com/gomcp/sdk/mcp"
 )
 
-// greetTool is the seed's greeter, written with the plain tool API.
+// greetTool is the greeter, written with the plain tool API.
 func greetTool() *mcp.ServerTool {
 	return &mcp.ServerTool{
 		Tool: &mcp.Tool{

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"encoding/base64"
 	"reflect"
 	"testing"
 
@@ -135,5 +136,135 @@ func FuzzCallToolResultEncoding(f *testing.F) {
 			r.Content = append(r.Content, NewTextContent(text[:len(text)*i/3]))
 		}
 		checkCallToolResult(t, r)
+	})
+}
+
+var readResourceResultCases = []*ReadResourceResult{
+	{Contents: []*ResourceContents{NewTextResourceContents("file:///a", "text/plain", "hello")}},
+	{Contents: []*ResourceContents{NewBlobResourceContents("file:///b", "application/octet-stream", []byte{0, 1, 2, 0xff, 0xfe})}},
+	{Contents: []*ResourceContents{NewBlobResourceContents("file:///e", "", nil), NewTextResourceContents("x:\"<>&\u2028", "", "")}},
+	{ResultType: "complete", Contents: []*ResourceContents{}, TTLMs: new(int64), CacheScope: CacheScopePrivate},
+	{Contents: []*ResourceContents{NewTextResourceContents("file:///a", "", "t")}, TTLMs: func() *int64 { v := int64(-5); return &v }()},
+	{},
+	{Contents: []*ResourceContents{nil}},
+	{Contents: []*ResourceContents{NewTextResourceContents("bad \xff", "", "")}},
+	{Contents: []*ResourceContents{{URI: "m", Text: "t", Meta: Meta{ProgressToken: "p"}}}},
+	{Meta: Meta{ProgressToken: "p"}, Contents: []*ResourceContents{}},
+	{Contents: []*ResourceContents{}, RequestState: "s"},
+}
+
+// checkReadResourceResult fails t if the direct encoding of r differs
+// from strictjson's, or does not decode back to r.
+func checkReadResourceResult(t *testing.T, r *ReadResourceResult) bool {
+	t.Helper()
+	fast, ok := appendReadResourceResult(nil, r)
+	if !ok {
+		return false
+	}
+	slow, err := strictjson.Marshal(r)
+	if err != nil {
+		t.Fatalf("direct encoding of %+v succeeds, strictjson fails: %v", r, err)
+	}
+	if !bytes.Equal(fast, slow) {
+		t.Fatalf("encoding %+v:\nfast %s\nslow %s", r, fast, slow)
+	}
+	var back ReadResourceResult
+	if err := strictjson.Unmarshal(fast, &back); err != nil {
+		t.Fatalf("decoding %s: %v", fast, err)
+	}
+	if !reflect.DeepEqual(&back, r) {
+		t.Fatalf("decoding %s:\ngot  %#v\nwant %#v", fast, back, r)
+	}
+	return true
+}
+
+func TestReadResourceResultDirectEncodingAgrees(t *testing.T) {
+	taken := 0
+	for _, r := range readResourceResultCases {
+		if checkReadResourceResult(t, r) {
+			taken++
+		}
+	}
+	if taken < 5 {
+		t.Errorf("direct encoding took %d cases; it must take text and blob contents", taken)
+	}
+}
+
+func FuzzReadResourceResultEncoding(f *testing.F) {
+	f.Add("file:///a", "text/plain", "hello", []byte(nil), int64(0), 1)
+	f.Add("u", "", "", []byte{0, 0xff}, int64(-1), 2)
+	f.Add("\xff", "x\"", "\x00", []byte{}, int64(7), 3)
+	f.Fuzz(func(t *testing.T, uri, mimeType, text string, blob []byte, ttl int64, n int) {
+		r := &ReadResourceResult{Contents: []*ResourceContents{}}
+		if n%2 == 0 {
+			r.TTLMs = &ttl
+		}
+		for i := range n % 4 {
+			if i%2 == 0 && blob != nil {
+				r.Contents = append(r.Contents, NewBlobResourceContents(uri, mimeType, blob))
+			} else {
+				r.Contents = append(r.Contents, NewTextResourceContents(uri, mimeType, text))
+			}
+		}
+		checkReadResourceResult(t, r)
+	})
+}
+
+// Base64 data is decoded from the message's text, escaped or not, and
+// refused clearly when it is not a base64 string.
+func TestBase64DataDecoding(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []byte
+		wantErr bool
+	}{
+		{`{"uri":"u","blob":"AAEC/w=="}`, []byte{0, 1, 2, 0xff}, false},
+		{`{"uri":"u","blob":"AAEC\/w=="}`, []byte{0, 1, 2, 0xff}, false},
+		{`{"uri":"u","blob":"\u0041AEC/w=="}`, []byte{0, 1, 2, 0xff}, false},
+		{`{"uri":"u","blob":""}`, []byte{}, false},
+		{`{"uri":"u","blob":"not base64!"}`, nil, true},
+		{`{"uri":"u","blob":5}`, nil, true},
+		{`{"uri":"u","blob":[]}`, nil, true},
+		{`{"uri":"u","blob":"AAEC/w==","text":"t"}`, nil, true},
+	}
+	for _, tt := range tests {
+		var rc ResourceContents
+		err := strictjson.Unmarshal([]byte(tt.in), &rc)
+		if tt.wantErr {
+			if err == nil {
+				t.Errorf("%s: decoded as %+v, want an error", tt.in, rc)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tt.in, err)
+			continue
+		}
+		if rc.Blob == nil || !bytes.Equal(rc.Blob, tt.want) {
+			t.Errorf("%s: blob %v, want %v", tt.in, rc.Blob, tt.want)
+		}
+	}
+	var rc ResourceContents
+	if err := strictjson.Unmarshal([]byte(`{"uri":"u","blob":null}`), &rc); err != nil || rc.Blob != nil {
+		t.Errorf("a null blob: %+v, %v; want text contents", rc, err)
+	}
+}
+
+func FuzzBase64DataDecoding(f *testing.F) {
+	f.Add([]byte(`"AAEC/w=="`))
+	f.Add([]byte(`"AAEC\/w=="`))
+	f.Add([]byte(`""`))
+	f.Add([]byte(`"!"`))
+	f.Fuzz(func(t *testing.T, v []byte) {
+		var d base64Data
+		derr := d.UnmarshalJSON(v) // must not panic, whatever v is
+		var s string
+		if strictjson.Unmarshal(v, &s) != nil {
+			return // the decoder only ever gives it a valid JSON value
+		}
+		want, err := base64.StdEncoding.DecodeString(s)
+		if (err == nil) != (derr == nil) || err == nil && !bytes.Equal(d.b, want) {
+			t.Fatalf("%q: got %v (%v), want %v (%v)", v, d.b, derr, want, err)
+		}
 	})
 }

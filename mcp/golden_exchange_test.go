@@ -37,7 +37,7 @@ func (b *lockedBuffer) String() string {
 // testdata/golden/<version>.txt. Run with -update to rewrite the files after
 // an intended change, and review the diff.
 func TestGoldenExchanges(t *testing.T) {
-	for _, version := range SupportedVersions {
+	for _, version := range SupportedVersions() {
 		t.Run(version, func(t *testing.T) {
 			server := NewServer("golden-server", "v1.0.0", &ServerOptions{Instructions: "Be kind."})
 			server.AddTools(echoTool())

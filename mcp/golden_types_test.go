@@ -373,7 +373,7 @@ func TestMethodConstants(t *testing.T) {
 		NotificationElicitationComplete, NotificationTaskStatus, NotificationSubscriptionsAcknowledged,
 	}
 	var all []string
-	for _, v := range SupportedVersions {
+	for _, v := range SupportedVersions() {
 		methods, ok := byVersion[v]
 		if !ok {
 			t.Errorf("methods.json has no version %s", v)

@@ -253,12 +253,22 @@ func putBody(bp *[]byte) {
 
 // writeHTTPError answers with status and a JSON-RPC error response that
 // has no id, as the transports specify for errors outside any request.
+// A failed write means the client is gone: there is no one to tell.
 func writeHTTPError(w http.ResponseWriter, status int, code int64, msg string) {
-	writeJSONResponse(w, status, &jsonrpc2.Response{Error: &jsonrpc2.Error{Code: code, Message: msg}})
+	_ = writeJSONResponse(w, status, &jsonrpc2.Response{Error: &jsonrpc2.Error{Code: code, Message: msg}})
 }
 
-// writeJSONResponse answers with status and msg encoded as JSON.
-func writeJSONResponse(w http.ResponseWriter, status int, msg jsonrpc2.Message) {
+// writeHTTPErrorResponse answers with status and the small error
+// response resp. A failed write means the client is gone: there is no one
+// to tell.
+func writeHTTPErrorResponse(w http.ResponseWriter, status int, resp *jsonrpc2.Response) {
+	_ = writeJSONResponse(w, status, resp)
+}
+
+// writeJSONResponse answers with status and msg encoded as JSON. Use
+// writeJSONWithin for responses that may be large; small error answers
+// fit the connection's buffers, so they need no write deadline.
+func writeJSONResponse(w http.ResponseWriter, status int, msg jsonrpc2.Message) error {
 	bp := bodyPool.Get().(*[]byte)
 	b, err := jsonrpc2.AppendMessage((*bp)[:0], msg)
 	if err != nil {
@@ -266,8 +276,14 @@ func writeJSONResponse(w http.ResponseWriter, status int, msg jsonrpc2.Message) 
 		b = append(b[:0], `{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"encoding response"}}`...)
 	}
 	w.Header()["Content-Type"] = hdrJSON
+	if len(b) > largeBody {
+		// net/http announces the length of small bodies itself; a large
+		// one would be chunked, and its reader could not size its buffer.
+		w.Header()["Content-Length"] = []string{strconv.Itoa(len(b))}
+	}
 	w.WriteHeader(status)
-	_, _ = w.Write(b)
+	_, werr := w.Write(b)
 	*bp = b
 	putBody(bp)
+	return werr
 }

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -72,26 +73,30 @@ func (s *Server) stateKey() []byte {
 			return
 		}
 		s.stateKeyBytes = make([]byte, 32)
-		_, _ = rand.Read(s.stateKeyBytes)
+		_, _ = rand.Read(s.stateKeyBytes) // crypto/rand.Read never returns an error (it aborts the program instead)
 	})
 	return s.stateKeyBytes
 }
 
-// requestStatePayload is what a requestState carries, signed.
+// requestStatePayload is what a requestState carries, signed: the
+// answers gathered so far, and the keys of the input requests the server
+// issued with it, the only ones the client may answer on the retry.
 type requestStatePayload struct {
 	Method  string                     `json:"m"`
 	Digest  string                     `json:"d"`
 	Expires int64                      `json:"e"`
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
+	Asked   []string                   `json:"q,omitempty"`
 }
 
-// sealState encodes and signs the answers gathered for a request.
-func (s *Server) sealState(method, digest string, answers map[string]json.RawMessage) (string, error) {
+// sealState encodes and signs the answers gathered for a request and the
+// keys of the input requests issued with it.
+func (s *Server) sealState(method, digest string, answers map[string]json.RawMessage, asked []string) (string, error) {
 	ttl := s.opts.RequestStateTTL
 	if ttl <= 0 {
 		ttl = DefaultRequestStateTTL
 	}
-	body, err := strictjson.Marshal(&requestStatePayload{Method: method, Digest: digest, Expires: time.Now().Add(ttl).UnixMilli(), Answers: answers})
+	body, err := strictjson.Marshal(&requestStatePayload{Method: method, Digest: digest, Expires: time.Now().Add(ttl).UnixMilli(), Answers: answers, Asked: asked})
 	if err != nil {
 		return "", err
 	}
@@ -100,8 +105,8 @@ func (s *Server) sealState(method, digest string, answers map[string]json.RawMes
 	return base64.RawURLEncoding.EncodeToString(body) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil)), nil
 }
 
-// openState verifies a requestState and returns the answers it carries.
-func (s *Server) openState(state, method, digest string) (map[string]json.RawMessage, error) {
+// openState verifies a requestState and returns what it carries.
+func (s *Server) openState(state, method, digest string) (*requestStatePayload, error) {
 	invalid := func(why string) error {
 		return newError(CodeInvalidParams, "invalid requestState: %s", why)
 	}
@@ -114,9 +119,7 @@ func (s *Server) openState(state, method, digest string) (map[string]json.RawMes
 	if err1 != nil || err2 != nil {
 		return nil, invalid("malformed")
 	}
-	mac := hmac.New(sha256.New, s.stateKey())
-	mac.Write(body)
-	if !hmac.Equal(sig, mac.Sum(nil)) {
+	if !s.stateMACOK(body, sig) { // request_state_keys.go
 		return nil, invalid("signature does not match (tampered, or issued by another server)")
 	}
 	var p requestStatePayload
@@ -129,7 +132,7 @@ func (s *Server) openState(state, method, digest string) (map[string]json.RawMes
 	if p.Method != method || p.Digest != digest {
 		return nil, invalid("issued for a different request")
 	}
-	return p.Answers, nil
+	return &p, nil
 }
 
 // paramsDigest hashes the salient params of a request: everything but
@@ -160,25 +163,33 @@ var inputResponsesType = reflect.TypeFor[map[string]json.RawMessage]()
 
 // beginInput prepares a modern request for the multi round-trip pattern:
 // it verifies the echoed requestState and gathers the answers.
+//
+// The client's inputResponses count only for the input requests the
+// server issued with that requestState, and never replace an answer
+// sealed in it: a client cannot answer a question the server did not ask
+// or rewrite an earlier answer. Other responses are ignored, as the
+// multi round-trip pattern asks of servers for data they did not request.
 func (ss *ServerSession) beginInput(method string, params any) error {
 	st := &ss.request.input
 	st.active = true
 	responses, state := inputOf(params)
-	if state == "" && len(responses) == 0 {
-		return nil
+	if state == "" {
+		return nil // nothing was asked: any inputResponses are unsolicited
 	}
-	st.answers = make(map[string]json.RawMessage)
-	if state != "" {
-		answers, err := ss.server.openState(state, method, paramsDigest(params))
-		if err != nil {
-			return err
-		}
-		for k, v := range answers {
-			st.answers[k] = v
-		}
+	sealed, err := ss.server.openState(state, method, paramsDigest(params))
+	if err != nil {
+		return err
 	}
-	for k, v := range responses {
+	st.answers = make(map[string]json.RawMessage, len(sealed.Answers)+len(sealed.Asked))
+	for k, v := range sealed.Answers {
 		st.answers[k] = v
+	}
+	for _, k := range sealed.Asked {
+		if v, ok := responses[k]; ok {
+			if _, done := st.answers[k]; !done {
+				st.answers[k] = v
+			}
+		}
 	}
 	return nil
 }
@@ -205,7 +216,12 @@ func inputOf(params any) (map[string]json.RawMessage, string) {
 // handler left open.
 func (ss *ServerSession) inputRequired(method string, params any) (*InputRequiredResult, error) {
 	st := &ss.request.input
-	state, err := ss.server.sealState(method, paramsDigest(params), st.answers)
+	asked := make([]string, 0, len(st.pending))
+	for k := range st.pending {
+		asked = append(asked, k)
+	}
+	slices.Sort(asked)
+	state, err := ss.server.sealState(method, paramsDigest(params), st.answers, asked)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: sealing requestState: %w", err)
 	}

@@ -63,7 +63,7 @@ func TestListenEndsGracefullyAtEndOfInput(t *testing.T) {
 	inW.Close()
 	select {
 	case got := <-lines:
-		want := `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"io.modelcontextprotocol/subscriptionId":7},"resultType":"complete"}}`
+		want := `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"v1"},"io.modelcontextprotocol/subscriptionId":7},"resultType":"complete"}}`
 		if got != want {
 			t.Fatalf("at end of input got\n%s\nwant\n%s", got, want)
 		}

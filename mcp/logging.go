@@ -111,15 +111,12 @@ func (ls *loggingState) allow(interval time.Duration) bool {
 	return true
 }
 
-func init() {
-	m := requestMethod((*ServerSession).setLoggingLevel)
-	m.legacyOnly = true
-	serverMethods[MethodSetLoggingLevel] = m
-	capabilityContributors = append(capabilityContributors, func(s *Server, caps *ServerCapabilities) {
-		if caps.Logging == nil {
-			caps.Logging = &LoggingCapability{}
-		}
-	})
+// loggingCapabilities declares the logging capability: every server can
+// send log messages.
+func loggingCapabilities(s *Server, caps *ServerCapabilities) {
+	if caps.Logging == nil {
+		caps.Logging = &LoggingCapability{}
+	}
 }
 
 func (ss *ServerSession) setLoggingLevel(ctx context.Context, p *SetLoggingLevelParams) (*EmptyResult, error) {
@@ -158,17 +155,21 @@ func (ss *ServerSession) logEnabled(level slog.Level) bool {
 	return !ok || level >= min
 }
 
-// Log sends a log message to the client (notifications/message), if the
+// LoggingMessage sends a log message to the client (notifications/message), if the
 // client wants messages of its level: see [LoggingHandler] for a log/slog
 // front end. A message below the client's level is dropped, as is one sent
 // sooner than ServerOptions.LoggingInterval after the previous one; neither
 // is an error. An empty params.Logger is filled with
 // ServerOptions.LoggerName.
 //
-// In 2026-07-28 log messages belong to a request: call Log on the session
+// In 2026-07-28 log messages belong to a request: call LoggingMessage on the session
 // a handler receives, and the message goes on that request's response
 // stream, only if the request asked for a log level.
-func (ss *ServerSession) Log(ctx context.Context, params *LoggingMessageParams) error {
+//
+// Deprecated: protocol 2026-07-28 deprecates logging to the client
+// (SEP-2577). It still works with every protocol version; new servers
+// should log to stderr (stdio) or use OpenTelemetry instead.
+func (ss *ServerSession) LoggingMessage(ctx context.Context, params *LoggingMessageParams) error {
 	if params == nil {
 		return errors.New("mcp: Log: nil params")
 	}
@@ -191,11 +192,15 @@ func (ss *ServerSession) Log(ctx context.Context, params *LoggingMessageParams) 
 }
 
 // SetLoggingLevel sets the minimum level of the log messages the server
-// sends this client. In the legacy era it is the spec method
+// sends this client. Up to 2025-11-25 it is the spec method
 // logging/setLevel. In 2026-07-28, where the level is part of each
 // request, it makes every later request of the session carry the level in
 // its _meta (a request whose params set Meta.LogLevel keeps its own); an
 // empty level then stops log messages.
+//
+// Deprecated: protocol 2026-07-28 deprecates logging to the client
+// (SEP-2577). It still works with every protocol version; new servers
+// should log to stderr (stdio) or use OpenTelemetry instead.
 func (cs *ClientSession) SetLoggingLevel(ctx context.Context, params *SetLoggingLevelParams) error {
 	if err := requireServer(cs.serverCaps.Logging != nil, "logging"); err != nil {
 		return err
@@ -215,4 +220,12 @@ func (cs *ClientSession) SetLoggingLevel(ctx context.Context, params *SetLogging
 	cs.logLevel = level
 	cs.mu.Unlock()
 	return nil
+}
+
+// Log sends a log message to the client, as LoggingMessage does.
+//
+// Deprecated: Use LoggingMessage, the name the protocol's notification
+// and the package's design give.
+func (ss *ServerSession) Log(ctx context.Context, params *LoggingMessageParams) error {
+	return ss.LoggingMessage(ctx, params)
 }

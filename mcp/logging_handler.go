@@ -20,7 +20,7 @@ import (
 // [slog.JSONHandler] writes for it, without the time and level: the key
 // "msg" holds the message and the attributes follow. Its level is the MCP
 // level of the record's level (see [LevelNotice] and the other Level
-// constants). The client's wishes apply as for [ServerSession.Log]: records
+// constants). The client's wishes apply as for [ServerSession.LoggingMessage]: records
 // below the client's level are dropped, and Enabled reports it, so
 // disabled records cost nothing.
 //
@@ -57,6 +57,10 @@ type LoggingHandlerOptions struct {
 }
 
 // NewLoggingHandler returns a LoggingHandler that logs to the client of ss.
+//
+// Deprecated: protocol 2026-07-28 deprecates logging to the client
+// (SEP-2577). It still works with every protocol version; new servers
+// should log to stderr (stdio) or use OpenTelemetry instead.
 func NewLoggingHandler(ss *ServerSession, opts *LoggingHandlerOptions) *LoggingHandler {
 	h := &LoggingHandler{ss: ss, shared: &loggingHandlerShared{}}
 	if opts != nil {
@@ -90,7 +94,7 @@ func (h *LoggingHandler) Handle(ctx context.Context, r slog.Record) error {
 	if err != nil || !ok {
 		return err
 	}
-	return h.ss.Log(ctx, &LoggingMessageParams{
+	return h.ss.LoggingMessage(ctx, &LoggingMessageParams{
 		Level:  loggingLevel(r.Level),
 		Logger: h.name,
 		Data:   json.RawMessage(data),

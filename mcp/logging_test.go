@@ -92,7 +92,7 @@ func texts(msgs []*LoggingMessageParams) []string {
 func loggingPrompt() *ServerPrompt {
 	return NewPrompt("log", "", func(ctx context.Context, ss *ServerSession, in map[string]string) (*GetPromptResult, error) {
 		for _, l := range strings.Split(in["levels"], ",") {
-			if err := ss.Log(ctx, &LoggingMessageParams{Level: LoggingLevel(l), Data: l}); err != nil {
+			if err := ss.LoggingMessage(ctx, &LoggingMessageParams{Level: LoggingLevel(l), Data: l}); err != nil {
 				return nil, err
 			}
 		}
@@ -146,7 +146,7 @@ func TestLoggingLegacy(t *testing.T) {
 	}
 
 	// Until the client sets a level, every message is sent.
-	if err := ss.Log(ctx, &LoggingMessageParams{Level: LoggingLevelDebug, Data: "early"}); err != nil {
+	if err := ss.LoggingMessage(ctx, &LoggingMessageParams{Level: LoggingLevelDebug, Data: "early"}); err != nil {
 		t.Fatal(err)
 	}
 	collect(1)
@@ -159,7 +159,7 @@ func TestLoggingLegacy(t *testing.T) {
 		{Level: LoggingLevelNotice, Data: "dropped too"},
 		{Level: LoggingLevelAlert, Data: "last"},
 	} {
-		if err := ss.Log(ctx, m); err != nil {
+		if err := ss.LoggingMessage(ctx, m); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -172,10 +172,10 @@ func TestLoggingLegacy(t *testing.T) {
 	// Bad input.
 	err := cs.SetLoggingLevel(ctx, &SetLoggingLevelParams{Level: "verbose"})
 	wantCode(t, err, CodeInvalidParams, `Invalid log level "verbose"`)
-	if err := ss.Log(ctx, &LoggingMessageParams{Level: "verbose"}); err == nil || !strings.Contains(err.Error(), "invalid level") {
+	if err := ss.LoggingMessage(ctx, &LoggingMessageParams{Level: "verbose"}); err == nil || !strings.Contains(err.Error(), "invalid level") {
 		t.Errorf("Log with an invalid level: %v", err)
 	}
-	if err := ss.Log(ctx, nil); err == nil {
+	if err := ss.LoggingMessage(ctx, nil); err == nil {
 		t.Error("Log(nil) succeeded")
 	}
 }
@@ -226,7 +226,7 @@ func TestLoggingModern(t *testing.T) {
 	}
 
 	// The connection's own session belongs to no request: nothing is sent.
-	if err := ss.Log(ctx, &LoggingMessageParams{Level: LoggingLevelEmergency, Data: "nowhere"}); err != nil {
+	if err := ss.LoggingMessage(ctx, &LoggingMessageParams{Level: LoggingLevelEmergency, Data: "nowhere"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := cs.Ping(ctx, nil); err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -104,6 +105,79 @@ func (m *Meta) cached() []byte {
 	return e.json
 }
 
+// maxSplicedMembers bounds the Data members cachedWithStrings adds to a
+// cached encoding (trace context: traceparent, tracestate, baggage).
+const maxSplicedMembers = 4
+
+// cachedWithStrings returns the encoding of m made by adding its Data
+// members to the cached encoding of its typed fields (or to an empty
+// object when it has none), when Data is all that keeps cached from
+// applying and holds at most maxSplicedMembers plain strings under
+// unreserved keys: the trace context telemetry adds to every request.
+// Otherwise it returns nil.
+func (m *Meta) cachedWithStrings() []byte {
+	if len(m.Data) == 0 || len(m.Data) > maxSplicedMembers ||
+		m.ProgressToken != nil || m.LogLevel != "" || m.ServerInfo != nil || m.SubscriptionID != nil || m.RelatedTask != nil {
+		return nil
+	}
+	base := emptyObject
+	switch e := m.encoded; {
+	case e != nil && m.ProtocolVersion == e.version && m.ClientCapabilities == e.caps && m.ClientInfo == e.info:
+		base = e.json
+	case m.ProtocolVersion != "" || m.ClientCapabilities != nil || m.ClientInfo != nil:
+		return nil
+	}
+	var keys [maxSplicedMembers]string
+	n, size := 0, len(base)
+	for k, v := range m.Data {
+		str, ok := v.(string)
+		if !ok || !plainJSONString(k) || !plainJSONString(str) || isReservedMetaKey(k) {
+			return nil
+		}
+		keys[n] = k
+		n++
+		size += len(k) + len(str) + 6
+	}
+	slices.Sort(keys[:n])
+	b := make([]byte, 0, size)
+	b = append(b, base[:len(base)-1]...) // without its closing brace
+	for i, k := range keys[:n] {
+		if i > 0 || len(base) > 2 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, k...)
+		b = append(b, '"', ':', '"')
+		b = append(b, m.Data[k].(string)...)
+		b = append(b, '"')
+	}
+	return append(b, '}')
+}
+
+var emptyObject = []byte("{}")
+
+// plainJSONString reports whether s encodes as a JSON string by just
+// quoting it: printable ASCII without quotes or backslashes.
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// isReservedMetaKey reports whether key is one of the keys Meta has a
+// typed field for.
+func isReservedMetaKey(key string) bool {
+	switch key {
+	case MetaKeyProgressToken, MetaKeyProtocolVersion, MetaKeyClientCapabilities, MetaKeyClientInfo,
+		MetaKeyLogLevel, MetaKeyServerInfo, MetaKeySubscriptionID, MetaKeyRelatedTask:
+		return true
+	}
+	return false
+}
+
 // RelatedTaskMetadata associates a message with a task; it is the value of
 // the "io.modelcontextprotocol/related-task" _meta key (2025-11-25).
 type RelatedTaskMetadata struct {
@@ -139,6 +213,9 @@ func (m Meta) IsZero() bool {
 // SubscriptionID is neither a string nor an integer.
 func (m Meta) MarshalJSON() ([]byte, error) {
 	if b := m.cached(); b != nil {
+		return b, nil
+	}
+	if b := m.cachedWithStrings(); b != nil {
 		return b, nil
 	}
 	w := metaWire{
@@ -202,7 +279,7 @@ func (m *Meta) UnmarshalJSON(data []byte) error {
 			decodedMetas.put(data, *m)
 		}
 	}()
-	var w metaWire
+	var w metaWireIn
 	if err := strictjson.UnmarshalTrusted(data, &w); err != nil {
 		return err
 	}
@@ -214,11 +291,19 @@ func (m *Meta) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	caps, err := decodedCaps.decode(w.ClientCapabilities)
+	if err != nil {
+		return err
+	}
+	info, err := decodedInfos.decode(w.ClientInfo)
+	if err != nil {
+		return err
+	}
 	*m = Meta{
 		ProgressToken:      progress,
 		ProtocolVersion:    w.ProtocolVersion,
-		ClientCapabilities: w.ClientCapabilities,
-		ClientInfo:         w.ClientInfo,
+		ClientCapabilities: caps,
+		ClientInfo:         info,
 		LogLevel:           w.LogLevel,
 		ServerInfo:         w.ServerInfo,
 		SubscriptionID:     sub,
@@ -226,6 +311,64 @@ func (m *Meta) UnmarshalJSON(data []byte) error {
 		Data:               w.Data,
 	}
 	return nil
+}
+
+// metaWireIn is metaWire for decoding, with the client's capabilities and
+// identity kept as bytes: a 2026-07-28 client sends the same ones with
+// every request, so they are decoded once (decodedCaps, decodedInfos) even
+// when the rest of the _meta differs from request to request (a progress
+// token, trace context).
+type metaWireIn struct {
+	ProgressToken      json.RawMessage      `json:"progressToken,omitzero"`
+	ProtocolVersion    string               `json:"io.modelcontextprotocol/protocolVersion,omitempty"`
+	ClientCapabilities json.RawMessage      `json:"io.modelcontextprotocol/clientCapabilities,omitzero"`
+	ClientInfo         json.RawMessage      `json:"io.modelcontextprotocol/clientInfo,omitzero"`
+	LogLevel           LoggingLevel         `json:"io.modelcontextprotocol/logLevel,omitempty"`
+	ServerInfo         *Implementation      `json:"io.modelcontextprotocol/serverInfo,omitzero"`
+	SubscriptionID     json.RawMessage      `json:"io.modelcontextprotocol/subscriptionId,omitzero"`
+	RelatedTask        *RelatedTaskMetadata `json:"io.modelcontextprotocol/related-task,omitzero"`
+	Data               map[string]any       `json:",inline"`
+}
+
+// decodedCaps and decodedInfos remember the decoding of recent client
+// capabilities and client identities in request _meta. Like decodedMetas,
+// what they return is shared and read-only, and they are bounded.
+var (
+	decodedCaps  partCache[ClientCapabilities]
+	decodedInfos partCache[Implementation]
+)
+
+// A partCache maps the JSON encoding of a _meta member to its decoding.
+type partCache[T any] struct {
+	mu      sync.RWMutex
+	entries map[string]*T
+}
+
+// decode returns the decoding of raw: nil for absent or null, the cached
+// value for bytes seen before.
+func (c *partCache[T]) decode(raw json.RawMessage) (*T, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	c.mu.RLock()
+	v, ok := c.entries[string(raw)]
+	c.mu.RUnlock()
+	if ok {
+		return v, nil
+	}
+	if err := strictjson.UnmarshalTrusted(raw, &v); err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, nil // null
+	}
+	c.mu.Lock()
+	if c.entries == nil || len(c.entries) >= metaCacheSize {
+		c.entries = make(map[string]*T)
+	}
+	c.entries[string(raw)] = v
+	c.mu.Unlock()
+	return v, nil
 }
 
 // encodeID encodes a progress token or request ID, which must be a string or
@@ -322,4 +465,10 @@ func (c *metaCache) put(data []byte, m Meta) {
 	}
 	m.encoded = nil
 	c.entries[string(data)] = m
+}
+
+// isEmpty reports whether m carries none of the per-request metadata of
+// 2026-07-28 (protocol version, client capabilities, client info).
+func (m *Meta) isEmpty() bool {
+	return m == nil || m.ProtocolVersion == "" && m.ClientCapabilities == nil && m.ClientInfo == nil
 }

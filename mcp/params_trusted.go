@@ -41,14 +41,12 @@ var trustedOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), json
 // with putTrustedReader.
 func getTrustedReader(data []byte) *probeDecoder {
 	pd := probePool.Get().(*probeDecoder)
-	pd.rd.Reset(data)
-	pd.dec.Reset(&pd.rd, trustedOptions...)
+	pd.reset(data, trustedOptions...)
 	return pd
 }
 
 func putTrustedReader(pd *probeDecoder) {
-	pd.rd.Reset(nil)
-	pd.dec.Reset(&pd.rd)
+	pd.reset(nil)
 	probePool.Put(pd)
 }
 

@@ -24,14 +24,12 @@ type ServerPrompt struct {
 	Completers map[string]Completer
 }
 
-func init() {
-	serverMethods[MethodListPrompts] = requestMethod((*ServerSession).listPrompts)
-	serverMethods[MethodGetPrompt] = requestMethod((*ServerSession).getPrompt)
-	capabilityContributors = append(capabilityContributors, func(s *Server, caps *ServerCapabilities) {
-		if caps.Prompts == nil && s.prompts.len() > 0 {
-			caps.Prompts = &PromptCapabilities{ListChanged: true}
-		}
-	})
+// promptCapabilities declares the prompts capability when the server has
+// prompts.
+func promptCapabilities(s *Server, caps *ServerCapabilities) {
+	if caps.Prompts == nil && s.prompts.len() > 0 {
+		caps.Prompts = &PromptCapabilities{ListChanged: true}
+	}
 }
 
 // AddPrompts adds prompts to the server, replacing any with the same names,

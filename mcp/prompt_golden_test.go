@@ -57,7 +57,7 @@ func wirePromptServer(t *testing.T) (*Server, Connection) {
 	scaffold := languagePrompt()
 	scaffold.Prompt.Name = "code_review_2" // sorts after code_review: a second page
 	logs := NewPrompt("log_example", "", func(ctx context.Context, ss *ServerSession, _ map[string]string) (*GetPromptResult, error) {
-		err := ss.Log(ctx, &LoggingMessageParams{Level: LoggingLevelError, Logger: "database", Data: map[string]any{
+		err := ss.LoggingMessage(ctx, &LoggingMessageParams{Level: LoggingLevelError, Logger: "database", Data: map[string]any{
 			"error": "Connection failed", "details": map[string]any{"host": "localhost", "port": 5432},
 		}})
 		return &GetPromptResult{}, err
@@ -132,6 +132,7 @@ func wireMember(t *testing.T, v any, path string) map[string]any {
 
 func wireSame(t *testing.T, what string, got, want any) {
 	t.Helper()
+	dropResponseServerInfo(got) // the examples omit the server's identity
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s:\n got %s\nwant %s", what, jsonString(got), jsonString(want))
 	}

@@ -20,8 +20,9 @@ import (
 // string type; NewPrompt panics, naming the field, if one does not. For a
 // map, the arguments are those declared with [Argument] options.
 //
-// Options refine the prompt: [Title], [PromptIcons], [PromptMeta], and
-// [Argument] with [Description], [Title], [Required] and [CompleteWith].
+// Options refine the prompt: [PromptTitle], [PromptIcons], [PromptMeta],
+// and [Argument] with [Description], [ArgumentTitle], [ArgumentRequired]
+// and [CompleteWith].
 // The server checks the arguments of a prompts/get request against the
 // declared ones before the handler runs.
 func NewPrompt[In any](name, description string, handler func(context.Context, *ServerSession, In) (*GetPromptResult, error), opts ...PromptOption) *ServerPrompt {

@@ -71,14 +71,14 @@ func TestNewPromptInfersArguments(t *testing.T) {
 		{
 			name: "options refine inferred arguments",
 			prompt: NewPrompt("p", "", func(context.Context, *ServerSession, baseArgs) (*GetPromptResult, error) { return nil, nil },
-				Argument("repo", describe("owner/name"), ArgumentTitle("Repository"), RequiredArgument(false)),
-				Argument("branch", RequiredArgument(true))),
+				Argument("repo", describe("owner/name"), ArgumentTitle("Repository"), ArgumentRequired(false)),
+				Argument("branch", ArgumentRequired(true))),
 			want: []*PromptArgument{{Name: "repo", Title: "Repository", Description: "owner/name"}, {Name: "branch", Required: true}},
 		},
 		{
 			name: "map input declares arguments by options",
 			prompt: NewPrompt("p", "", func(context.Context, *ServerSession, map[string]string) (*GetPromptResult, error) { return nil, nil },
-				Argument("topic", RequiredArgument(true), describe("what to write about")), Argument("tone")),
+				Argument("topic", ArgumentRequired(true), describe("what to write about")), Argument("tone")),
 			want: []*PromptArgument{{Name: "topic", Description: "what to write about", Required: true}, {Name: "tone"}},
 		},
 	}

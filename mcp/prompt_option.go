@@ -18,7 +18,7 @@ type PromptOption interface {
 // A prompt argument is described like a string property of a tool's input
 // schema, so every schema option (such as Description) is an
 // ArgumentOption: the argument takes the title and description of the
-// schema the options build. [ArgumentTitle], [RequiredArgument] and
+// schema the options build. [ArgumentTitle], [ArgumentRequired] and
 // [CompleteWith] are argument options too.
 type ArgumentOption interface {
 	applySchema(*jsonschema.Schema)
@@ -40,7 +40,7 @@ func (f promptOptionFunc) applyPrompt(b *promptBuilder) { f(b) }
 // Argument configures the prompt argument called name. For a prompt whose
 // input type is a struct, name is the JSON name of one of its fields, and
 // NewPrompt panics if there is none. For a map input type, Argument
-// declares the argument (optional unless RequiredArgument(true) is given).
+// declares the argument (optional unless ArgumentRequired(true) is given).
 //
 //	NewPrompt("code_review", "review code", handler,
 //		Argument("code", Description("the code to review")))
@@ -84,15 +84,20 @@ func (t argumentTitle) applySchema(s *jsonschema.Schema) { s.Title = string(t) }
 // As a schema option it sets the schema's title.
 func ArgumentTitle(title string) ArgumentOption { return argumentTitle(title) }
 
-// requiredArgument is the option RequiredArgument returns. It has no
+// requiredArgument is the option ArgumentRequired returns. It has no
 // effect on a schema.
 type requiredArgument bool
 
 func (requiredArgument) applySchema(*jsonschema.Schema) {}
 
-// RequiredArgument sets whether a prompt argument must be given, overriding
-// what NewPrompt inferred from the field's json tag. It has an effect only
-// in [Argument].
+// ArgumentRequired sets whether a prompt argument must be given,
+// overriding what NewPrompt inferred from the field's json tag. It has an
+// effect only in [Argument].
+func ArgumentRequired(required bool) ArgumentOption { return requiredArgument(required) }
+
+// RequiredArgument sets whether a prompt argument must be given.
+//
+// Deprecated: Use ArgumentRequired.
 func RequiredArgument(required bool) ArgumentOption { return requiredArgument(required) }
 
 // completeWith is the option CompleteWith returns. It has no effect on a

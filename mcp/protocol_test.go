@@ -484,6 +484,9 @@ func TestGetTaskPayloadResultDecode(t *testing.T) {
 }
 
 func TestSupportedVersions(t *testing.T) {
+	mine := SupportedVersions()
+	mine[0] = "changed by the caller" // the caller's own copy
+	SupportedVersions := SupportedVersions()
 	if SupportedVersions[0] != LatestVersion {
 		t.Errorf("SupportedVersions[0] = %s, want LatestVersion %s", SupportedVersions[0], LatestVersion)
 	}

@@ -111,20 +111,6 @@ func (s *Server) RemoveResourceTemplates(uriTemplates ...string) {
 	}
 }
 
-func init() {
-	serverMethods[MethodListResources] = requestMethod((*ServerSession).listResources)
-	serverMethods[MethodListResourceTemplates] = requestMethod((*ServerSession).listResourceTemplates)
-	serverMethods[MethodReadResource] = requestMethod((*ServerSession).readResource)
-	capabilityContributors = append(capabilityContributors, resourceCapabilities)
-	// completion.go looks up template completers through these hooks.
-	templateCompleter = func(t *ServerResourceTemplate, variable string) Completer {
-		return t.Completers[variable]
-	}
-	templateHasCompleters = func(t *ServerResourceTemplate) bool {
-		return len(t.Completers) > 0
-	}
-}
-
 // resourceCapabilities declares the resources capability when the server
 // has resources or templates, or can take subscriptions; subscribe is
 // declared when both subscription handlers are set.

@@ -96,7 +96,7 @@ func exampleServer(ttlMs int64, scope string) *Server {
 	s.AddMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
 		return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
 			res, err := next(ctx, ss, method, params)
-			if !ss.Modern() {
+			if !ss.ProtocolAtLeast(Version20260728) {
 				return res, err
 			}
 			switch r := res.(type) {
@@ -138,6 +138,9 @@ func TestResourcesGoldenModern(t *testing.T) {
 				t.Errorf("response id %v, want %v", got["id"], reqID)
 			}
 			got["id"] = want.(map[string]any)["id"]
+			if !dropResponseServerInfo(got) {
+				t.Error("2026-07-28 result without _meta serverInfo")
+			}
 			// The example's cursor is the example server's own; ours is
 			// opaque too. There is only one page here.
 			if result, ok := want.(map[string]any)["result"].(map[string]any); ok {

@@ -114,7 +114,7 @@ func (ss *ServerSession) readResource(ctx context.Context, p *ReadResourceParams
 // both carry data {"uri": uri}.
 func (ss *ServerSession) resourceNotFound(uri string) error {
 	code := int64(CodeResourceNotFound)
-	if ss.Modern() {
+	if ss.request != nil { // per-request metadata (2026-07-28)
 		code = CodeInvalidParams
 	}
 	return newErrorWithData(code, "Resource not found", map[string]string{"uri": uri})

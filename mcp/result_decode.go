@@ -1,7 +1,11 @@
 package mcp
 
 import (
+	"fmt"
+
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/gomcp/sdk/internal/strictjson"
 )
 
 // Direct result decoding, the client's side of result_encode.go: a
@@ -9,9 +13,17 @@ import (
 // with a pooled token reader instead of the reflective decoder. The result
 // of a response was validated with the whole message (syntax, UTF-8, no
 // duplicate names, bounded depth), as for trusted params. Anything else
-// (_meta, structured content, input requests, a block that is not plain
+// (structured content, input requests, a block that is not plain
 // text, escaped member names, members of an unexpected type) makes the
 // fast path give up, and the general decoder reads the result as before.
+
+// decodeResult decodes the result of a response into result, once.
+func decodeResult(raw []byte, result any) error {
+	if err := strictjson.Unmarshal(raw, result); err != nil {
+		return fmt.Errorf("mcp: decoding result: %w", err)
+	}
+	return nil
+}
 
 // decodeDirect decodes data into r, which must be zero, and reports
 // whether it could; when it could not, r is left zero.
@@ -58,7 +70,15 @@ func (r *CallToolResult) readDirect(d *jsontext.Decoder, data []byte) bool {
 				return false
 			}
 			r.ResultType = s
-		case "_meta", "structuredContent", "inputRequests", "requestState":
+		case "_meta":
+			// Every 2026-07-28 result has one (the server's identity):
+			// decoded as the general decoder does, with Meta's own
+			// decoder.
+			v, ok := trustedRaw(d, data)
+			if !ok || v.Kind() != '{' || r.Meta.UnmarshalJSON(v) != nil {
+				return false
+			}
+		case "structuredContent", "inputRequests", "requestState":
 			return false
 		default:
 			if d.SkipValue() != nil {

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"iter"
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -24,7 +25,7 @@ type ServerOptions struct {
 	// server adds the capabilities its registered features imply.
 	Capabilities *ServerCapabilities
 	// ProtocolVersions restricts the protocol versions served, newest first.
-	// Nil means every version in SupportedVersions.
+	// Nil means every version SupportedVersions returns.
 	ProtocolVersions []string
 	// CacheHints sets the cache hints (2026-07-28 ttlMs and cacheScope) of
 	// the server's cacheable results, by method (MethodListTools,
@@ -36,8 +37,8 @@ type ServerOptions struct {
 	// list methods (default DefaultPageSize).
 	PageSize int
 	// KeepAlive, if positive, pings each connected client at this interval
-	// and closes the session when a ping fails. A legacy streamable HTTP
-	// client is pinged on its GET stream; one that has not opened that
+	// and closes the session when a ping fails. A streamable HTTP client
+	// of 2025-11-25 or earlier is pinged on its GET stream; one that has not opened that
 	// stream is not pinged, and its session ends by idle expiry
 	// (StreamableHTTPOptions.SessionTimeout).
 	KeepAlive time.Duration
@@ -48,12 +49,23 @@ type ServerOptions struct {
 	// (2026-07-28) with HMAC-SHA256. Servers behind a load balancer must
 	// share one key; nil means a random key per process.
 	RequestStateKey []byte
+	// PreviousRequestStateKeys are keys that signed requestStates before
+	// RequestStateKey replaced them: states they signed are still accepted
+	// until they expire. To rotate keys across instances, deploy the new
+	// key with the old one listed here, and drop the old one after
+	// RequestStateTTL.
+	PreviousRequestStateKeys [][]byte
+	// EventBus, if set, shares list changes, resource updates and task
+	// status with the other instances of this server that use the same bus,
+	// so that clients connected to any instance hear of changes made on any
+	// other. Nil means this process only.
+	EventBus EventBus
 	// RequestStateTTL is how long a requestState stays valid (default
 	// DefaultRequestStateTTL).
 	RequestStateTTL time.Duration
 	// SubscribeHandler and UnsubscribeHandler, if set, are called when a
 	// client subscribes to or unsubscribes from a resource's updates
-	// (legacy era). Setting them declares the resources.subscribe
+	// (2025-11-25 and earlier). Setting them declares the resources.subscribe
 	// capability; set both or neither.
 	SubscribeHandler   func(context.Context, *ServerSession, *SubscribeParams) error
 	UnsubscribeHandler func(context.Context, *ServerSession, *UnsubscribeParams) error
@@ -62,19 +74,32 @@ type ServerOptions struct {
 	// LoggingInterval is the minimum time between two log messages sent to
 	// one client; messages in between are dropped. Zero means no limit.
 	LoggingInterval time.Duration
-	// InitializedHandler, if set, is called when a legacy client sends
-	// notifications/initialized.
+	// InitializedHandler, if set, is called when a client sends
+	// notifications/initialized (2025-11-25 and earlier).
 	InitializedHandler func(context.Context, *ServerSession, *InitializedParams)
 	// RootsListChangedHandler, if set, is called when a client reports that
 	// its roots changed.
+	//
+	// Deprecated: protocol 2026-07-28 deprecates roots (SEP-2577). They still
+	// work with every protocol version; new programs should pass directories
+	// and files as tool arguments, resource URIs or configuration instead.
 	RootsListChangedHandler func(context.Context, *ServerSession, *RootsListChangedParams)
 	// ProgressNotificationHandler, if set, is called for progress the client
 	// reports on a request the server sent it.
 	ProgressNotificationHandler func(context.Context, *ServerSession, *ProgressNotificationParams)
-	// Tasks configures the tasks extension (io.modelcontextprotocol/tasks,
-	// task.go): where tasks are stored, their TTL and polling interval.
-	// Nil means defaults.
+	// Tasks configures the tasks extension (io.modelcontextprotocol/tasks):
+	// where tasks are stored, their TTL and polling interval. Nil means
+	// defaults.
 	Tasks *TaskOptions
+	// Logger receives what the server cannot return to a caller: recovered
+	// panics, failed writes, dropped notifications. Nil means
+	// slog.Default().
+	Logger *slog.Logger
+	// DisablePanicRecovery lets a panic in a handler or middleware crash the
+	// program. By default the server recovers it, answers the request with
+	// an internal error (a tool call: a result with IsError), logs the
+	// stack to Logger and keeps serving.
+	DisablePanicRecovery bool
 }
 
 // A Server is an MCP server: a set of tools (and, with later features,
@@ -99,12 +124,17 @@ type Server struct {
 	stateKeyOnce  sync.Once
 	stateKeyBytes []byte
 
-	mu         sync.Mutex
-	sessions   []*ServerSession
-	middleware []Middleware[ServerSession]
-	handler    MethodHandler[ServerSession] // base handler wrapped in middleware
+	mu        sync.Mutex
+	sessions  []*ServerSession
+	receiving middlewareChain[ServerSession] // around serverMethodHandler
+	sending   middlewareChain[ServerSession] // around sendBase
+	observers []func(*ServerSession) func(error)
+
+	methods addedMethods[ServerSession] // beyond the protocol's (method.go)
 
 	tasks taskEngine // the tasks extension's state (task_server.go)
+
+	scale scaleState // sharing with other instances (event_bus.go)
 }
 
 // NewServer returns a server that identifies itself with name and version.
@@ -120,24 +150,61 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 		s.impl.WebsiteURL = opts.WebsiteURL
 		s.impl.Icons = opts.Icons
 	}
-	s.handler = serverMethodHandler
+	s.receiving.handler = serverMethodHandler
+	s.startBus()
 	return s
 }
 
-// AddMiddleware wraps the server's method handler: AddMiddleware(m1, m2)
-// runs m1, then m2, then the handler. It applies to sessions connected
+// AddReceivingMiddleware wraps the handler of every request and
+// notification the server receives: AddReceivingMiddleware(m1, m2) runs
+// m1, then m2, then the method's handler. It applies to sessions connected
 // before and after the call.
-func (s *Server) AddMiddleware(middleware ...Middleware[ServerSession]) {
+func (s *Server) AddReceivingMiddleware(middleware ...Middleware[ServerSession]) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.middleware = append(s.middleware, middleware...)
-	s.handler = chain(serverMethodHandler, s.middleware)
+	s.receiving.add(serverMethodHandler, middleware)
 }
 
+// AddMiddleware is AddReceivingMiddleware, under the name it had first.
+func (s *Server) AddMiddleware(middleware ...Middleware[ServerSession]) {
+	s.AddReceivingMiddleware(middleware...)
+}
+
+// AddSendingMiddleware wraps every request and notification the server
+// sends: notifications (progress, log messages, list changes, resource
+// updates) and requests to the client (sampling, elicitation, roots, ping;
+// in 2026-07-28 the input requests of an input-required result, whose
+// first run ends with an error and whose retry returns the answer). The
+// middleware sees the typed params before they are encoded, so it may set
+// their _meta, and the decoded result or error after.
+func (s *Server) AddSendingMiddleware(middleware ...Middleware[ServerSession]) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sending.add(sendBase[ServerSession], middleware)
+}
+
+// methodHandler returns the handler of received messages, middleware
+// included.
 func (s *Server) methodHandler() MethodHandler[ServerSession] {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.handler
+	return s.receiving.handler
+}
+
+// sendingHandler returns the handler of sent messages, or nil when there
+// is no sending middleware.
+func (s *Server) sendingHandler() MethodHandler[ServerSession] {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sending.handler
+}
+
+// logger returns the logger of what the server cannot return.
+func (s *Server) logger() *slog.Logger {
+	if s.opts.Logger != nil {
+		return s.opts.Logger
+	}
+	return slog.Default()
 }
 
 // Close ends the server's 2026-07-28 subscriptions/listen streams
@@ -145,7 +212,7 @@ func (s *Server) methodHandler() MethodHandler[ServerSession] {
 // session. The server can still accept new connections afterwards, but its
 // listen streams end at once.
 func (s *Server) Close() error {
-	s.closeOnce.Do(func() { close(s.shutdown) })
+	s.closeOnce.Do(func() { close(s.shutdown); s.stopBus() })
 	for ss := range s.Sessions() {
 		ss.Close()
 	}
@@ -160,10 +227,13 @@ func (s *Server) Sessions() iter.Seq[*ServerSession] {
 	return slices.Values(sessions)
 }
 
+// removeSession forgets a session that ended and tells the session
+// observers. It may be called more than once.
 func (s *Server) removeSession(ss *ServerSession) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.sessions = slices.DeleteFunc(s.sessions, func(x *ServerSession) bool { return x == ss })
+	s.mu.Unlock()
+	ss.sessionEnded()
 }
 
 // Run connects the server over t and serves until the client disconnects
@@ -190,7 +260,7 @@ func (s *Server) versions() []string {
 	if s.opts.ProtocolVersions != nil {
 		return s.opts.ProtocolVersions
 	}
-	return SupportedVersions
+	return supportedVersions
 }
 
 func (s *Server) supports(version string) bool {
@@ -206,12 +276,10 @@ func (s *Server) capabilities() *ServerCapabilities {
 	if s.tools.len() > 0 && caps.Tools == nil {
 		caps.Tools = &ToolCapabilities{ListChanged: true}
 	}
-	for _, contribute := range capabilityContributors {
-		contribute(s, caps)
-	}
+	promptCapabilities(s, caps)     // prompt.go
+	resourceCapabilities(s, caps)   // resource.go
+	completionCapabilities(s, caps) // completion.go
+	loggingCapabilities(s, caps)    // logging.go
+	taskCapabilities(s, caps)       // task_server.go
 	return caps
 }
-
-// capabilityContributors add the capabilities a feature implies; each
-// feature's file appends one in an init function.
-var capabilityContributors []func(*Server, *ServerCapabilities)

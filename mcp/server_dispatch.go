@@ -2,7 +2,7 @@ package mcp
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -10,83 +10,39 @@ import (
 	"github.com/gomcp/sdk/internal/strictjson"
 )
 
-// A methodInfo describes one method a side handles: how to make its params
-// and how to serve it.
-type methodInfo[S ClientSession | ServerSession] struct {
-	newParams    func() any
-	handle       func(ctx context.Context, session *S, params any) (any, error)
-	notification bool
-	legacyOnly   bool // not part of 2026-07-28
-	modernOnly   bool // only in 2026-07-28
-	anyTime      bool // allowed before the era is settled (ping)
-}
+// Every request and notification a server receives, on every transport
+// and in every protocol revision, goes through Server.dispatch: look the
+// method up in the table (server_methods.go), decode its params once,
+// settle the revision and the session that serves it, check what the
+// method needs, then run the receiving middleware and the handler (with
+// panic recovery) and hand back the result for encoding.
 
-// requestMethod builds the methodInfo of a request with typed params and
-// result.
-func requestMethod[S ClientSession | ServerSession, P, R any](h func(*S, context.Context, *P) (*R, error)) *methodInfo[S] {
-	return &methodInfo[S]{
-		newParams: func() any { return new(P) },
-		handle: func(ctx context.Context, s *S, params any) (any, error) {
-			res, err := h(s, ctx, params.(*P))
-			if err != nil {
-				return nil, err
-			}
-			if res == nil {
-				return nil, errors.New("handler returned no result")
-			}
-			return res, nil
-		},
-	}
-}
-
-// notificationMethod builds the methodInfo of a notification.
-func notificationMethod[S ClientSession | ServerSession, P any](h func(*S, context.Context, *P)) *methodInfo[S] {
-	return &methodInfo[S]{
-		newParams:    func() any { return new(P) },
-		notification: true,
-		handle: func(ctx context.Context, s *S, params any) (any, error) {
-			h(s, ctx, params.(*P))
-			return nil, nil
-		},
-	}
-}
-
-// serverMethods lists every method a server handles. Each feature's file
-// registers its methods in an init function.
-var serverMethods = map[string]*methodInfo[ServerSession]{}
-
-func init() {
-	legacy := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.legacyOnly = true; return m }
-	modern := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.modernOnly = true; return m }
-	anyTime := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.anyTime = true; return m }
-	methods := map[string]*methodInfo[ServerSession]{
-		MethodInitialize: legacy(requestMethod((*ServerSession).initialize)),
-		MethodPing:       legacy(anyTime(requestMethod((*ServerSession).ping))),
-		MethodDiscover:   modern(requestMethod((*ServerSession).discover)),
-		MethodListTools:  requestMethod((*ServerSession).listTools),
-		MethodCallTool:   callToolMethod(), // may answer with a task (task_server.go)
-
-		NotificationInitialized:      notificationMethod((*ServerSession).initializedNotification),
-		NotificationCancelled:        notificationMethod((*ServerSession).cancelledNotification),
-		NotificationProgress:         notificationMethod((*ServerSession).progressNotification),
-		NotificationRootsListChanged: notificationMethod((*ServerSession).rootsListChangedNotification),
-	}
-	for name, m := range methods {
-		serverMethods[name] = m
-	}
-	for _, m := range []*methodInfo[ServerSession]{serverMethods[NotificationInitialized], serverMethods[NotificationRootsListChanged]} {
-		m.legacyOnly = true
-	}
+// A source is where an incoming message came from.
+type source struct {
+	// session is the session of the connection the message came on, or nil
+	// for a 2026-07-28 request served outside any connection (HTTP).
+	session *ServerSession
+	// notify sends the notifications related to a request served outside
+	// a connection on the request's own stream; it may be nil.
+	notify func(ctx context.Context, method string, params any) error
+	// check, if set, sees the decoded params (or the decoding error) first
+	// and may refuse the request; see serveStatelessChecked.
+	check func(params any, decodeErr error) error
 }
 
 // serverMethodHandler is the server's base MethodHandler: it runs the
-// method's handler. Middleware wraps it.
+// method's handler. Receiving middleware wraps it.
 func serverMethodHandler(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
-	m := serverMethods[method]
+	m := ss.server.lookup(method)
 	if m == nil {
 		return nil, newError(CodeMethodNotFound, "method not found: %s", method)
 	}
 	return m.handle(ctx, ss, params)
+}
+
+// lookup returns the row of method in the server's method table.
+func (s *Server) lookup(method string) *methodInfo[ServerSession] {
+	return s.methods.lookup(serverMethods, method)
 }
 
 // handle is the jsonrpc2 handler of a connection's session. Results with
@@ -95,51 +51,203 @@ func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 	return encodeResult(ss.handleRequest(ctx, req))
 }
 
-// handleRequest is handle without the encoding of the result, for
-// transports that make the response themselves (newResponse).
+// handleRequest serves a message that came on the session's connection,
+// without encoding the result, for transports that make the response
+// themselves.
 func (ss *ServerSession) handleRequest(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	m := serverMethods[req.Method]
-	if req.IsNotification() {
-		if m == nil || !m.notification {
+	return ss.server.dispatch(ctx, req, source{session: ss})
+}
+
+// serveStateless serves one 2026-07-28 request outside any connection, as
+// the streamable HTTP handler does for modern clients. notify sends a
+// notification related to the request (progress, log messages) on the
+// request's own response stream; it may be nil when there is none. A
+// notification (req.ID null) is handled and gives nil, nil.
+func (s *Server) serveStateless(ctx context.Context, req *jsonrpc2.Request, notify func(ctx context.Context, method string, params any) error) (any, error) {
+	return s.dispatch(ctx, req, source{notify: notify})
+}
+
+// serveStatelessChecked is serveStateless with a check of the decoded
+// params, run before anything else looks at them: the streamable HTTP
+// handler compares its request headers with them there, so params are
+// decoded once. A non-nil error from check is the request's error. check
+// also runs when params could not be decoded (decodeErr is set; params is
+// nil for an unknown method): it then returns the error to report instead,
+// or nil to report decodeErr's.
+func (s *Server) serveStatelessChecked(ctx context.Context, req *jsonrpc2.Request, notify func(ctx context.Context, method string, params any) error, check func(params any, decodeErr error) error) (any, error) {
+	return s.dispatch(ctx, req, source{notify: notify, check: check})
+}
+
+// dispatch is the one decode-and-route step of every incoming message.
+// For a notification it returns nil, nil.
+func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request, src source) (any, error) {
+	if req.Method == MethodInitialize && src.session != nil {
+		defer src.session.initializeServed() // server_initialize.go
+	}
+	m := s.lookup(req.Method)
+	notification := req.IsNotification()
+	if m == nil || m.notification != notification {
+		if notification {
 			return nil, nil // unknown notifications are ignored
 		}
-		params := m.newParams()
-		if err := decodeRequestParams(req, params); err != nil {
-			return nil, nil
-		}
-		target := ss
-		if meta := requestMeta(params); meta != nil && meta.ProtocolVersion != "" {
-			target = ss.requestScoped(meta, nil)
-		}
-		_, _ = ss.server.methodHandler()(ctx, target, req.Method, params)
-		return nil, nil
-	}
-	if m == nil || m.notification {
-		return nil, newError(CodeMethodNotFound, "method not found: %s", req.Method)
+		return nil, src.checked(nil, newError(CodeMethodNotFound, "method not found: %s", req.Method))
 	}
 	params := m.newParams()
-	if err := decodeRequestParams(req, params); err != nil {
-		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
+	decodeErr := decodeRequestParams(req, params)
+	if src.check != nil {
+		if err := src.check(params, decodeErr); err != nil {
+			return nil, err
+		}
 	}
-	target, err := ss.route(req.Method, m, requestMeta(params))
+	switch {
+	case decodeErr != nil && notification:
+		return nil, nil
+	case decodeErr != nil:
+		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, decodeErr)
+	case notification:
+		s.dispatchNotification(ctx, req, m, params, src)
+		return nil, nil
+	}
+	ss, err := s.route(ctx, req, m, params, src)
 	if err != nil {
 		return nil, err
 	}
-	if target.request != nil {
-		target.request.id = req.ID
+	if m.enabled != nil && !m.enabled(ss) {
+		return nil, newError(CodeMethodNotFound, "%s: %s", req.Method, m.unsupported)
 	}
-	return target.serve(ctx, req.Method, params)
+	if err := m.check(params); err != nil {
+		return nil, err
+	}
+	res, err := ss.serve(incomingContext(ctx, req, ss, nil), req.Method, params)
+	if ss.request != nil {
+		// 2026-07-28 results identify the server (result_server_info.go).
+		return s.withServerInfo(res, err)
+	}
+	return res, err
 }
 
-// serve runs a decoded request through the middleware chain and, in the
-// modern era, marks the result complete.
+// checked returns what src's check makes of err, a failure before params
+// were decoded.
+func (src *source) checked(params any, err error) error {
+	if src.check != nil {
+		if cerr := src.check(params, err); cerr != nil {
+			return cerr
+		}
+	}
+	return err
+}
+
+// dispatchNotification serves a decoded notification. Errors have nowhere
+// to go: a notification that does not fit the session is dropped.
+func (s *Server) dispatchNotification(ctx context.Context, req *jsonrpc2.Request, m *methodInfo[ServerSession], params any, src source) {
+	meta := requestMeta(params)
+	perRequest := meta != nil && meta.ProtocolVersion != ""
+	var ss *ServerSession
+	switch {
+	case src.session == nil:
+		if !perRequest || !s.servesModern() || s.checkModernMeta(meta) != nil || !m.existsIn(meta.ProtocolVersion) {
+			return
+		}
+		ss = newScopedSession(s, meta, src.notify)
+	case perRequest:
+		ss = src.session.requestScoped(meta, nil)
+	default:
+		ss = src.session
+	}
+	if _, err := s.invoke(incomingContext(ctx, req, ss, nil), ss, req.Method, params); err != nil {
+		s.logger().Debug("mcp: notification handler failed", "method", req.Method, "error", err)
+	}
+}
+
+// route settles the protocol revision of a request and returns the session
+// that serves it: the connection's own (initialize handshake) or one scoped
+// to the request (per-request metadata).
+func (s *Server) route(ctx context.Context, req *jsonrpc2.Request, m *methodInfo[ServerSession], params any, src source) (*ServerSession, error) {
+	meta := requestMeta(params)
+	if src.session != nil {
+		ss, err := src.session.route(ctx, req, m, meta)
+		if err == nil && ss.request != nil {
+			ss.request.id = req.ID
+		}
+		return ss, err
+	}
+	if meta == nil || meta.ProtocolVersion == "" || !s.servesModern() {
+		return nil, newError(CodeInvalidParams, "missing _meta[%q]: required in every %s request", "io.modelcontextprotocol/protocolVersion", Version20260728)
+	}
+	if err := s.checkModernMeta(meta); err != nil {
+		return nil, err
+	}
+	if !m.existsIn(meta.ProtocolVersion) {
+		return nil, notInRevision(req.Method, meta.ProtocolVersion)
+	}
+	ss := newScopedSession(s, meta, src.notify)
+	ss.request.id = req.ID
+	return ss, nil
+}
+
+// notInRevision is the error of a method that protocol version lacks.
+func notInRevision(method, version string) error {
+	return newError(CodeMethodNotFound, "method %s is not part of protocol %s", method, version)
+}
+
+// route settles the protocol of a request on the session's connection:
+// the initialize handshake, or per-request metadata (2026-07-28). On a
+// connection whose first message was initialize, requests wait until
+// initialize has been answered.
+func (ss *ServerSession) route(ctx context.Context, req *jsonrpc2.Request, m *methodInfo[ServerSession], meta *Meta) (*ServerSession, error) {
+	method := req.Method
+	if method == MethodInitialize {
+		return ss, nil // initialize settles the era itself
+	}
+	if err := ss.awaitInitialize(ctx); err != nil {
+		return nil, err
+	}
+	early := ss.arrivedEarly(req.ID) // server_initialize.go
+	perRequest := meta != nil && meta.ProtocolVersion != ""
+	switch era := ss.era.Load(); {
+	case era == eraLegacy:
+		if (early || !ss.initialized.Load()) && !m.beforeInit {
+			return nil, newError(CodeInvalidRequest, "session not initialized: %s sent before initialize completed", method)
+		}
+		if v := ss.ProtocolVersion(); !m.existsIn(v) {
+			return nil, notInRevision(method, v)
+		}
+		return ss, nil
+	case perRequest && ss.server.servesModern():
+		if err := ss.server.checkModernMeta(meta); err != nil {
+			return nil, err
+		}
+		if !m.existsIn(meta.ProtocolVersion) {
+			return nil, notInRevision(method, meta.ProtocolVersion)
+		}
+		if method != MethodDiscover {
+			// server/discover is a probe: a client that finds no common
+			// modern version may still initialize on this connection.
+			ss.era.CompareAndSwap(eraUndecided, eraModern)
+		}
+		return ss.requestScoped(meta, nil), nil
+	case m.beforeInit:
+		return ss, nil
+	case meta.isEmpty() || !ss.server.servesModern():
+		return nil, newError(CodeInvalidRequest,
+			"session not initialized: %s sent before initialize (protocol 2025-11-25 and earlier); protocol 2026-07-28 requests carry their protocol version, client capabilities and client info in _meta instead", method)
+	}
+	return nil, newError(CodeInvalidParams,
+		"missing _meta[%q]: send initialize first (protocol 2025-11-25 and earlier) or include the protocol version, client capabilities and client info in every request's _meta (2026-07-28)",
+		"io.modelcontextprotocol/protocolVersion")
+}
+
+// serve runs a routed request through the receiving middleware and the
+// handler and, for per-request metadata, completes the result: an
+// input-required result when the handler asked the client for input, else
+// resultType "complete".
 func (ss *ServerSession) serve(ctx context.Context, method string, params any) (any, error) {
 	if ss.request != nil {
 		if err := ss.beginInput(method, params); err != nil {
 			return nil, err
 		}
 	}
-	res, err := ss.server.methodHandler()(ctx, ss, method, params)
+	res, err := ss.server.invoke(ctx, ss, method, params)
 	if ss.request != nil && len(ss.request.input.pending) > 0 {
 		return ss.inputRequired(method, params)
 	}
@@ -151,48 +259,50 @@ func (ss *ServerSession) serve(ctx context.Context, method string, params any) (
 			if r.ResultType == "" {
 				r.ResultType = "complete"
 			}
-		} else {
-			setResultType(res, "complete")
+		} else if f := structField(res, resultTypeName, stringType); f.IsValid() {
+			if f.String() == "" {
+				f.SetString("complete")
+			}
+		} else if serverMethods[method] == nil {
+			return completeAdded(res) // an added method's result type may lack the field
 		}
 	}
 	return res, nil
 }
 
-// route settles the era of a request and returns the session that serves
-// it: the connection's own (legacy) or one scoped to the request (modern).
-func (ss *ServerSession) route(method string, m *methodInfo[ServerSession], meta *Meta) (*ServerSession, error) {
-	modern := meta != nil && meta.ProtocolVersion != ""
-	era := ss.era.Load()
-	switch {
-	case method == MethodInitialize:
-		return ss, nil // initialize settles the era itself
-	case era == eraLegacy:
-		if m.modernOnly {
-			return nil, newError(CodeMethodNotFound, "method %s is not part of protocol %s", method, ss.ProtocolVersion())
-		}
-		if !ss.initialized.Load() && !m.anyTime {
-			return nil, newError(CodeInvalidRequest, "session not initialized: %s sent before initialize completed", method)
-		}
-		return ss, nil
-	case modern && ss.server.servesModern():
-		if err := ss.server.checkModernMeta(meta); err != nil {
-			return nil, err
-		}
-		if m.legacyOnly {
-			return nil, newError(CodeMethodNotFound, "method %s is not part of protocol %s", method, meta.ProtocolVersion)
-		}
-		if method != MethodDiscover {
-			// server/discover is a probe: a client that finds no common
-			// modern version may still initialize on this connection.
-			ss.era.CompareAndSwap(eraUndecided, eraModern)
-		}
-		return ss.requestScoped(meta, nil), nil
-	case m.anyTime:
-		return ss, nil
+// completeAdded returns the encoding of a result of an added method with
+// "resultType":"complete" added, unless it has a resultType already or is
+// not a JSON object.
+func completeAdded(res any) (any, error) {
+	b, err := strictjson.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: encoding result: %w", err)
 	}
-	return nil, newError(CodeInvalidParams,
-		"missing _meta[%q]: send initialize first (protocol 2025-11-25 and earlier) or include the protocol version, client capabilities and client info in every request's _meta (2026-07-28)",
-		"io.modelcontextprotocol/protocolVersion")
+	var probe struct {
+		ResultType *string `json:"resultType"`
+	}
+	if len(b) < 2 || b[0] != '{' || strictjson.Unmarshal(b, &probe) != nil || probe.ResultType != nil {
+		return json.RawMessage(b), nil
+	}
+	out := append([]byte(`{"resultType":"complete"`), b[1:]...)
+	if len(b) > 2 {
+		out = slices.Insert(out, len(`{"resultType":"complete"`), ',')
+	}
+	return json.RawMessage(out), nil
+}
+
+// invoke runs the receiving middleware and the method's handler. Unless
+// recovery is off, a panic becomes an internal error.
+func (s *Server) invoke(ctx context.Context, ss *ServerSession, method string, params any) (res any, err error) {
+	h := s.methodHandler()
+	if !s.opts.DisablePanicRecovery {
+		defer func() {
+			if v := recover(); v != nil {
+				res, err = nil, panicError(s.logger(), method, v)
+			}
+		}()
+	}
+	return h(ctx, ss, method, params)
 }
 
 // checkModernMeta validates the per-request metadata of a 2026-07-28
@@ -241,178 +351,6 @@ func newScopedSession(s *Server, meta *Meta, notify func(context.Context, string
 	sc.req.meta, sc.req.notify = meta, notify
 	sc.ss.server, sc.ss.request = s, &sc.req
 	return &sc.ss
-}
-
-func decodeResult(raw []byte, result any) error {
-	if err := strictjson.Unmarshal(raw, result); err != nil {
-		return fmt.Errorf("mcp: decoding result: %w", err)
-	}
-	return nil
-}
-
-func (ss *ServerSession) initialize(ctx context.Context, p *InitializeParams) (*InitializeResult, error) {
-	if !ss.era.CompareAndSwap(eraUndecided, eraLegacy) && ss.era.Load() != eraLegacy {
-		return nil, newError(CodeInvalidRequest, "initialize is not part of protocol %s, which this connection uses", Version20260728)
-	}
-	if ss.initialized.Load() {
-		return nil, newError(CodeInvalidRequest, "session already initialized")
-	}
-	s := ss.server
-	version := s.negotiate(p.ProtocolVersion)
-	if version == "" {
-		return nil, newErrorWithData(CodeInvalidRequest,
-			fmt.Sprintf("this server does not support the initialize handshake; supported protocol versions: %v", s.versions()),
-			&UnsupportedProtocolVersionData{Requested: p.ProtocolVersion, Supported: s.versions()})
-	}
-	ss.mu.Lock()
-	ss.version = version
-	ss.clientInfo = p.ClientInfo
-	ss.clientCaps = p.Capabilities
-	ss.batchesOK = version == Version20250326
-	ss.changeMark = s.changeMark()
-	ss.mu.Unlock()
-	ss.initialized.Store(true)
-	impl := s.impl
-	return &InitializeResult{
-		ProtocolVersion: version,
-		Capabilities:    s.capabilities(),
-		ServerInfo:      &impl,
-		Instructions:    s.opts.Instructions,
-	}, nil
-}
-
-// negotiate picks the legacy protocol version for an initialize request:
-// the client's if the server supports it, else the newest legacy version
-// the server supports, or "" if it supports none.
-func (s *Server) negotiate(requested string) string {
-	versions := s.versions()
-	if !isModernVersion(requested) && slices.Contains(versions, requested) {
-		return requested
-	}
-	for _, v := range versions {
-		if !isModernVersion(v) {
-			return v
-		}
-	}
-	return ""
-}
-
-func (ss *ServerSession) ping(context.Context, *PingParams) (*EmptyResult, error) {
-	return &EmptyResult{}, nil
-}
-
-func (ss *ServerSession) discover(ctx context.Context, p *DiscoverParams) (*DiscoverResult, error) {
-	s := ss.server
-	impl := s.impl
-	res := &DiscoverResult{
-		SupportedVersions: s.versions(),
-		Capabilities:      s.capabilities(),
-		Instructions:      s.opts.Instructions,
-	}
-	res.Meta.ServerInfo = &impl
-	s.setCacheHints(MethodDiscover, &res.TTLMs, &res.CacheScope)
-	return res, nil
-}
-
-func (ss *ServerSession) initializedNotification(ctx context.Context, p *InitializedParams) {
-	if h := ss.server.opts.InitializedHandler; h != nil {
-		h(ctx, ss, p)
-	}
-}
-
-func (ss *ServerSession) cancelledNotification(ctx context.Context, p *CancelledParams) {
-	if conn := ss.root().conn; conn != nil {
-		if id, ok := idFromRaw(p.RequestID); ok {
-			conn.CancelIncoming(id)
-		}
-	}
-}
-
-func (ss *ServerSession) progressNotification(ctx context.Context, p *ProgressNotificationParams) {
-	if h := ss.server.opts.ProgressNotificationHandler; h != nil {
-		h(ctx, ss, p)
-	}
-}
-
-func (ss *ServerSession) rootsListChangedNotification(ctx context.Context, p *RootsListChangedParams) {
-	ss.rootsChanged()
-	if h := ss.server.opts.RootsListChangedHandler; h != nil {
-		h(ctx, ss, p)
-	}
-}
-
-// idFromRaw converts a request id decoded as a Go value back to an ID.
-func idFromRaw(v any) (jsonrpc2.ID, bool) {
-	switch v := v.(type) {
-	case string:
-		return jsonrpc2.StringID(v), true
-	case int64:
-		return jsonrpc2.Int64ID(v), true
-	case float64:
-		if v == float64(int64(v)) {
-			return jsonrpc2.Int64ID(int64(v)), true
-		}
-	}
-	return jsonrpc2.ID{}, false
-}
-
-// serveStateless serves one 2026-07-28 request outside any connection, as
-// the streamable HTTP handler does for modern clients. notify sends a
-// notification related to the request (progress, log messages) on the
-// request's own response stream; it may be nil when there is none. A
-// notification (req.ID null) is handled and gives nil, nil.
-func (s *Server) serveStateless(ctx context.Context, req *jsonrpc2.Request, notify func(ctx context.Context, method string, params any) error) (any, error) {
-	return s.serveStatelessChecked(ctx, req, notify, nil)
-}
-
-// serveStatelessChecked is serveStateless with a check of the decoded
-// params, run before anything else looks at them: the streamable HTTP
-// handler compares its request headers with them there, so params are
-// decoded once. A non-nil error from check is the request's error. check
-// also runs when params could not be decoded (decodeErr is set; params is
-// nil for an unknown method): it then returns the error to report instead,
-// or nil to report decodeErr's.
-func (s *Server) serveStatelessChecked(ctx context.Context, req *jsonrpc2.Request, notify func(ctx context.Context, method string, params any) error, check func(params any, decodeErr error) error) (any, error) {
-	m := serverMethods[req.Method]
-	if m == nil || m.notification != req.IsNotification() {
-		if req.IsNotification() {
-			return nil, nil
-		}
-		nf := newError(CodeMethodNotFound, "method not found: %s", req.Method)
-		if check != nil {
-			if cerr := check(nil, nf); cerr != nil {
-				return nil, cerr
-			}
-		}
-		return nil, nf
-	}
-	params := m.newParams()
-	err := decodeRequestParams(req, params)
-	if check != nil {
-		if cerr := check(params, err); cerr != nil {
-			return nil, cerr
-		}
-	}
-	if err != nil {
-		return nil, newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, err)
-	}
-	meta := requestMeta(params)
-	if meta == nil || meta.ProtocolVersion == "" || !s.servesModern() {
-		return nil, newError(CodeInvalidParams, "missing _meta[%q]: required in every %s request", "io.modelcontextprotocol/protocolVersion", Version20260728)
-	}
-	if err := s.checkModernMeta(meta); err != nil {
-		return nil, err
-	}
-	if m.legacyOnly {
-		return nil, newError(CodeMethodNotFound, "method %s is not part of protocol %s", req.Method, meta.ProtocolVersion)
-	}
-	ss := newScopedSession(s, meta, notify)
-	ss.request.id = req.ID
-	if req.IsNotification() {
-		_, _ = s.methodHandler()(ctx, ss, req.Method, params)
-		return nil, nil
-	}
-	return ss.serve(ctx, req.Method, params)
 }
 
 // requestMeta is metaOf with the hottest params type handled without

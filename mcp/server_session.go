@@ -22,11 +22,12 @@ const (
 
 // A ServerSession is the server's side of one client connection.
 //
-// In the legacy era it lives from initialize to the end of the connection.
-// In the modern era (2026-07-28) each request is independent: handlers
-// receive a ServerSession scoped to that one request, carrying the
-// client's per-request capabilities, identity and protocol version.
-// Handler code is the same in both eras.
+// With the initialize handshake (protocol 2025-11-25 and earlier) it lives
+// from initialize to the end of the connection. With per-request metadata
+// (2026-07-28) each request is independent: handlers receive a
+// ServerSession scoped to that one request, carrying the client's
+// per-request capabilities, identity and protocol version. Handler code is
+// the same in every revision.
 type ServerSession struct {
 	server *Server
 	conn   sessionPeer // nil for a modern request served outside a connection
@@ -52,6 +53,14 @@ type ServerSession struct {
 	logging loggingState // logging.go: level and rate limit of log messages
 
 	subs subscriptionSet // subscribe.go: resources subscribed to (legacy)
+
+	legacyTasks legacyTaskIndex // task_legacy_server.go: tasks created (2025-11-25), for tasks/list
+
+	barrier     initBarrier // server_initialize.go; written only before requests are handled
+	barrierOnce sync.Once
+	transport   TransportInfo // of the connection, when Connect made it
+	sessionID   string        // the transport's session id (HTTP+SSE), if any
+	ended       []func(error) // session observers' end functions (session_observer.go)
 }
 
 // A sessionPeer is what a session needs of its connection to the client.
@@ -72,6 +81,7 @@ type modernRequest struct {
 	input  inputState  // multi round-trip state
 	meta   *Meta
 	notify func(ctx context.Context, method string, params any) error
+	rc     requestContext // the handler's context, allocated with the request
 }
 
 // Connect connects the server to a client over t and returns the session.
@@ -82,15 +92,25 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting server: %w", err)
 	}
-	ss := &ServerSession{server: s}
-	ss.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
+	ss := &ServerSession{server: s, transport: transportInfoOf(t), sessionID: sessionIDOf(t)}
+	// The connection starts reading only once the session is complete and
+	// listed, so that no handler sees it half made.
+	c := jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
+		Deferred:    true,
 		Handler:     jsonrpc2.HandlerFunc(ss.handle),
 		MaxInFlight: s.opts.MaxInFlight,
 		OnCancel:    ss.sendCancelled,
 		AllowBatch:  ss.allowBatch,
 		OnDone:      func() { s.removeSession(ss) },
+		BaseContext: ctx,
+		Received:    ss.received,
+		OnWriteError: func(err error) {
+			s.logger().Debug("mcp: writing a response failed", "error", err)
+		},
 	})
+	ss.conn = c
 	s.addSession(ss)
+	c.Start()
 	return ss, nil
 }
 
@@ -102,6 +122,7 @@ func (s *Server) addSession(ss *ServerSession) {
 	s.mu.Lock()
 	s.sessions = append(s.sessions, ss)
 	s.mu.Unlock()
+	s.sessionStarted(ss)
 	select {
 	case <-ss.conn.Done():
 		s.removeSession(ss) // ended before it was listed
@@ -137,7 +158,7 @@ func (ss *ServerSession) Wait() error {
 }
 
 // ProtocolVersion returns the protocol version in use: negotiated by
-// initialize in the legacy era, or the request's own in 2026-07-28.
+// initialize (2025-11-25 and earlier), or the request's own (2026-07-28).
 func (ss *ServerSession) ProtocolVersion() string {
 	if ss.request != nil {
 		return ss.request.meta.ProtocolVersion
@@ -157,8 +178,9 @@ func (ss *ServerSession) ClientInfo() *Implementation {
 	return ss.clientInfo
 }
 
-// ClientCapabilities returns what the client declared: at initialize in the
-// legacy era, on this request in 2026-07-28. It is never nil.
+// ClientCapabilities returns what the client declared: at initialize
+// (2025-11-25 and earlier), or on this request (2026-07-28). It is never
+// nil.
 func (ss *ServerSession) ClientCapabilities() *ClientCapabilities {
 	var caps *ClientCapabilities
 	if ss.request != nil {
@@ -174,7 +196,11 @@ func (ss *ServerSession) ClientCapabilities() *ClientCapabilities {
 	return caps
 }
 
-// Modern reports whether the session serves the stateless 2026-07-28 era.
+// Modern reports whether the session serves one request that carries its
+// own metadata (2026-07-28).
+//
+// Deprecated: Use ProtocolAtLeast(Version20260728), which says what it
+// compares and stays right when later revisions come.
 func (ss *ServerSession) Modern() bool { return ss.request != nil }
 
 func (ss *ServerSession) allowBatch() bool {
@@ -191,9 +217,29 @@ func (ss *ServerSession) root() *ServerSession {
 	return ss
 }
 
-// notify sends a notification to the client: on the request's own stream
-// for a modern request, on the connection otherwise.
+// notify sends a notification to the client through the sending
+// middleware: on the request's own stream for a modern request, on the
+// connection otherwise.
 func (ss *ServerSession) notify(ctx context.Context, method string, params any) error {
+	h := ss.server.sendingHandler()
+	if h == nil {
+		return ss.deliver(ctx, method, params)
+	}
+	_, err := sendVia(ctx, h, &requestContext{method: method, server: ss, send: sendServerNotification}, ss, params)
+	return err
+}
+
+// sendServerNotification is the send function of a server notification.
+func sendServerNotification(rc *requestContext, ctx context.Context, params any) (any, error) {
+	return nil, rc.server.deliver(ctx, rc.method, params)
+}
+
+// deliver sends a notification to the client, after the sending
+// middleware.
+func (ss *ServerSession) deliver(ctx context.Context, method string, params any) error {
+	if r := legacyTaskOf(ctx); r != nil {
+		params = withRelatedTask(params, r.id) // a 2025-11-25 task's handler (task_legacy_server.go)
+	}
 	if ss.request != nil && ss.request.notify != nil {
 		return ss.request.notify(ctx, method, params)
 	}
@@ -207,6 +253,9 @@ func (ss *ServerSession) notify(ctx context.Context, method string, params any) 
 // requests exist only in the legacy era.
 func (ss *ServerSession) call(ctx context.Context, method string, params, result any) error {
 	root := ss.root()
+	if r := legacyTaskOf(ctx); r != nil && root.conn != nil {
+		return r.callClient(ctx, root, method, params, result) // a 2025-11-25 task's handler (task_legacy_server.go)
+	}
 	if root.conn == nil || root.era.Load() != eraLegacy {
 		return fmt.Errorf("%w: %s needs a legacy session; in 2026-07-28 servers ask through input-required results", ErrNotSupported, method)
 	}
@@ -222,7 +271,34 @@ func (ss *ServerSession) Ping(ctx context.Context, params *PingParams) error {
 	if params == nil {
 		params = &PingParams{}
 	}
-	return ss.call(ctx, MethodPing, params, &struct{}{})
+	h := ss.server.sendingHandler()
+	if h == nil {
+		return ss.call(ctx, MethodPing, params, &EmptyResult{})
+	}
+	_, err := sendVia(ctx, h, &requestContext{method: MethodPing, server: ss, send: sendPing}, ss, params)
+	return err
+}
+
+// sendPing is the send function of a server's ping.
+func sendPing(rc *requestContext, ctx context.Context, params any) (any, error) {
+	res := &EmptyResult{}
+	if err := rc.server.call(ctx, MethodPing, params, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// ID returns the session's id: the Mcp-Session-Id header of a streamable
+// HTTP session made by initialize, the sessionId of an HTTP+SSE session, or ""
+// when it has none (stdio, in-memory, and every 2026-07-28 request).
+func (ss *ServerSession) ID() string {
+	if ss.request != nil {
+		return ""
+	}
+	if sess, ok := ss.root().conn.(*httpSession); ok {
+		return sess.id
+	}
+	return ss.sessionID
 }
 
 // NotifyProgress reports progress on the request whose progress token is
@@ -238,7 +314,10 @@ func (ss *ServerSession) NotifyProgress(ctx context.Context, params *ProgressNot
 func (ss *ServerSession) sendCancelled(id jsonrpc2.ID) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_ = ss.conn.Notify(ctx, NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"})
+	err := ss.notify(ctx, NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"})
+	if err != nil && !errors.Is(err, ErrConnectionClosed) {
+		ss.server.logger().Debug("mcp: sending notifications/cancelled failed", "error", err)
+	}
 }
 
 func (ss *ServerSession) startKeepAlive(interval time.Duration) {
@@ -275,6 +354,8 @@ func keepAlive(stop <-chan struct{}, done <-chan struct{}, interval time.Duratio
 				// A legacy HTTP client without a GET stream cannot be
 				// pinged; its session ends by idle expiry instead.
 			default:
+				// The peer stopped answering: the session ends. Closing a
+				// connection to a gone peer has nothing useful to report.
 				_ = closeFn()
 				return
 			}

@@ -144,13 +144,13 @@ func TestDefaultClientPrefersModernWithoutFailedProbe(t *testing.T) {
 func TestVersionNegotiationMatrix(t *testing.T) {
 	legacy := []string{Version20251125, Version20250618, Version20250326, Version20241105}
 	serverSets := map[string][]string{
-		"all":         SupportedVersions,
+		"all":         SupportedVersions(),
 		"legacy only": legacy,
 		"modern only": {Version20260728},
 		"2025-06-18":  {Version20250618},
 	}
 	for setName, set := range serverSets {
-		for _, clientVersion := range append([]string{""}, SupportedVersions...) {
+		for _, clientVersion := range append([]string{""}, SupportedVersions()...) {
 			t.Run(setName+"/client="+clientVersion, func(t *testing.T) {
 				server := NewServer("s", "v1", &ServerOptions{ProtocolVersions: set})
 				ct, st := NewInMemoryTransports()
@@ -300,7 +300,9 @@ func TestRequestsBeforeInitialize(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp := msg.(*JSONRPCResponse)
-	if resp.Error == nil || resp.Error.Code != CodeInvalidParams || !strings.Contains(resp.Error.Message, "initialize") {
+	// A request before initialize gets the handshake's error, which also
+	// names the per-request _meta of 2026-07-28.
+	if resp.Error == nil || resp.Error.Code != CodeInvalidRequest || !strings.Contains(resp.Error.Message, "not initialized") || !strings.Contains(resp.Error.Message, "_meta") {
 		t.Fatalf("tools/list before initialize: %+v", resp.Error)
 	}
 }

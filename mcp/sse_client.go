@@ -15,7 +15,7 @@ import (
 // SSEClientTransportOptions configure an SSEClientTransport. A nil
 // *SSEClientTransportOptions means defaults.
 type SSEClientTransportOptions struct {
-	// HTTPClient sends the requests (default http.DefaultClient). Its
+	// HTTPClient sends the requests (default DefaultHTTPClient()). Its
 	// Timeout, if any, also bounds the stream: prefer none.
 	HTTPClient *http.Client
 	// Header is added to every request, for example Authorization.
@@ -45,7 +45,7 @@ func NewSSEClientTransport(rawURL string, opts *SSEClientTransportOptions) (*SSE
 		t.opts = *opts
 	}
 	if t.opts.HTTPClient == nil {
-		t.opts.HTTPClient = http.DefaultClient
+		t.opts.HTTPClient = DefaultHTTPClient()
 	}
 	if t.opts.MaxEventSize <= 0 {
 		t.opts.MaxEventSize = DefaultMaxSSEEventSize
@@ -170,7 +170,7 @@ func (c *sseClientConn) Write(ctx context.Context, msg jsonrpc2.Message) error {
 func (c *sseClientConn) Close() error {
 	c.once.Do(func() {
 		c.cancel()
-		_ = c.body.Close()
+		_ = c.body.Close() // the stream is abandoned: its close error tells nothing
 	})
 	return nil
 }

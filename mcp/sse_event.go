@@ -183,21 +183,21 @@ func (r *sseReader) readLine() ([]byte, error) {
 		if r.skipLF {
 			r.skipLF = false
 			if buf[0] == '\n' {
-				_, _ = r.br.Discard(1)
+				_, _ = r.br.Discard(1) // bytes already peeked: cannot fail
 				continue
 			}
 		}
 		if !r.started {
 			r.started = true
 			if bytes.HasPrefix(buf, []byte("\xEF\xBB\xBF")) {
-				_, _ = r.br.Discard(3)
+				_, _ = r.br.Discard(3) // bytes already peeked: cannot fail
 				continue
 			}
 		}
 		i := bytes.IndexAny(buf, "\r\n")
 		if i < 0 {
 			r.line = append(r.line, buf...)
-			_, _ = r.br.Discard(len(buf))
+			_, _ = r.br.Discard(len(buf)) // bytes already peeked: cannot fail
 			if len(r.line) > r.max {
 				return nil, fmt.Errorf("%w: line over %d bytes", ErrSSEEventTooLarge, r.max)
 			}
@@ -205,7 +205,7 @@ func (r *sseReader) readLine() ([]byte, error) {
 		}
 		r.line = append(r.line, buf[:i]...)
 		r.skipLF = buf[i] == '\r'
-		_, _ = r.br.Discard(i + 1)
+		_, _ = r.br.Discard(i + 1) // bytes already peeked: cannot fail
 		if len(r.line) > r.max {
 			return nil, fmt.Errorf("%w: line over %d bytes", ErrSSEEventTooLarge, r.max)
 		}

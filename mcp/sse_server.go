@@ -3,9 +3,12 @@ package mcp
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
@@ -23,18 +26,31 @@ import (
 type SSEOptions struct {
 	// MaxBodyBytes bounds a POST body (default DefaultMaxBodyBytes).
 	MaxBodyBytes int64
-	// WriteTimeout bounds each write to a stream (default
+	// WriteTimeout bounds each write to a stream: a client that stops
+	// reading for that long is dropped, ending its session (default
 	// DefaultWriteTimeout; negative means none).
 	WriteTimeout time.Duration
+	// MaxSessions bounds the sessions (open GET streams) served at once
+	// (default DefaultMaxSessions; negative means no bound); more GETs
+	// are refused with 503 and Retry-After.
+	MaxSessions int
 	// AllowedHosts and AllowedOrigins work as in StreamableHTTPOptions.
 	AllowedHosts   []string
 	AllowedOrigins []string
+	// Logger receives what the handler cannot return to anyone: clients
+	// dropped because writing to them failed, sessions refused at
+	// capacity or that failed to start (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // An SSEHTTPHandler is an http.Handler serving the HTTP+SSE transport of
 // protocol 2024-11-05: a GET opens a session, whose messages endpoint is
 // the handler's own URL with a ?sessionId= query, and POSTs to it carry the
 // client's messages.
+//
+// Serve it with an http.Server that sets ReadHeaderTimeout and
+// IdleTimeout and leaves WriteTimeout zero (the handler bounds its own
+// writes), and call Shutdown before shutting that server down.
 type SSEHTTPHandler struct {
 	getServer func(*http.Request) *Server
 	opts      SSEOptions
@@ -44,6 +60,7 @@ type SSEHTTPHandler struct {
 	sessions map[string]*SSEServerTransport
 	closed   bool
 	done     chan struct{}
+	streams  sync.WaitGroup // sessions being served
 }
 
 // NewSSEHTTPHandler returns a handler that connects each new client to the
@@ -58,6 +75,12 @@ func NewSSEHTTPHandler(getServer func(*http.Request) *Server, opts *SSEOptions) 
 	}
 	if h.opts.WriteTimeout == 0 {
 		h.opts.WriteTimeout = DefaultWriteTimeout
+	}
+	if h.opts.MaxSessions == 0 {
+		h.opts.MaxSessions = DefaultMaxSessions
+	}
+	if h.opts.Logger == nil {
+		h.opts.Logger = slog.Default()
 	}
 	h.policy = newOriginPolicy(h.opts.AllowedHosts, h.opts.AllowedOrigins)
 	return h
@@ -74,13 +97,13 @@ func (h *SSEHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		id := r.URL.Query().Get("sessionId")
 		h.mu.Lock()
-		t := h.sessions[id]
+		t, closed := h.sessions[id], h.closed
 		h.mu.Unlock()
 		if t == nil {
 			writeHTTPError(w, http.StatusNotFound, CodeInvalidRequest, "session not found")
 			return
 		}
-		t.ServeHTTP(w, r)
+		t.serve(w, r, closed)
 	default:
 		w.Header().Set("Allow", "GET, POST")
 		writeHTTPError(w, http.StatusMethodNotAllowed, CodeInvalidRequest, "method "+r.Method+" not allowed")
@@ -101,22 +124,31 @@ func (h *SSEHTTPHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	id := newSessionID()
 	endpoint := (&url.URL{Path: r.URL.Path, RawQuery: url.Values{"sessionId": {id}}.Encode()}).String()
 	t := NewSSEServerTransport(endpoint, w)
-	t.maxBody, t.writeTimeout = h.opts.MaxBodyBytes, h.opts.WriteTimeout
+	t.maxBody, t.writeTimeout, t.logger = h.opts.MaxBodyBytes, h.opts.WriteTimeout, h.opts.Logger
 	h.mu.Lock()
-	if h.closed {
+	switch {
+	case h.closed:
 		h.mu.Unlock()
 		writeHTTPError(w, http.StatusServiceUnavailable, CodeInternalError, "server is shutting down")
 		return
+	case h.opts.MaxSessions > 0 && len(h.sessions) >= h.opts.MaxSessions:
+		h.mu.Unlock()
+		h.opts.Logger.Warn("mcp: refused a new SSE session: the handler holds MaxSessions", "max", h.opts.MaxSessions)
+		refuseAtCapacity(w, jsonrpc2.ID{}, errTooManySessions.Error())
+		return
 	}
 	h.sessions[id] = t
+	h.streams.Add(1)
 	h.mu.Unlock()
 	defer func() {
 		h.mu.Lock()
 		delete(h.sessions, id)
 		h.mu.Unlock()
+		h.streams.Done()
 	}()
 	ss, err := server.Connect(r.Context(), t)
 	if err != nil {
+		h.opts.Logger.Info("mcp: an SSE session failed to start", "error", err)
 		return
 	}
 	select {
@@ -124,19 +156,81 @@ func (h *SSEHTTPHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 	case <-h.done:
 	}
-	_ = ss.Close()
+	// Closing the session ends its connection; the error is the
+	// connection's reason to end, which is the stream's end here.
+	if err := ss.Close(); err != nil {
+		h.opts.Logger.Debug("mcp: SSE session ended", "error", err)
+	}
 	t.close()
 }
 
-// Close ends every session and refuses new ones.
-func (h *SSEHTTPHandler) Close() error {
+// SSEStats is a snapshot of what an SSEHTTPHandler holds, for operators'
+// gauges.
+type SSEStats struct {
+	// Sessions is the number of open sessions (GET streams).
+	Sessions int
+	// Calls is the number of requests being handled.
+	Calls int
+}
+
+// Stats returns the handler's current numbers of sessions and calls.
+func (h *SSEHTTPHandler) Stats() SSEStats {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.closed {
-		h.closed = true
+	st := SSEStats{Sessions: len(h.sessions)}
+	for _, t := range h.sessions {
+		st.Calls += int(t.pending.Load())
+	}
+	return st
+}
+
+// Shutdown shuts the handler down gracefully: new sessions and new
+// requests get 503, calls in progress may finish until ctx is done, then
+// every session ends. It returns ctx's error if calls were still in
+// progress when ctx ended. Call it before http.Server.Shutdown, which
+// would otherwise wait for the streams.
+func (h *SSEHTTPHandler) Shutdown(ctx context.Context) error {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	var err error
+	for err == nil && h.Stats().Calls > 0 {
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-tick.C:
+		}
+	}
+	if cerr := h.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Close ends every session at once and refuses new ones. It waits briefly
+// for the sessions to end, and reports those that did not.
+func (h *SSEHTTPHandler) Close() error {
+	h.mu.Lock()
+	h.closed = true
+	select {
+	case <-h.done:
+	default:
 		close(h.done)
 	}
-	return nil
+	h.mu.Unlock()
+	ended := make(chan struct{})
+	go func() {
+		h.streams.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+		return nil
+	case <-time.After(closeWait):
+		return errors.New("mcp: SSEHTTPHandler: sessions still running after Close")
+	}
 }
 
 // An SSEServerTransport is the server side of one HTTP+SSE session
@@ -152,9 +246,11 @@ type SSEServerTransport struct {
 	rc           *http.ResponseController
 	maxBody      int64
 	writeTimeout time.Duration
+	logger       *slog.Logger
 	incoming     chan jsonrpc2.Message
 	done         chan struct{}
 	once         connectOnce
+	pending      atomic.Int64 // requests received and not yet answered
 
 	mu     sync.Mutex
 	closed bool
@@ -170,6 +266,7 @@ func NewSSEServerTransport(endpoint string, w http.ResponseWriter) *SSEServerTra
 		rc:           http.NewResponseController(w),
 		maxBody:      DefaultMaxBodyBytes,
 		writeTimeout: DefaultWriteTimeout,
+		logger:       slog.Default(),
 		incoming:     make(chan jsonrpc2.Message, 16),
 		done:         make(chan struct{}),
 	}
@@ -177,6 +274,11 @@ func NewSSEServerTransport(endpoint string, w http.ResponseWriter) *SSEServerTra
 
 // ServeHTTP accepts a message POSTed by the client, answering 202.
 func (t *SSEServerTransport) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	t.serve(w, r, false)
+}
+
+// serve accepts a POSTed message; when closing, new requests get 503.
+func (t *SSEServerTransport) serve(w http.ResponseWriter, r *http.Request, closing bool) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
 		writeHTTPError(w, http.StatusMethodNotAllowed, CodeInvalidRequest, "method "+r.Method+" not allowed")
@@ -198,15 +300,28 @@ func (t *SSEServerTransport) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	msg, err := jsonrpc2.Decode(*bp)
 	putBody(bp)
 	if err != nil {
-		writeJSONResponse(w, http.StatusBadRequest, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, err))
+		writeHTTPErrorResponse(w, http.StatusBadRequest, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, err))
 		return
+	}
+	req, isCall := msg.(*jsonrpc2.Request)
+	isCall = isCall && !req.IsNotification()
+	if isCall && closing {
+		writeHTTPError(w, http.StatusServiceUnavailable, CodeInternalError, "server is shutting down")
+		return
+	}
+	if isCall {
+		t.pending.Add(1)
 	}
 	select {
 	case t.incoming <- msg:
 		w.WriteHeader(http.StatusAccepted)
+		return
 	case <-t.done:
 		writeHTTPError(w, http.StatusNotFound, CodeInvalidRequest, "session closed")
 	case <-r.Context().Done():
+	}
+	if isCall {
+		t.pending.Add(-1)
 	}
 }
 
@@ -230,18 +345,27 @@ func (t *SSEServerTransport) Connect(context.Context) (Connection, error) {
 	return sseServerConn{t}, nil
 }
 
-// writeLocked writes and flushes b within the write timeout.
+// writeLocked writes and flushes b within the write timeout, set anew for
+// each event. A client that does not read for that long is dropped.
 func (t *SSEServerTransport) writeLocked(b []byte) error {
-	if t.writeTimeout > 0 {
-		_ = t.rc.SetWriteDeadline(time.Now().Add(t.writeTimeout))
+	if err := setWriteDeadline(t.w, t.writeTimeout); err != nil {
+		t.logger.Debug("mcp: cannot set a write deadline on an SSE stream", "error", err)
 	}
-	if _, err := t.w.Write(b); err != nil {
-		return err
+	_, err := t.w.Write(b)
+	if err == nil {
+		err = t.rc.Flush()
+		if errors.Is(err, http.ErrNotSupported) {
+			err = nil
+		}
 	}
-	if err := t.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return err
+	if err != nil {
+		level := slog.LevelDebug
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			level = slog.LevelInfo // a client that stopped reading
+		}
+		t.logger.Log(context.Background(), level, "mcp: dropping an SSE client: writing its stream failed", "error", err)
 	}
-	return nil
+	return err
 }
 
 // close ends the session; the stream is not written to afterwards.
@@ -263,6 +387,9 @@ func (c sseServerConn) Read(ctx context.Context) (jsonrpc2.Message, error) {
 
 func (c sseServerConn) Write(_ context.Context, msg jsonrpc2.Message) error {
 	t := c.t
+	if _, ok := msg.(*jsonrpc2.Response); ok {
+		t.pending.Add(-1) // the call is answered, or its answer lost
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {

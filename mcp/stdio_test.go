@@ -128,7 +128,7 @@ func TestBadInputOverStdioFraming(t *testing.T) {
 		{"too deep", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"a":` + strings.Repeat("[", 500) + strings.Repeat("]", 500) + `}}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: json nesting too deep`},
 		{"duplicate key", `{"jsonrpc":"2.0","id":5,"method":"tools/list","method":"tools/call"}`, `{"jsonrpc":"2.0","id":5,"error":{"code":-32600,`},
 		{"batch outside 2025-03-26", `[{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{` + meta + `}}]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batches are not supported"}}`},
-		{"still serving", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"ok"},` + meta + `}}`, `{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","content":[{"type":"text","text":"ok"}]}}`},
+		{"still serving", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"ok"},` + meta + `}}`, `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"v1"}},"resultType":"complete","content":[{"type":"text","text":"ok"}]}}`},
 	}
 	for _, tt := range tests {
 		if got := send(tt.send); !strings.HasPrefix(got, tt.want) {

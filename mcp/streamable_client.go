@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
@@ -37,8 +38,9 @@ const (
 // StreamableClientTransportOptions configure a StreamableClientTransport.
 // A nil *StreamableClientTransportOptions means defaults.
 type StreamableClientTransportOptions struct {
-	// HTTPClient sends the requests (default http.DefaultClient). Its
-	// Timeout, if any, also bounds streams: prefer none.
+	// HTTPClient sends the requests (default DefaultHTTPClient(), which
+	// closes idle connections before common servers do). Its Timeout, if
+	// any, also bounds streams: prefer none.
 	HTTPClient *http.Client
 	// Header is added to every request, for example Authorization.
 	Header http.Header
@@ -81,7 +83,7 @@ func NewStreamableClientTransport(url string, opts *StreamableClientTransportOpt
 		t.opts = *opts
 	}
 	if t.opts.HTTPClient == nil {
-		t.opts.HTTPClient = http.DefaultClient
+		t.opts.HTTPClient = DefaultHTTPClient()
 	}
 	if t.opts.MaxRetries == 0 {
 		t.opts.MaxRetries = DefaultMaxRetries
@@ -104,6 +106,7 @@ func (t *StreamableClientTransport) Connect(ctx context.Context) (Connection, er
 // registered in calls, so that the connection's end cancels them.
 type streamableClientConn struct {
 	t       *StreamableClientTransport
+	active  atomic.Int64   // unix nanoseconds of the last request sent
 	wg      sync.WaitGroup // background stream readers
 	closed  sync.Once
 	endOnce sync.Once // the receiver was told the connection ended
@@ -281,6 +284,8 @@ func (c *streamableClientConn) Close() error {
 			req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.t.url, nil)
 			if err == nil {
 				c.setCommonHeaders(req.Header, sid, version)
+				// The session ends either way: a server that misses the
+				// DELETE expires the session later.
 				if resp, err := c.t.opts.HTTPClient.Do(req); err == nil {
 					drainClose(resp.Body)
 				}
@@ -417,7 +422,7 @@ func (c *streamableClientConn) postNoReply(ctx context.Context, msg jsonrpc2.Mes
 	if err != nil {
 		return err
 	}
-	resp, err := c.t.opts.HTTPClient.Do(req)
+	resp, err := c.do(req)
 	if err != nil {
 		return c.doError(ctx, err)
 	}
@@ -458,7 +463,7 @@ func (c *streamableClientConn) postRequest(ctx context.Context, r *jsonrpc2.Requ
 		stop()
 		return err
 	}
-	resp, err := c.t.opts.HTTPClient.Do(req)
+	resp, err := c.do(req)
 	if err != nil {
 		stop()
 		if ctx.Err() != nil && !modern {
@@ -495,14 +500,11 @@ func (c *streamableClientConn) readJSONResponse(resp *http.Response, r *jsonrpc2
 	if !isMediaType(resp.Header.Get("Content-Type"), mediaJSON) {
 		return fmt.Errorf("mcp: POST %s: unexpected Content-Type %q", c.t.url, resp.Header.Get("Content-Type"))
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(c.t.opts.MaxEventSize)+1))
+	body, err := readLimited(resp.Body, resp.ContentLength, c.t.opts.MaxEventSize)
 	if err != nil {
 		return fmt.Errorf("mcp: POST %s: reading response: %w", c.t.url, err)
 	}
-	if len(body) > c.t.opts.MaxEventSize {
-		return fmt.Errorf("mcp: POST %s: response larger than %d bytes", c.t.url, c.t.opts.MaxEventSize)
-	}
-	msg, err := jsonrpc2.Decode(body)
+	msg, err := jsonrpc2.DecodeOwned(body) // body is the message's own
 	if err != nil {
 		return fmt.Errorf("mcp: POST %s: bad response: %w", c.t.url, err)
 	}
@@ -625,6 +627,8 @@ func (c *streamableClientConn) cancelLegacy(id jsonrpc2.ID) {
 	c.background(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		// Best effort: the caller has its answer (ctx.Err()) already, and
+		// the server's handler ends with the session at worst.
 		_ = c.postNoReply(ctx, n)
 	})
 }
@@ -640,6 +644,7 @@ func isMediaType(ct, mt string) bool {
 // drainClose reads a little of body, so the connection can be reused, and
 // closes it.
 func drainClose(body io.ReadCloser) {
+	// Errors only mean the connection is not reused.
 	_, _ = io.CopyN(io.Discard, body, 4<<10)
 	_ = body.Close()
 }

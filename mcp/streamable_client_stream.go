@@ -53,7 +53,7 @@ func (c *streamableClientConn) consume(body io.Reader, r *jsonrpc2.Request, mode
 func (c *streamableClientConn) readResponseStream(ctx context.Context, resp *http.Response, r *jsonrpc2.Request, modern bool) {
 	cur := streamCursor{retry: -1}
 	done := c.consume(resp.Body, r, modern, &cur)
-	_ = resp.Body.Close()
+	_ = resp.Body.Close() // read to its end or given up: nothing left to report
 	if done || ctx.Err() != nil {
 		return
 	}
@@ -88,7 +88,7 @@ func (c *streamableClientConn) resume(ctx context.Context, r *jsonrpc2.Request, 
 		}
 		failures = 0
 		done := c.consume(resp.Body, r, false, cur)
-		_ = resp.Body.Close()
+		_ = resp.Body.Close() // read to its end or given up: nothing left to report
 		if done {
 			return true
 		}
@@ -131,7 +131,7 @@ func (c *streamableClientConn) standaloneLoop(ctx context.Context, ready chan st
 		}
 		failures = 0
 		c.consume(resp.Body, nil, false, &cur)
-		_ = resp.Body.Close()
+		_ = resp.Body.Close() // read to its end or given up: nothing left to report
 	}
 }
 

@@ -97,3 +97,36 @@ func ExampleNewStreamableClientTransport_legacyNotifications() {
 	// 2025-11-25 first
 	// 2025-11-25 late
 }
+
+// Serve MCP with the http.Server settings the handler needs, and shut
+// both down in order: the handler first (calls in progress finish, then
+// its streams end), then the server, which would otherwise wait for the
+// streams.
+func ExampleStreamableHTTPHandler_Shutdown() {
+	server := mcp.NewServer("greeter", "v1", nil)
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{MaxSessions: 1000})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", handler)
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		// No WriteTimeout: it would cut SSE streams. The handler bounds
+		// each write itself (StreamableHTTPOptions.WriteTimeout).
+	}
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config = srv
+	ts.Start()
+	fmt.Println("live sessions:", handler.Stats().Sessions)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := handler.Shutdown(ctx); err != nil {
+		log.Print(err)
+	}
+	if err := srv.Shutdown(ctx); err != nil {
+		log.Print(err)
+	}
+	// Output: live sessions: 0
+}

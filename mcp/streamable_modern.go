@@ -16,34 +16,48 @@ import (
 // params and perr the error of reading them; p is nil when the request was
 // routed by its MCP-Protocol-Version header without probing, and the
 // request metadata is then checked on the params the method decodes.
-func (h *StreamableHTTPHandler) serveModern(w http.ResponseWriter, r *http.Request, s *Server, req *jsonrpc2.Request, p *modernProbe, perr error, accept acceptSet) {
+func (px *postExchange) serveModern(req *jsonrpc2.Request, p *modernProbe, perr error) {
+	h, r, s := px.h, px.r, px.server
 	if req.IsNotification() {
 		ctx := context.WithValue(r.Context(), httpRequestKey{}, r)
-		_, _ = s.serveStateless(ctx, req, nil)
-		w.WriteHeader(http.StatusAccepted)
+		if _, err := s.serveStateless(ctx, req, nil); err != nil {
+			h.opts.Logger.Debug("mcp: notification handler failed", "method", req.Method, "error", err)
+		}
+		px.w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	var check func(params any, decodeErr error) error
 	if p == nil {
+		// The closure takes what it needs, not px, which then stays on
+		// the stack.
+		h, r, s := px.h, px.r, px.server
 		check = func(params any, decodeErr error) error {
-			return h.checkDecoded(r, s, req, params, decodeErr)
+			c := postExchange{h: h, r: r, server: s}
+			return c.checkDecoded(req, params, decodeErr)
 		}
-	} else if resp := h.checkModernRequest(r, s, req, p, perr); resp != nil {
-		writeJSONResponse(w, modernStatus(resp.Error), resp)
+	} else if resp := px.checkModernRequest(req, p, perr); resp != nil {
+		px.writeJSON(modernStatus(resp.Error), resp)
 		return
 	}
-	st := &responseStream{h: h, req: r, canSSE: accept.sse, status: modernStatus}
+	st := &responseStream{cfg: &h.cfg, req: r, canSSE: px.accept.sse, status: modernStatus}
+	px.stream = st
 	ctx := r.Context()
 	if req.Method == MethodSubscriptionsListen {
-		// A long-lived stream: Close ends it by cancelling its context.
+		// A long-lived stream, bounded in number; Close and Shutdown end
+		// it by cancelling its context.
+		if !h.admitListen() {
+			refuseAtCapacity(px.w, req.ID, "too many subscriptions/listen streams: try again later")
+			return
+		}
+		defer h.endListen()
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
-		st.cancel = cancel
+		st.cancel, st.queued = cancel, true
 	}
-	st.attachLocked(w)
+	st.attachLocked(px.w)
 	var notify func(context.Context, string, any) error
-	if accept.sse {
+	if px.accept.sse {
 		notify = st.notify
 	}
 	res, err := s.serveStatelessChecked(withStream(ctx, st), req, notify, check)
@@ -54,14 +68,14 @@ func (h *StreamableHTTPHandler) serveModern(w http.ResponseWriter, r *http.Reque
 // them, so they are parsed once. When they did not decode, or a value the
 // headers mirror is empty (it may have been absent or not a string), the
 // probe reads the raw params, so the answer is the same as probing first.
-func (h *StreamableHTTPHandler) checkDecoded(r *http.Request, s *Server, req *jsonrpc2.Request, params any, decodeErr error) error {
+func (px *postExchange) checkDecoded(req *jsonrpc2.Request, params any, decodeErr error) error {
 	var p modernProbe
 	var perr error
 	if decodeErr != nil || !probeDecoded(req.Method, params, &p) {
 		p = modernProbe{}
 		perr = decodeProbe(req.Params, &p)
 	}
-	if resp := h.checkModernRequest(r, s, req, &p, perr); resp != nil {
+	if resp := px.checkModernRequest(req, &p, perr); resp != nil {
 		return resp.Error
 	}
 	return nil
@@ -104,7 +118,7 @@ func probeDecoded(method string, params any, p *modernProbe) bool {
 // checkModernRequest validates what the HTTP layer owns: the required
 // per-request _meta and the request metadata headers. It returns the error
 // response, or nil.
-func (h *StreamableHTTPHandler) checkModernRequest(r *http.Request, s *Server, req *jsonrpc2.Request, p *modernProbe, perr error) *jsonrpc2.Response {
+func (px *postExchange) checkModernRequest(req *jsonrpc2.Request, p *modernProbe, perr error) *jsonrpc2.Response {
 	if perr != nil {
 		return &jsonrpc2.Response{ID: req.ID, Error: newError(CodeInvalidParams, "invalid params for %s: %v", req.Method, perr)}
 	}
@@ -114,14 +128,19 @@ func (h *StreamableHTTPHandler) checkModernRequest(r *http.Request, s *Server, r
 	case !p.hasCaps:
 		return &jsonrpc2.Response{ID: req.ID, Error: newError(CodeInvalidParams, "missing _meta[%q]: required in every %s request", MetaKeyClientCapabilities, Version20260728)}
 	}
-	return h.checkModernHeaders(r, req, p, s)
+	return px.h.checkModernHeaders(px.r, req, p, px.server)
 }
 
 // notify sends a notification related to the stream's request.
-func (st *responseStream) notify(_ context.Context, method string, params any) error {
+func (st *responseStream) notify(ctx context.Context, method string, params any) error {
 	n, err := jsonrpc2.NewNotification(method, params)
 	if err != nil {
 		return err
+	}
+	if st.queued && ownsWrites(ctx) {
+		// A listener's own goroutine: it already queues the stream's
+		// notifications and ends the stream of a client that lags.
+		return st.sendNow(n)
 	}
 	return st.send(n)
 }

@@ -56,7 +56,8 @@ func checkBothWays(t testing.TB, h *StreamableHTTPHandler, s *Server, msg []byte
 	var p modernProbe
 	perr := decodeProbe(req.Params, &p)
 	var want error
-	if resp := h.checkModernRequest(r, s, req, &p, perr); resp != nil {
+	px := &postExchange{h: h, r: r, server: s}
+	if resp := px.checkModernRequest(req, &p, perr); resp != nil {
 		want = resp.Error
 	}
 	m := serverMethods[req.Method]
@@ -67,7 +68,7 @@ func checkBothWays(t testing.TB, h *StreamableHTTPHandler, s *Server, msg []byte
 	if decodeRequestParams(req, params) != nil {
 		return // likewise
 	}
-	got := h.checkDecoded(r, s, req, params, nil)
+	got := px.checkDecoded(req, params, nil)
 	if (want == nil) != (got == nil) || (want != nil && want.Error() != got.Error()) {
 		t.Errorf("%s with headers %v:\nprobing first: %v\non decoded params: %v", msg, hdr, want, got)
 	}

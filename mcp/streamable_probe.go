@@ -37,8 +37,14 @@ func (p *modernProbe) nameSource(method string) (value string, present, applies 
 
 // probeDecoder is a pooled token reader of params.
 type probeDecoder struct {
-	rd  bytes.Reader
+	rd  bytes.Buffer // a bytes.Buffer: the decoder reads its bytes in place
 	dec jsontext.Decoder
+}
+
+// reset points the reader at data, or at nothing for nil.
+func (pd *probeDecoder) reset(data []byte, opts ...jsontext.Options) {
+	pd.rd = *bytes.NewBuffer(data)
+	pd.dec.Reset(&pd.rd, opts...)
 }
 
 var probePool = sync.Pool{New: func() any { return new(probeDecoder) }}
@@ -59,14 +65,12 @@ func decodeProbe(params []byte, p *modernProbe) error {
 	}
 	pd := probePool.Get().(*probeDecoder)
 	defer func() {
-		pd.rd.Reset(nil)
-		pd.dec.Reset(&pd.rd)
+		pd.reset(nil)
 		probePool.Put(pd)
 	}()
-	pd.rd.Reset(params)
 	// Duplicate names need not be tracked: the method's strict decoding
 	// refuses them, so such a request never runs.
-	pd.dec.Reset(&pd.rd, probeOptions)
+	pd.reset(params, probeOptions)
 	d := &pd.dec
 	if d.PeekKind() != '{' {
 		if d.PeekKind() == '[' {
@@ -196,7 +200,7 @@ func readName(d *jsontext.Decoder) (string, error) {
 func unquote(v jsontext.Value) (string, error) {
 	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
 		inner := v[1 : len(v)-1]
-		for _, known := range SupportedVersions {
+		for _, known := range supportedVersions {
 			if string(inner) == known {
 				return known, nil
 			}

@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -17,15 +19,27 @@ const (
 	// DefaultRetryInterval is the reconnection delay sent to clients when
 	// the server closes a resumable stream.
 	DefaultRetryInterval = time.Second
-	// DefaultWriteTimeout bounds one write to an SSE stream.
+	// DefaultWriteTimeout bounds one write of a response: a JSON response,
+	// or one event of an SSE stream.
 	DefaultWriteTimeout = 30 * time.Second
-	// closeGrace is how long Close lets requests in progress finish.
-	closeGrace = 5 * time.Second
+	// DefaultMaxSessions bounds the legacy sessions a handler keeps at
+	// once: 10,000 idle sessions cost about 23 MB.
+	DefaultMaxSessions = 10_000
+	// DefaultMaxListenStreams bounds the subscriptions/listen streams a
+	// handler keeps open at once; each holds a connection and a goroutine.
+	DefaultMaxListenStreams = 1_000
+	// closeWait bounds how long Close and Shutdown wait for handlers to
+	// return once they were told to stop.
+	closeWait = time.Second
+	// retryAfter is the Retry-After of a request refused at capacity, in
+	// seconds.
+	retryAfter = "5"
 )
 
 // StreamableHTTPOptions configure a StreamableHTTPHandler. A nil
 // *StreamableHTTPOptions means defaults, which are safe: only localhost
-// hosts, same-origin or no Origin, 4 MiB bodies, sessions that expire.
+// hosts, same-origin or no Origin, 4 MiB bodies, sessions that expire and
+// are bounded in number, and writes that time out.
 type StreamableHTTPOptions struct {
 	// Stateless serves the legacy era (2025-03-26 to 2025-11-25) without
 	// sessions: no Mcp-Session-Id is issued or needed, every request is
@@ -49,12 +63,24 @@ type StreamableHTTPOptions struct {
 	// DefaultSessionTimeout); a negative value keeps sessions until the
 	// client deletes them.
 	SessionTimeout time.Duration
+	// MaxSessions bounds the legacy sessions kept at once (default
+	// DefaultMaxSessions; negative means no bound). When the handler is
+	// full, an initialize first closes the sessions idle for longer than
+	// SessionTimeout; if none is, it is refused with 503 and Retry-After.
+	MaxSessions int
+	// MaxListenStreams bounds the subscriptions/listen streams (protocol
+	// 2026-07-28) open at once (default DefaultMaxListenStreams; negative
+	// means no bound); more are refused with 503 and Retry-After.
+	MaxListenStreams int
 	// MaxBodyBytes bounds a request body; larger ones get 413 (default
 	// DefaultMaxBodyBytes).
 	MaxBodyBytes int64
-	// WriteTimeout bounds each write to an SSE stream, so a client that
-	// stops reading cannot hold a handler forever (default
-	// DefaultWriteTimeout; negative means none).
+	// WriteTimeout bounds each write of a response: a JSON response as a
+	// whole, and each event of an SSE stream. A client that stops reading
+	// for that long is dropped (its connection closed), so it holds
+	// neither a handler nor buffers (default DefaultWriteTimeout; negative
+	// means none). It replaces http.Server.WriteTimeout, which would cut
+	// long-lived streams: leave that one zero.
 	WriteTimeout time.Duration
 	// AllowedHosts lists the host names (port ignored) accepted in the Host
 	// header, to defeat DNS rebinding. Empty means localhost, 127.0.0.1
@@ -69,6 +95,20 @@ type StreamableHTTPOptions struct {
 	// Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name and
 	// Mcp-Param-* request headers, and exposes Mcp-Session-Id.
 	AllowedOrigins []string
+	// SessionStore, if set, keeps the state of legacy sessions where every
+	// instance of the server behind a load balancer finds it, so that any
+	// instance serves any session (session_store.go). Share EventStore,
+	// SessionRouter and ServerOptions.EventBus with it.
+	SessionStore SessionStore
+	// SessionRouter, if set with SessionStore, carries server-to-client
+	// requests, the client's answers and cancellations between the
+	// instances serving one legacy session (session_router.go).
+	SessionRouter SessionRouter
+	// Logger receives what the handler cannot return to anyone: clients
+	// dropped because writing to them failed, notifications no stream
+	// could carry, sessions that expired or were refused at capacity
+	// (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // A StreamableHTTPHandler is an http.Handler that serves MCP over the
@@ -84,17 +124,29 @@ type StreamableHTTPOptions struct {
 // The era is decided per request. Authentication is ordinary HTTP
 // middleware around the handler; handlers reach the HTTP request with
 // HTTPRequestFromContext.
+//
+// Serve it with an http.Server that sets ReadHeaderTimeout and
+// IdleTimeout and leaves WriteTimeout zero: the handler bounds its own
+// writes (StreamableHTTPOptions.WriteTimeout). Before shutting the server
+// down, call Shutdown, which lets calls in progress finish and ends the
+// long-lived streams that http.Server.Shutdown would wait for.
 type StreamableHTTPHandler struct {
 	getServer func(*http.Request) *Server
 	opts      StreamableHTTPOptions
 	policy    *originPolicy
+	cfg       streamConfig // shared by the handler's response streams
+	live      liveStreams  // subscriptions/listen streams
 
-	closing atomic.Bool
-	active  atomic.Int64 // requests and detached handlers in progress
+	closing   atomic.Bool
+	active    atomic.Int64 // requests and detached handlers in progress
+	streaming atomic.Int64 // of which: GET and subscriptions/listen streams
+	listens   atomic.Int64 // subscriptions/listen requests admitted
 
 	mu       sync.RWMutex
 	sessions map[string]*httpSession
-	streams  map[*responseStream]struct{} // long-lived modern streams
+
+	instanceOnce sync.Once // session_router.go
+	instance     string
 
 	bindingCache sync.Map // *ServerTool -> []headerBinding
 	bindingCount atomic.Int64
@@ -116,13 +168,29 @@ func NewStreamableHTTPHandler(getServer func(*http.Request) *Server, opts *Strea
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
 	}
+	if o.MaxSessions == 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.MaxListenStreams == 0 {
+		o.MaxListenStreams = DefaultMaxListenStreams
+	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = DefaultMaxBodyBytes
 	}
 	if o.WriteTimeout == 0 {
 		o.WriteTimeout = DefaultWriteTimeout
 	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
 	h.policy = newOriginPolicy(o.AllowedHosts, o.AllowedOrigins)
+	h.cfg = streamConfig{
+		writeTimeout:  o.WriteTimeout,
+		retryInterval: o.RetryInterval,
+		store:         o.EventStore,
+		logger:        o.Logger,
+		live:          &h.live,
+	}
 	return h
 }
 
@@ -141,6 +209,8 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 	case http.MethodPost:
 		h.servePOST(w, r)
 	case http.MethodGet:
+		h.streaming.Add(1)
+		defer h.streaming.Add(-1)
 		h.serveGET(w, r)
 	case http.MethodDelete:
 		h.serveDELETE(w, r)
@@ -150,79 +220,25 @@ func (h *StreamableHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request
 	}
 }
 
-// servePOST decodes a POST and routes it to the modern or legacy era.
-func (h *StreamableHTTPHandler) servePOST(w http.ResponseWriter, r *http.Request) {
-	if !isJSONContentType(r.Header.Get("Content-Type")) {
-		writeHTTPError(w, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Content-Type must be application/json")
-		return
-	}
-	accept := parseAccept(r.Header["Accept"])
-	if !accept.json || !accept.sse {
-		writeHTTPError(w, http.StatusNotAcceptable, CodeInvalidRequest, "Accept must list application/json and text/event-stream")
-		return
-	}
-	msg, ok := h.readMessage(w, r)
-	if !ok {
-		return
-	}
-	sid := r.Header.Get(headerSessionID)
-	pv := r.Header.Get(headerProtocolVersion)
-	var s *Server
-	if req, ok := msg.(*jsonrpc2.Request); ok && isModernVersion(pv) {
-		// Routed by its header: the request metadata is checked on the
-		// params the method decodes (serveModern), not probed first.
-		if s = h.server(w, r); s == nil {
-			return
-		}
-		if s.servesModern() {
-			h.serveModern(w, r, s, req, nil, nil, accept)
-			return
-		}
-	} else if ok && sid == "" {
-		var p modernProbe
-		perr := decodeProbe(req.Params, &p)
-		if perr == nil && p.version != "" {
-			if s = h.server(w, r); s == nil {
-				return
-			}
-			if s.servesModern() {
-				h.serveModern(w, r, s, req, &p, perr, accept)
-				return
-			}
-		}
-	}
-	h.serveLegacyPOST(w, r, s, msg, sid, pv, accept)
+// StreamableHTTPStats is a snapshot of what a StreamableHTTPHandler holds,
+// for operators' gauges.
+type StreamableHTTPStats struct {
+	// Sessions is the number of live legacy sessions.
+	Sessions int
+	// ListenStreams is the number of open subscriptions/listen streams.
+	ListenStreams int
+	// Requests is the number of HTTP requests being served, streams
+	// included, plus handlers still running for clients that left.
+	Requests int
 }
 
-// readMessage reads and decodes the body of a POST, answering the errors.
-func (h *StreamableHTTPHandler) readMessage(w http.ResponseWriter, r *http.Request) (jsonrpc2.Message, bool) {
-	bp, err := readBody(r, h.opts.MaxBodyBytes)
-	if errors.Is(err, errBodyTooLarge) {
-		writeHTTPError(w, http.StatusRequestEntityTooLarge, CodeInvalidRequest, "request body larger than the limit")
-		return nil, false
-	}
-	if err != nil {
-		writeHTTPError(w, http.StatusBadRequest, CodeParseError, "reading request body: "+err.Error())
-		return nil, false
-	}
-	msg, err := jsonrpc2.Decode(*bp)
-	tooMany := err != nil && isOversizedBatch(*bp)
-	putBody(bp)
-	if err != nil {
-		var derr *jsonrpc2.DecodeError
-		errors.As(err, &derr)
-		status := http.StatusBadRequest
-		if tooMany {
-			status = http.StatusRequestEntityTooLarge
-		}
-		resp := jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, err)
-		if derr != nil {
-			resp.ID = derr.ID
-		}
-		writeJSONResponse(w, status, resp)
-		return nil, false
-	}
-	return msg, true
+// Stats returns the handler's current numbers of sessions, listen streams
+// and requests.
+func (h *StreamableHTTPHandler) Stats() StreamableHTTPStats {
+	h.mu.RLock()
+	n := len(h.sessions)
+	h.mu.RUnlock()
+	return StreamableHTTPStats{Sessions: n, ListenStreams: int(h.listens.Load()), Requests: int(h.active.Load())}
 }
 
 // server returns the Server for a request, answering 400 when there is
@@ -242,14 +258,57 @@ func (h *StreamableHTTPHandler) session(id string) *httpSession {
 	return h.sessions[id]
 }
 
-func (h *StreamableHTTPHandler) addSession(sess *httpSession) bool {
+// Reasons a new session is refused.
+var (
+	errShuttingDown    = errors.New("server is shutting down")
+	errTooManySessions = errors.New("too many sessions: try again later")
+)
+
+// addSession registers a new session, sweeping expired ones when the
+// handler is full.
+func (h *StreamableHTTPHandler) addSession(sess *httpSession) error {
+	err := h.tryAddSession(sess)
+	if errors.Is(err, errTooManySessions) && h.sweep() > 0 {
+		err = h.tryAddSession(sess)
+	}
+	if errors.Is(err, errTooManySessions) {
+		h.opts.Logger.Warn("mcp: refused a new session: the handler holds MaxSessions", "max", h.opts.MaxSessions)
+	}
+	return err
+}
+
+func (h *StreamableHTTPHandler) tryAddSession(sess *httpSession) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closing.Load() {
-		return false
+	switch {
+	case h.closing.Load():
+		return errShuttingDown
+	case h.opts.MaxSessions > 0 && len(h.sessions) >= h.opts.MaxSessions:
+		return errTooManySessions
 	}
 	h.sessions[sess.id] = sess
-	return true
+	return nil
+}
+
+// sweep closes the sessions idle for longer than the session timeout
+// whose timers have not fired yet, and returns how many it closed.
+func (h *StreamableHTTPHandler) sweep() int {
+	timeout := h.opts.SessionTimeout
+	if timeout <= 0 {
+		return 0
+	}
+	h.mu.RLock()
+	var expired []*httpSession
+	for _, sess := range h.sessions {
+		if sess.expired(timeout) {
+			expired = append(expired, sess)
+		}
+	}
+	h.mu.RUnlock()
+	for _, sess := range expired {
+		sess.expire()
+	}
+	return len(expired)
 }
 
 func (h *StreamableHTTPHandler) removeSession(sess *httpSession) {
@@ -260,21 +319,22 @@ func (h *StreamableHTTPHandler) removeSession(sess *httpSession) {
 	}
 }
 
-// track registers a long-lived modern stream, cancelled by Close.
-func (h *StreamableHTTPHandler) track(st *responseStream) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.streams == nil {
-		h.streams = map[*responseStream]struct{}{}
+// admitListen counts a subscriptions/listen request in, reporting false
+// when MaxListenStreams are open already; the caller calls endListen.
+func (h *StreamableHTTPHandler) admitListen() bool {
+	n := h.listens.Add(1)
+	if max := h.opts.MaxListenStreams; max > 0 && n > int64(max) {
+		h.listens.Add(-1)
+		h.opts.Logger.Warn("mcp: refused a subscriptions/listen stream: the handler holds MaxListenStreams", "max", max)
+		return false
 	}
-	h.streams[st] = struct{}{}
+	h.streaming.Add(1)
 	return true
 }
 
-func (h *StreamableHTTPHandler) untrack(st *responseStream) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	delete(h.streams, st)
+func (h *StreamableHTTPHandler) endListen() {
+	h.streaming.Add(-1)
+	h.listens.Add(-1)
 }
 
 // maxInFlight is the bound on requests of one session handled at once.
@@ -285,35 +345,60 @@ func (h *StreamableHTTPHandler) maxInFlight(s *Server) int {
 	return jsonrpc2.DefaultMaxInFlight
 }
 
-// Close shuts the handler down gracefully: new requests get 503,
-// long-lived streams (GET streams, subscriptions) end, requests in
-// progress get a few seconds to finish, then every session is closed,
-// cancelling what is left. It returns once nothing of the handler runs,
-// or after a bounded wait.
+// Shutdown shuts the handler down gracefully: new requests get 503, calls
+// in progress may finish until ctx is done, then the long-lived streams
+// (GET streams, subscriptions/listen) end and every session is closed,
+// cancelling what is left. It returns ctx's error if calls were still in
+// progress when ctx ended. Call it before http.Server.Shutdown, which
+// would otherwise wait for the streams.
+func (h *StreamableHTTPHandler) Shutdown(ctx context.Context) error {
+	h.closing.Store(true)
+	err := h.waitCalls(ctx)
+	if cerr := h.end(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Close shuts the handler down at once: new requests get 503, streams end,
+// every session is closed and the calls of legacy sessions are cancelled.
+// It waits briefly for handlers to return, and reports those that did
+// not. Shutdown is the graceful form.
 func (h *StreamableHTTPHandler) Close() error {
 	h.closing.Store(true)
+	return h.end()
+}
+
+// end ends every stream and session and waits briefly for handlers.
+func (h *StreamableHTTPHandler) end() error {
 	h.mu.Lock()
 	sessions := make([]*httpSession, 0, len(h.sessions))
 	for _, sess := range h.sessions {
 		sessions = append(sessions, sess)
 	}
-	streams := make([]*responseStream, 0, len(h.streams))
-	for st := range h.streams {
-		streams = append(streams, st)
-	}
 	h.mu.Unlock()
-	for _, st := range streams {
-		st.cancel()
-	}
+	h.live.cancelAll()
 	for _, sess := range sessions {
 		sess.endStandalone()
-	}
-	drained := h.waitIdle(closeGrace)
-	for _, sess := range sessions {
 		sess.Close()
 	}
-	if !drained && !h.waitIdle(time.Second) {
-		return errors.New("mcp: StreamableHTTPHandler.Close: handlers still running after cancellation")
+	if !h.waitIdle(closeWait) {
+		return errors.New("mcp: StreamableHTTPHandler: handlers still running after cancellation")
+	}
+	return nil
+}
+
+// waitCalls waits until no call is in progress (streams aside), or ctx is
+// done.
+func (h *StreamableHTTPHandler) waitCalls(ctx context.Context) error {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for h.active.Load()-h.streaming.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
 	}
 	return nil
 }
@@ -328,4 +413,11 @@ func (h *StreamableHTTPHandler) waitIdle(d time.Duration) bool {
 		time.Sleep(5 * time.Millisecond)
 	}
 	return true
+}
+
+// refuseAtCapacity answers 503 with Retry-After and a JSON-RPC error.
+func refuseAtCapacity(w http.ResponseWriter, id jsonrpc2.ID, msg string) {
+	w.Header().Set("Retry-After", retryAfter)
+	// A failed write means the client is gone: there is no one to tell.
+	_ = writeJSONResponse(w, http.StatusServiceUnavailable, &jsonrpc2.Response{ID: id, Error: &jsonrpc2.Error{Code: CodeInternalError, Message: msg}})
 }

@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -413,7 +415,7 @@ func TestStreamableHTTPClientDisconnectsMidStream(t *testing.T) {
 	}
 }
 
-func TestStreamableHTTPCloseDrains(t *testing.T) {
+func TestStreamableHTTPShutdownDrains(t *testing.T) {
 	_, h, ts, release := newHTTPTest(t, nil, nil)
 	c := &rawClient{t: t, url: ts.URL}
 	c.initialize(Version20251125)
@@ -425,22 +427,72 @@ func TestStreamableHTTPCloseDrains(t *testing.T) {
 	sess := waitSession(t, h, c.sid)
 	waitUntil(t, func() bool { return inFlight(sess) == 1 })
 	closed := make(chan error, 1)
-	go func() { closed <- h.Close() }()
+	go func() { closed <- h.Shutdown(context.Background()) }()
 	waitUntil(t, h.closing.Load)
 	// New requests are refused while the call in progress finishes.
 	resp := c.post(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, nil)
+	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable {
-		t.Errorf("request during Close: %s, want 503", resp.Status)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "shutting down") {
+		t.Errorf("request during Shutdown: %s %s, want 503 with a reason", resp.Status, body)
+	}
+	if !standaloneAttached(sess) {
+		t.Error("the GET stream ended before the call in progress")
 	}
 	close(release)
 	if msgs := readMessages(t, <-first); resultText(msgs[len(msgs)-1]) != "released" {
-		t.Errorf("call in progress at Close: %v", msgs)
+		t.Errorf("call in progress at Shutdown: %v", msgs)
 	}
 	if err := <-closed; err != nil {
 		t.Fatal(err)
 	}
 	readMessages(t, get) // the GET stream ended
+	if n := h.Stats().Sessions; n != 0 {
+		t.Errorf("%d sessions after Shutdown", n)
+	}
+}
+
+func TestStreamableHTTPShutdownDeadline(t *testing.T) {
+	_, h, ts, _ := newHTTPTest(t, nil, nil)
+	c := &rawClient{t: t, url: ts.URL}
+	c.initialize(Version20251125)
+	first := make(chan *http.Response, 1)
+	go func() {
+		first <- c.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait"}}`, nil)
+	}()
+	sess := waitSession(t, h, c.sid)
+	waitUntil(t, func() bool { return inFlight(sess) == 1 })
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := h.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Shutdown with a call that does not end: %v, want the context's error", err)
+	}
+	// The call was cancelled when ctx ended.
+	if msgs := readMessages(t, <-first); errorCode(msgs[len(msgs)-1]) != CodeInternalError {
+		t.Errorf("call cut by Shutdown: %v", msgs)
+	}
+}
+
+func TestStreamableHTTPCloseIsImmediate(t *testing.T) {
+	_, h, ts, _ := newHTTPTest(t, nil, nil)
+	c := &rawClient{t: t, url: ts.URL}
+	c.initialize(Version20251125)
+	first := make(chan *http.Response, 1)
+	go func() {
+		first <- c.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait"}}`, nil)
+	}()
+	sess := waitSession(t, h, c.sid)
+	waitUntil(t, func() bool { return inFlight(sess) == 1 })
+	start := time.Now()
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+	if msgs := readMessages(t, <-first); errorCode(msgs[len(msgs)-1]) != CodeInternalError {
+		t.Errorf("call cancelled by Close: %v", msgs)
+	}
 }
 
 // waitSession returns the handler's session sid once it exists.

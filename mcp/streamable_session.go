@@ -45,6 +45,8 @@ type httpSession struct {
 	streams    map[string]*responseStream // resumable streams in progress
 	nextStream int
 	standalone *responseStream // the GET stream, once opened
+
+	shared sharedSession // with other instances (session_store.go)
 }
 
 // newSessionID returns a cryptographically random session ID of visible
@@ -84,6 +86,21 @@ func (sess *httpSession) startExpiry(timeout time.Duration) {
 	}
 }
 
+// expired reports whether the session has been idle, with no request in
+// progress, for timeout.
+func (sess *httpSession) expired(timeout time.Duration) bool {
+	idle := time.Since(time.Unix(0, sess.lastUsed.Load()))
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return !sess.closed && sess.active == 0 && idle >= timeout
+}
+
+// expire closes a session that expired.
+func (sess *httpSession) expire() {
+	sess.h.opts.Logger.Info("mcp: closing an expired session", "session", sess.id)
+	sess.Close()
+}
+
 // checkIdle closes the session if it has been idle for timeout, and
 // re-arms the timer otherwise.
 func (sess *httpSession) checkIdle(timeout time.Duration) {
@@ -103,7 +120,7 @@ func (sess *httpSession) checkIdle(timeout time.Duration) {
 		return
 	}
 	sess.mu.Unlock()
-	sess.Close()
+	sess.expire()
 }
 
 // admit registers an incoming request and returns its context, or the
@@ -148,7 +165,7 @@ func (sess *httpSession) newStream(st *responseStream, resumable bool) {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	sess.nextStream++
-	st.id = fmt.Sprint(sess.nextStream)
+	st.id = sess.streamPrefix() + fmt.Sprint(sess.nextStream)
 	if sess.streams == nil {
 		sess.streams = make(map[string]*responseStream)
 	}
@@ -159,7 +176,7 @@ func (sess *httpSession) newStream(st *responseStream, resumable bool) {
 func (sess *httpSession) stream(id string) *responseStream {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	if id == standaloneStreamID {
+	if id == sess.streamPrefix()+standaloneStreamID {
 		return sess.standalone
 	}
 	return sess.streams[id]
@@ -179,9 +196,9 @@ func (sess *httpSession) getStandalone() *responseStream {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	if sess.standalone == nil {
-		st := &responseStream{h: sess.h, sess: sess, canSSE: true}
-		if sess.h.opts.EventStore != nil {
-			st.id = standaloneStreamID
+		st := &responseStream{cfg: &sess.h.cfg, sess: sess, canSSE: true, queued: true}
+		if sess.h.cfg.store != nil {
+			st.id = sess.streamPrefix() + standaloneStreamID
 		}
 		sess.standalone = st
 	}
@@ -208,7 +225,10 @@ func (sess *httpSession) route(ctx context.Context, msg jsonrpc2.Message) error 
 		return ErrConnectionClosed
 	}
 	if st == nil {
-		return errNoClientStream
+		return sess.routeRemote(ctx, msg) // session_router.go: another instance may hold it
+	}
+	if sess.standaloneMoved(st) && sess.routeRemote(ctx, msg) == nil {
+		return nil // session_router.go: the client's GET stream is elsewhere now
 	}
 	if err := st.send(msg); err != nil {
 		return fmt.Errorf("%w: %w", errNoClientStream, err)
@@ -224,8 +244,7 @@ func (sess *httpSession) Call(ctx context.Context, method string, params any) (j
 		sess.mu.Unlock()
 		return nil, ErrConnectionClosed
 	}
-	sess.nextCall++
-	id := jsonrpc2.Int64ID(sess.nextCall)
+	id := sess.callIDLocked() // session_router.go
 	ch := make(chan *jsonrpc2.Response, 1)
 	if sess.pending == nil {
 		sess.pending = make(map[jsonrpc2.ID]chan *jsonrpc2.Response)
@@ -253,7 +272,9 @@ func (sess *httpSession) Call(ctx context.Context, method string, params any) (j
 	case <-ctx.Done():
 		if sess.forget(id) {
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-			_ = sess.Notify(cctx, NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"})
+			if err := sess.Notify(cctx, NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"}); err != nil {
+				sess.h.opts.Logger.Debug("mcp: could not tell the client a request was cancelled", "session", sess.id, "error", err)
+			}
 			cancel()
 		}
 		return nil, ctx.Err()
@@ -271,6 +292,14 @@ func (sess *httpSession) forget(id jsonrpc2.ID) bool {
 
 // deliver hands a response from the client to the call awaiting it.
 func (sess *httpSession) deliver(resp *jsonrpc2.Response) {
+	if !sess.deliverLocal(resp) {
+		sess.forwardResponse(resp) // session_router.go: another instance may await it
+	}
+}
+
+// deliverLocal hands a response to the call of this instance awaiting it,
+// reporting whether there was one.
+func (sess *httpSession) deliverLocal(resp *jsonrpc2.Response) bool {
 	sess.mu.Lock()
 	ch := sess.pending[resp.ID]
 	delete(sess.pending, resp.ID)
@@ -278,6 +307,7 @@ func (sess *httpSession) deliver(resp *jsonrpc2.Response) {
 	if ch != nil {
 		ch <- resp
 	}
+	return ch != nil
 }
 
 // Notify sends a notification to the client. One that no stream can carry
@@ -289,9 +319,18 @@ func (sess *httpSession) Notify(ctx context.Context, method string, params any) 
 	}
 	err = sess.route(ctx, n)
 	if errors.Is(err, errNoClientStream) {
+		sess.h.opts.Logger.Debug("mcp: notification dropped: the client has no stream open for it", "session", sess.id, "method", method)
 		return nil
 	}
 	return err
+}
+
+// handleNotification handles a notification from the client. Its errors
+// have no one to go to: they are logged.
+func (sess *httpSession) handleNotification(ctx context.Context, n *jsonrpc2.Request) {
+	if _, err := sess.ss.handle(ctx, n); err != nil {
+		sess.h.opts.Logger.Debug("mcp: notification handler failed", "session", sess.id, "method", n.Method, "error", err)
+	}
 }
 
 // CancelIncoming cancels the context of the client's request id.
@@ -301,6 +340,8 @@ func (sess *httpSession) CancelIncoming(id jsonrpc2.ID) {
 	sess.mu.Unlock()
 	if cancel != nil {
 		cancel()
+	} else {
+		sess.forwardCancel(id) // session_router.go: another instance may run it
 	}
 }
 
@@ -324,6 +365,7 @@ func (sess *httpSession) Close() error {
 	}
 	sess.h.removeSession(sess)
 	sess.ss.server.removeSession(sess.ss)
+	sess.unsubscribeRoute()
 	for _, cancel := range incoming {
 		cancel()
 	}
@@ -341,8 +383,10 @@ func (sess *httpSession) Close() error {
 		standalone.detachLocked()
 		standalone.mu.Unlock()
 	}
-	if store := sess.h.opts.EventStore; store != nil {
-		_ = store.SessionClosed(context.Background(), sess.id)
+	if store := sess.h.cfg.store; store != nil && sess.dropsOwnEvents() {
+		if err := store.SessionClosed(context.Background(), sess.id); err != nil {
+			sess.h.opts.Logger.Warn("mcp: the event store failed to drop a closed session's events", "session", sess.id, "error", err)
+		}
 	}
 	return nil
 }

@@ -3,9 +3,12 @@ package mcp
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
@@ -36,7 +39,7 @@ var (
 // or the server closed it for polling) and a later GET with Last-Event-ID
 // attaches a new one, replaying what was missed.
 type responseStream struct {
-	h   *StreamableHTTPHandler
+	cfg *streamConfig
 	req *http.Request // the HTTP request that carried the message handled
 	// Set for legacy sessions only.
 	sess *httpSession
@@ -47,6 +50,16 @@ type responseStream struct {
 	header  func(h http.Header)       // sets extra response headers, once
 	status  func(*jsonrpc2.Error) int // HTTP status of an error response
 	tracked bool                      // registered with h as long-lived
+
+	// queued streams (subscriptions/listen, a legacy session's GET
+	// stream) get their notifications through queue, written in order by
+	// a goroutine of their own, so that a broadcast to many streams never
+	// waits for a slow client.
+	queued bool
+	queue  sendQueue
+	// abort, set while a queued stream's response is attached, makes a
+	// write in progress fail at once (a dropped client).
+	abort atomic.Pointer[writeDeadliner]
 
 	mu      sync.Mutex
 	w       http.ResponseWriter // nil when detached
@@ -92,6 +105,11 @@ type httpRequestKey struct{}
 // attachLocked makes w the stream's HTTP response, for a stream served on
 // the goroutine that serves w.
 func (st *responseStream) attachLocked(w http.ResponseWriter) {
+	if st.queued {
+		if wd := deadlinerOf(w); wd != nil {
+			st.abort.Store(&wd)
+		}
+	}
 	st.w = w
 	st.rc = nil // made when the stream starts
 	st.release = nil
@@ -120,6 +138,7 @@ func (st *responseStream) detachLocked() {
 		return
 	}
 	st.w, st.rc, st.started = nil, nil, false
+	st.abort.Store(nil)
 	if st.release != nil {
 		close(st.release)
 		st.release = nil
@@ -146,8 +165,8 @@ func (st *responseStream) startSSELocked(prime bool) error {
 	st.w.WriteHeader(http.StatusOK)
 	st.started = true
 	st.rc = http.NewResponseController(st.w)
-	if st.cancel != nil && !st.tracked {
-		st.tracked = st.h.track(st)
+	if st.cancel != nil && !st.tracked && st.cfg.live != nil {
+		st.tracked = st.cfg.live.add(st)
 	}
 	if prime && st.id != "" {
 		st.evbuf = appendSSEEvent(st.evbuf[:0], "", st.eventID(st.index), nil)
@@ -157,13 +176,16 @@ func (st *responseStream) startSSELocked(prime bool) error {
 }
 
 // writeLocked writes b to the SSE response and flushes it, within the
-// handler's write timeout. A failed write detaches the response.
+// write timeout, which is set anew for each event. A failed write (the
+// client went away, or stopped reading for longer than the timeout)
+// detaches the response: the client is dropped, and net/http closes its
+// connection.
 func (st *responseStream) writeLocked(b []byte) error {
-	if d := st.h.opts.WriteTimeout; d > 0 {
-		_ = st.rc.SetWriteDeadline(time.Now().Add(d))
+	if err := setWriteDeadline(st.w, st.cfg.writeTimeout); err != nil {
+		st.cfg.logger.Debug("mcp: cannot set a write deadline on an HTTP stream", "error", err)
 	}
 	if _, err := st.w.Write(b); err != nil {
-		st.detachLocked()
+		st.lostClientLocked(err)
 		return err
 	}
 	return st.flushLocked()
@@ -171,16 +193,37 @@ func (st *responseStream) writeLocked(b []byte) error {
 
 func (st *responseStream) flushLocked() error {
 	if err := st.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		st.detachLocked()
+		st.lostClientLocked(err)
 		return err
 	}
 	return nil
 }
 
+// lostClientLocked logs a failed write and detaches the response.
+func (st *responseStream) lostClientLocked(err error) {
+	level := slog.LevelDebug
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		level = slog.LevelInfo // a client that stopped reading
+	}
+	st.cfg.logger.Log(context.Background(), level, "mcp: dropping an HTTP client: writing its stream failed", "stream", st.id, "error", err)
+	st.detachLocked()
+}
+
 // send streams a message that precedes the request's response: a
 // notification or a server-to-client request. It fails when the stream
 // cannot carry it (JSON response, response already sent, client gone).
+// On a queued stream it only queues a notification: a broadcast to many
+// streams never waits for a slow client.
 func (st *responseStream) send(msg jsonrpc2.Message) error {
+	if r, ok := msg.(*jsonrpc2.Request); ok && st.queued && r.IsNotification() {
+		return st.enqueue(msg)
+	}
+	return st.sendNow(msg)
+}
+
+// sendNow is send without the queue: it writes msg on the caller's
+// goroutine.
+func (st *responseStream) sendNow(msg jsonrpc2.Message) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.done {
@@ -201,13 +244,15 @@ func (st *responseStream) send(msg jsonrpc2.Message) error {
 // SSE stream if needed.
 func (st *responseStream) emitLocked(data []byte) error {
 	if st.w != nil && !st.started {
-		_ = st.startSSELocked(true) // on failure the response is detached
+		// On failure the response is detached (and the failure logged);
+		// the event is still stored below when the stream is resumable.
+		_ = st.startSSELocked(true)
 	}
 	id := ""
 	if st.id != "" {
 		st.index++
 		id = st.eventID(st.index)
-		if err := st.h.opts.EventStore.Append(context.Background(), st.sess.id, st.id, data); err != nil {
+		if err := st.cfg.store.Append(context.Background(), st.sess.id, st.id, data); err != nil {
 			return err
 		}
 	}
@@ -236,14 +281,18 @@ func (st *responseStream) lostLocked(err error) error {
 // finish sends the request's response, the stream's last message, and
 // lets the goroutine serving the stream return.
 func (st *responseStream) finish(resp *jsonrpc2.Response) {
+	dropped := st.queued && st.queue.close()
 	st.mu.Lock()
+	if dropped {
+		st.detachLocked() // nothing more is written to a dropped client
+	}
 	defer st.mu.Unlock()
 	if st.done {
 		return
 	}
 	st.done = true
 	if st.tracked {
-		st.h.untrack(st)
+		st.cfg.live.remove(st)
 	}
 	if st.w != nil && !st.started && st.id == "" {
 		st.writeJSONLocked(resp)
@@ -255,7 +304,9 @@ func (st *responseStream) finish(resp *jsonrpc2.Response) {
 		data = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"encoding response"}}`)
 	}
 	st.buf = data
-	_ = st.emitLocked(data)
+	if err := st.emitLocked(data); err != nil {
+		st.cfg.logger.Debug("mcp: a response was lost: its client is gone", "error", err)
+	}
 	st.detachLocked()
 	if st.sess != nil && st.id != "" {
 		st.sess.dropStream(st.id)
@@ -272,7 +323,9 @@ func (st *responseStream) writeJSONLocked(resp *jsonrpc2.Response) {
 		st.header(st.w.Header())
 		st.header = nil
 	}
-	writeJSONResponse(st.w, status, resp)
+	if err := writeJSONWithin(st.w, status, resp, st.cfg.writeTimeout); err != nil {
+		st.cfg.logger.Debug("mcp: a response was lost: writing it failed", "error", err)
+	}
 }
 
 // closeConnection ends the HTTP response of a resumable stream without
@@ -288,10 +341,11 @@ func (st *responseStream) closeConnection(retry time.Duration) error {
 	}
 	if !st.started {
 		if err := st.startSSELocked(true); err != nil {
-			return nil
+			return nil // the client is gone already: the stream is detached
 		}
 	}
 	st.buf = appendSSERetry(st.buf[:0], retry)
+	// A failed write detaches the stream, which is what closing it means.
 	_ = st.writeLocked(st.buf)
 	st.detachLocked()
 	return nil
@@ -310,7 +364,192 @@ func CloseSSEStream(ctx context.Context, retry time.Duration) error {
 		return errors.New("mcp: CloseSSEStream: no HTTP stream in context")
 	}
 	if retry <= 0 {
-		retry = st.h.opts.RetryInterval
+		retry = st.cfg.retryInterval
 	}
 	return st.closeConnection(retry)
+}
+
+// A streamConfig is what a response stream needs from the handler that
+// made it.
+type streamConfig struct {
+	writeTimeout  time.Duration // bounds each write; <= 0 means none
+	retryInterval time.Duration // sent when the server closes a resumable stream
+	store         EventStore    // makes legacy streams resumable; may be nil
+	logger        *slog.Logger  // never nil
+	live          *liveStreams  // where long-lived streams register; may be nil
+}
+
+// liveStreams holds the long-lived 2026-07-28 streams
+// (subscriptions/listen) of a handler, which Close and Shutdown end.
+type liveStreams struct {
+	mu  sync.Mutex
+	set map[*responseStream]struct{}
+}
+
+func (l *liveStreams) add(st *responseStream) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.set == nil {
+		l.set = map[*responseStream]struct{}{}
+	}
+	l.set[st] = struct{}{}
+	return true
+}
+
+func (l *liveStreams) remove(st *responseStream) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.set, st)
+}
+
+// cancelAll cancels the context of every live stream's request.
+func (l *liveStreams) cancelAll() {
+	l.mu.Lock()
+	streams := make([]*responseStream, 0, len(l.set))
+	for st := range l.set {
+		streams = append(streams, st)
+	}
+	l.mu.Unlock()
+	for _, st := range streams {
+		st.cancel()
+	}
+}
+
+// writeDeadliner is the method of net/http's own ResponseWriters that
+// http.ResponseController calls.
+type writeDeadliner interface {
+	SetWriteDeadline(time.Time) error
+}
+
+// setWriteDeadline gives the response's next writes d to complete; d <= 0
+// sets none. It finds the deadline as http.ResponseController does (the
+// writer's own method, or that of the writer it wraps), without
+// allocating; a writer without one (a test recorder) gets none. net/http
+// clears the deadline once the handler has returned and the response is
+// flushed, so a deadline never outlives its response.
+func setWriteDeadline(w http.ResponseWriter, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	if wd := deadlinerOf(w); wd != nil {
+		return wd.SetWriteDeadline(time.Now().Add(d))
+	}
+	return nil
+}
+
+// deadlinerOf returns the write-deadline method of w or of the writer it
+// wraps, as http.ResponseController finds it, or nil.
+func deadlinerOf(w http.ResponseWriter) writeDeadliner {
+	for {
+		switch x := w.(type) {
+		case writeDeadliner:
+			return x
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return nil
+		}
+	}
+}
+
+// writeJSONWithin answers with status and msg encoded as JSON, giving
+// the write d to complete (none when d <= 0), so a client that does not
+// read its response cannot hold the handler.
+func writeJSONWithin(w http.ResponseWriter, status int, msg jsonrpc2.Message, d time.Duration) error {
+	if err := setWriteDeadline(w, d); err != nil {
+		return err
+	}
+	return writeJSONResponse(w, status, msg)
+}
+
+// maxQueuedEvents bounds the events waiting to be written to one
+// long-lived stream; a client that falls this far behind is dropped.
+const maxQueuedEvents = 256
+
+// A sendQueue holds the events of a long-lived stream until a goroutine,
+// started when there are some and gone when there are none, writes them.
+type sendQueue struct {
+	mu      sync.Mutex
+	pending [][]byte
+	closed  bool
+	dropped bool          // the client fell too far behind
+	drained chan struct{} // closed when the running writer stops; nil when none runs
+}
+
+// enqueue queues msg for the stream, dropping a client that does not keep
+// up: its request is cancelled, which ends the stream.
+func (st *responseStream) enqueue(msg jsonrpc2.Message) error {
+	data, err := jsonrpc2.AppendMessage(nil, msg)
+	if err != nil {
+		return err
+	}
+	q := &st.queue
+	q.mu.Lock()
+	switch {
+	case q.closed:
+		q.mu.Unlock()
+		return errStreamDone
+	case len(q.pending) >= maxQueuedEvents:
+		// A listen stream ends; a GET stream loses its connection, which
+		// the client may open again.
+		q.pending = nil
+		q.closed = st.cancel != nil
+		q.dropped = q.closed
+		q.mu.Unlock()
+		st.cfg.logger.Info("mcp: dropping an HTTP client: it does not read its stream", "queued", maxQueuedEvents)
+		if wd := st.abort.Load(); wd != nil {
+			// Fails the write in progress; the stream is then detached.
+			_ = (*wd).SetWriteDeadline(time.Now())
+		}
+		if st.cancel != nil {
+			st.cancel()
+		}
+		return errDetached
+	}
+	q.pending = append(q.pending, data)
+	if q.drained == nil {
+		q.drained = make(chan struct{})
+		go st.drain()
+	}
+	q.mu.Unlock()
+	return nil
+}
+
+// drain writes the queued events until there are none left.
+func (st *responseStream) drain() {
+	q := &st.queue
+	for {
+		q.mu.Lock()
+		if len(q.pending) == 0 {
+			close(q.drained)
+			q.drained = nil
+			q.mu.Unlock()
+			return
+		}
+		data := q.pending[0]
+		q.pending[0] = nil
+		q.pending = q.pending[1:]
+		q.mu.Unlock()
+		st.mu.Lock()
+		if !st.done {
+			// A failed write detaches the stream (and is logged); the
+			// events left are then discarded the same way.
+			_ = st.emitLocked(data)
+		}
+		st.mu.Unlock()
+	}
+}
+
+// close refuses further events and waits until the queued ones are
+// written. It reports whether the client was dropped for falling behind.
+func (q *sendQueue) close() (dropped bool) {
+	q.mu.Lock()
+	dropped = q.dropped
+	q.closed = true
+	drained := q.drained
+	q.mu.Unlock()
+	if drained != nil {
+		<-drained
+	}
+	return dropped
 }

@@ -122,13 +122,13 @@ func (t *StreamableServerTransport) servePOST(w http.ResponseWriter, r *http.Req
 		}
 		return
 	}
-	st := &responseStream{h: t.h, req: r, canSSE: accept.sse && !t.h.opts.JSONResponse}
+	st := &responseStream{cfg: &t.h.cfg, req: r, canSSE: accept.sse && !t.h.opts.JSONResponse}
 	st.header = func(h http.Header) { h.Set(headerSessionID, t.sessionID) }
 	release := st.attachWaitLocked(w)
 	t.mu.Lock()
 	if t.waiting[req.ID] != nil {
 		t.mu.Unlock()
-		writeJSONResponse(w, http.StatusBadRequest, &jsonrpc2.Response{ID: req.ID, Error: newError(CodeInvalidRequest, "request id %s is already in use", req.ID)})
+		writeHTTPErrorResponse(w, http.StatusBadRequest, &jsonrpc2.Response{ID: req.ID, Error: newError(CodeInvalidRequest, "request id %s is already in use", req.ID)})
 		return
 	}
 	t.waiting[req.ID] = st
@@ -172,7 +172,7 @@ func (t *StreamableServerTransport) serveGET(w http.ResponseWriter, r *http.Requ
 		return
 	}
 	if t.standalone == nil {
-		t.standalone = &responseStream{h: t.h, canSSE: true}
+		t.standalone = &responseStream{cfg: &t.h.cfg, canSSE: true}
 	}
 	st := t.standalone
 	t.mu.Unlock()

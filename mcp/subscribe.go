@@ -36,19 +36,6 @@ func (s *subscriptionSet) has(uri string) bool {
 	return ok
 }
 
-// resourceUpdatedHooks deliver a resource update to subscribers other
-// than legacy sessions; the 2026-07-28 subscriptions/listen streams add
-// theirs here in an init function. A hook returns an error only for
-// deliveries that failed.
-var resourceUpdatedHooks []func(ctx context.Context, s *Server, params *ResourceUpdatedParams) error
-
-func init() {
-	serverMethods[MethodSubscribe] = requestMethod((*ServerSession).subscribe)
-	serverMethods[MethodUnsubscribe] = requestMethod((*ServerSession).unsubscribe)
-	serverMethods[MethodSubscribe].legacyOnly = true
-	serverMethods[MethodUnsubscribe].legacyOnly = true
-}
-
 // subscriptionsSupported reports whether the server takes
 // resources/subscribe: both handlers must be set.
 func (s *Server) subscriptionsSupported() bool {
@@ -89,7 +76,7 @@ func (ss *ServerSession) unsubscribe(ctx context.Context, p *UnsubscribeParams) 
 // uri with resources/subscribe. Sessions that ended are not included: a
 // session's subscriptions end with it. (The 2026-07-28
 // subscriptions/listen streams are not sessions; they are reached through
-// resourceUpdatedHooks.)
+// Server.listeners.)
 func (s *Server) resourceSubscribers(uri string) []*ServerSession {
 	var out []*ServerSession
 	for ss := range s.Sessions() {
@@ -101,8 +88,9 @@ func (s *Server) resourceSubscribers(uri string) []*ServerSession {
 }
 
 // ResourceUpdated tells the clients subscribed to params.URI that the
-// resource changed, with notifications/resources/updated: legacy sessions
-// that subscribed with resources/subscribe and, in 2026-07-28, listen
+// resource changed, with notifications/resources/updated: sessions
+// (2025-11-25 and earlier) that subscribed with resources/subscribe and, in
+// 2026-07-28, listen
 // streams whose filter names the URI. It sends to all of them at once and
 // returns when every send is done or ctx is done; the error joins the
 // sends that failed (a client that disconnected meanwhile is not a
@@ -111,8 +99,15 @@ func (s *Server) ResourceUpdated(ctx context.Context, params *ResourceUpdatedPar
 	if params == nil || params.URI == "" {
 		return errors.New("mcp: ResourceUpdated: params.URI is empty")
 	}
+	s.publish(ctx, &BusEvent{Kind: BusResourceUpdated, URI: params.URI}) // event_bus.go
+	return s.resourceUpdatedLocal(ctx, params)
+}
+
+// resourceUpdatedLocal delivers a resource update to this instance's
+// clients.
+func (s *Server) resourceUpdatedLocal(ctx context.Context, params *ResourceUpdatedParams) error {
 	subscribers := s.resourceSubscribers(params.URI)
-	errs := make([]error, len(subscribers)+len(resourceUpdatedHooks))
+	errs := make([]error, len(subscribers)+1)
 	var wg sync.WaitGroup
 	for i, ss := range subscribers {
 		wg.Go(func() {
@@ -121,9 +116,7 @@ func (s *Server) ResourceUpdated(ctx context.Context, params *ResourceUpdatedPar
 			}
 		})
 	}
-	for i, hook := range resourceUpdatedHooks {
-		errs[len(subscribers)+i] = hook(ctx, s, params)
-	}
+	errs[len(subscribers)] = s.listeners.resourceUpdated(ctx, params) // subscriptions_listen.go
 	wg.Wait()
 	return errors.Join(errs...)
 }

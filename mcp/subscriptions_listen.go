@@ -2,10 +2,16 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/gomcp/sdk/internal/strictjson"
 )
 
 // A listener is one open subscriptions/listen stream (2026-07-28).
@@ -15,7 +21,111 @@ type listener struct {
 	// changeMark is the server's list-change count when the stream opened.
 	changeMark uint64
 	notify     func(ctx context.Context, method string, params any) error
+	// queue holds the notifications broadcast to the stream, which the
+	// goroutine serving the stream writes: broadcasting never waits for a
+	// client, and many streams are written at once.
+	queue chan queuedNotification
+	// full is closed when a notification did not fit in queue: the client
+	// stopped reading, and its stream ends.
+	full     chan struct{}
+	fullOnce sync.Once
+	// stop cancels the write in progress when the queue fills; set by
+	// serve.
+	stop atomic.Pointer[context.CancelFunc]
+	// listChanged is the encoding of the stream's list-change params,
+	// made by serve on first use: every list change sends the same bytes.
+	listChanged json.RawMessage
 }
+
+// A listChange is queued for every listener a list change goes to: each
+// sends it with its own subscription id (listener.listChangeParams).
+type listChange struct{}
+
+// listChangeParams returns the params of a list-changed notification for
+// l. Without sending middleware, which expects typed params, they are
+// the stream's encoding, made once: a broadcast to many streams then
+// encodes nothing per stream.
+func (l *listener) listChangeParams(s *Server) any {
+	p := &ToolListChangedParams{Meta: Meta{SubscriptionID: l.id}}
+	if s.sendingHandler() != nil {
+		return p
+	}
+	if l.listChanged == nil {
+		b, err := strictjson.Marshal(p)
+		if err != nil {
+			return p
+		}
+		l.listChanged = b
+	}
+	return l.listChanged
+}
+
+// listenerQueue is how many notifications may wait for one listen stream
+// before the stream is ended as too slow.
+const listenerQueue = 32
+
+// A queuedNotification is a notification waiting in a listener's queue.
+type queuedNotification struct {
+	method string
+	params any
+}
+
+// newListener returns a listener with its queue.
+func newListener(filter SubscriptionFilter, id any, changeMark uint64, notify func(context.Context, string, any) error) *listener {
+	return &listener{filter: filter, id: id, changeMark: changeMark, notify: notify,
+		queue: make(chan queuedNotification, listenerQueue), full: make(chan struct{})}
+}
+
+// enqueue hands a notification to the stream's goroutine. When the queue
+// is full it waits up to listenerFullWait for room, so that a burst of
+// notifications is paced by a client that reads them; then it reports
+// false and marks the stream to be ended: a client that stopped reading
+// delays a broadcast once, by that wait, and never again.
+func (l *listener) enqueue(method string, params any) bool {
+	n := queuedNotification{method, params}
+	select {
+	case l.queue <- n:
+		return true
+	case <-l.full:
+		return false
+	default:
+	}
+	t := time.NewTimer(listenerFullWait)
+	defer t.Stop()
+	select {
+	case l.queue <- n:
+		return true
+	case <-l.full:
+		return false
+	case <-t.C:
+	}
+	l.fullOnce.Do(func() {
+		close(l.full)
+		if stop := l.stop.Load(); stop != nil {
+			(*stop)()
+		}
+	})
+	return false
+}
+
+// listenerFullWait is how long a broadcast waits for room in the queue of
+// a listen stream before ending the stream as too slow.
+const listenerFullWait = 100 * time.Millisecond
+
+// ownWritesKey marks the context of a goroutine that is the only writer
+// of the stream it notifies on (a listener's): the transport may write on
+// it directly instead of queueing for a goroutine of its own.
+type ownWritesKey struct{}
+
+// ownsWrites reports whether ctx is that of a stream's only writer.
+func ownsWrites(ctx context.Context) bool {
+	v, _ := ctx.Value(ownWritesKey{}).(bool)
+	return v
+}
+
+// errListenerTooSlow ends a listen stream whose client does not read its
+// notifications.
+var errListenerTooSlow = errors.New("mcp: subscription ended: the client did not read its notifications")
 
 // listeners holds the open subscriptions/listen streams of a server.
 type listeners struct {
@@ -68,13 +178,16 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 		return nil, newError(CodeInvalidRequest, "subscriptions/listen needs a stream to deliver notifications on")
 	}
 	s := ss.server
+	// The listener's goroutine writes the stream: its notifications need
+	// no other queue on the way.
+	ctx = context.WithValue(ctx, ownWritesKey{}, true)
 	filter := s.honoured(p.Notifications)
 	taskIDs, err := ss.honouredTaskIDs(ctx, p.Notifications.TaskIDs) // tasks extension (task_server.go)
 	if err != nil {
 		return nil, err
 	}
 	filter.TaskIDs = taskIDs
-	l := &listener{filter: filter, id: ss.request.id.Raw(), notify: ss.notify, changeMark: s.changeMark()}
+	l := newListener(filter, ss.request.id.Raw(), s.changeMark(), ss.notify)
 	ack := &SubscriptionsAcknowledgedParams{Notifications: l.filter}
 	if err := l.send(ctx, NotificationSubscriptionsAcknowledged, ack); err != nil {
 		return nil, err
@@ -89,15 +202,48 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 	if c, ok := ss.root().conn.(interface{ Closing() <-chan struct{} }); ok {
 		connClosing = c.Closing()
 	}
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-s.shutdown:
-	case <-connClosing:
+	if err := l.serve(ctx, s, connClosing); err != nil {
+		return nil, err
 	}
 	res := &SubscriptionsListenResult{}
 	res.Meta.SubscriptionID = l.id
 	return res, nil
+}
+
+// serve writes the notifications queued for l until the request ends
+// (ctx), the server shuts down or the connection starts closing; the last
+// two end the stream gracefully (nil error).
+func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan struct{}) error {
+	writeCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	l.stop.Store(&stop)
+	for {
+		select {
+		case n := <-l.queue:
+			if _, ok := n.params.(listChange); ok {
+				n.params = l.listChangeParams(s)
+			}
+			if err := l.send(writeCtx, n.method, n.params); err != nil {
+				if writeCtx.Err() != nil && ctx.Err() == nil {
+					s.logger().Warn("mcp: listen stream ended: the client stopped reading", "queued", listenerQueue)
+					return errListenerTooSlow
+				}
+				if !errors.Is(err, ErrConnectionClosed) && ctx.Err() == nil {
+					s.logger().Warn("mcp: listen stream ended: write failed", "method", n.method, "error", err)
+				}
+				return err
+			}
+		case <-l.full:
+			s.logger().Warn("mcp: listen stream ended: the client stopped reading", "queued", listenerQueue)
+			return errListenerTooSlow
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.shutdown:
+			return nil
+		case <-connClosing:
+			return nil
+		}
+	}
 }
 
 // honoured returns the part of a requested filter the server will honour:
@@ -125,6 +271,13 @@ const listChangedDelay = 10 * time.Millisecond
 // can receive it: initialized legacy sessions and 2026-07-28 listeners that
 // asked for it. Changes within listChangedDelay are coalesced.
 func (s *Server) listChanged(method string) {
+	s.markListChanged(method) // event_bus.go
+	s.scheduleListChanged(method)
+}
+
+// scheduleListChanged schedules the notification of a list change made
+// here or, through the event bus, on another instance.
+func (s *Server) scheduleListChanged(method string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.changeSeq++
@@ -151,12 +304,25 @@ func (s *Server) flushListChanged(method string) {
 	seq := s.pendingChanges[method]
 	delete(s.pendingChanges, method)
 	s.mu.Unlock()
+	s.publishListChanged(method) // event_bus.go
 	ctx := context.Background()
+	var sessions []*ServerSession
 	for ss := range s.Sessions() {
 		if ss.era.Load() == eraLegacy && ss.initialized.Load() && ss.changeMark < seq {
-			_ = ss.notify(ctx, method, &struct{}{})
+			sessions = append(sessions, ss)
 		}
 	}
+	// The params are the same for every session: without sending
+	// middleware, which expects typed params, they are sent encoded.
+	var params any = &struct{}{}
+	if s.sendingHandler() == nil {
+		params = json.RawMessage(`{}`)
+	}
+	eachConcurrently(sessions, func(ss *ServerSession) {
+		if err := ss.notify(ctx, method, params); err != nil && !errors.Is(err, ErrConnectionClosed) {
+			s.logger().Warn("mcp: dropped notification", "method", method, "error", err)
+		}
+	})
 	accept := map[string]func(*SubscriptionFilter) bool{
 		NotificationToolListChanged:     func(f *SubscriptionFilter) bool { return f.ToolsListChanged },
 		NotificationPromptListChanged:   func(f *SubscriptionFilter) bool { return f.PromptsListChanged },
@@ -167,25 +333,50 @@ func (s *Server) flushListChanged(method string) {
 	}
 	for _, l := range s.listeners.matching(accept) {
 		if l.changeMark < seq {
-			_ = l.send(ctx, method, &ToolListChangedParams{})
+			l.enqueue(method, listChange{})
 		}
 	}
 }
 
-func init() {
-	m := requestMethod((*ServerSession).subscriptionsListen)
-	m.modernOnly = true
-	serverMethods[MethodSubscriptionsListen] = m
-	resourceUpdatedHooks = append(resourceUpdatedHooks, func(ctx context.Context, s *Server, p *ResourceUpdatedParams) error {
-		var firstErr error
-		for _, l := range s.listeners.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }) {
-			c := *p
-			if err := l.send(ctx, NotificationResourceUpdated, &c); err != nil && firstErr == nil {
-				firstErr = err
-			}
+// eachConcurrently calls f for every item, from up to 4×GOMAXPROCS
+// goroutines, and returns when all calls have: a broadcast to many legacy
+// streams writes to several at once, and a slow one holds up one worker
+// (until its write deadline), not the rest.
+func eachConcurrently[T any](items []T, f func(T)) {
+	workers := min(len(items), 4*runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for _, it := range items {
+			f(it)
 		}
-		return firstErr
-	})
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(items)); i = next.Add(1) - 1 {
+				f(items[i])
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// resourceUpdated queues a resource update for the listen streams whose
+// filter names its URI. It reports the streams that were too slow to take
+// it (they end).
+func (ls *listeners) resourceUpdated(ctx context.Context, p *ResourceUpdatedParams) error {
+	dropped := 0
+	for _, l := range ls.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }) {
+		c := *p
+		if !l.enqueue(NotificationResourceUpdated, &c) {
+			dropped++
+		}
+	}
+	if dropped > 0 {
+		return fmt.Errorf("%w: %d listen streams too slow for %s", errListenerTooSlow, dropped, NotificationResourceUpdated)
+	}
+	return nil
 }
 
 // Listen opens a subscriptions/listen stream (2026-07-28): the server
@@ -199,10 +390,4 @@ func (cs *ClientSession) Listen(ctx context.Context, params *SubscriptionsListen
 		return nil, fmt.Errorf("%w: subscriptions/listen needs protocol %s; use Subscribe and the list-changed handlers", ErrNotSupported, Version20260728)
 	}
 	return clientCall[SubscriptionsListenParams, SubscriptionsListenResult](ctx, cs, MethodSubscriptionsListen, params)
-}
-
-func init() {
-	clientMethods[NotificationSubscriptionsAcknowledged] = notificationMethod(notifyVia(func(o *ClientOptions) func(context.Context, *ClientSession, *SubscriptionsAcknowledgedParams) {
-		return o.SubscriptionsAcknowledgedHandler
-	}))
 }

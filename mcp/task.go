@@ -37,8 +37,18 @@ import (
 // for callers that persist task ids; GetTask, UpdateTask and CancelTask are
 // the extension's methods.
 //
-// Before 2026-07-28 every call runs synchronously: the SDK does not
-// implement the different task design of 2025-11-25.
+// Protocol 2025-11-25 has tasks in the core protocol, with a different
+// design, and the same tools serve them: a server with tools that support
+// tasks declares the tasks capability at initialize, and a tools/call with
+// params.task becomes a task, stored in the same TaskStore. Its handler
+// asks the client with ordinary requests (the task is input_required
+// until the answer comes), the client reads the result with tasks/result,
+// and tasks/list lists the tasks of the session. A client that declares
+// the extension asks for tasks at 2025-11-25 for the tools tools/list said
+// support them (or set CallToolParams.Task), and CallTool follows the task
+// as in 2026-07-28. ServerSession.TaskID is empty in such a handler:
+// tasks of 2025-11-25 are bound to the handler's context, not its
+// session. Earlier revisions have no tasks: every call runs synchronously.
 const TasksExtension = "io.modelcontextprotocol/tasks"
 
 // Method names the tasks extension adds to those of 2025-11-25 (tasks/get

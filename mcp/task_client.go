@@ -40,8 +40,19 @@ func (cs *ClientSession) requireTasks() error {
 }
 
 // GetTask polls the state of a task: tasks/get (tasks extension,
-// 2026-07-28).
+// 2026-07-28, or 2025-11-25, where the state has no result: use
+// GetTaskPayload).
 func (cs *ClientSession) GetTask(ctx context.Context, params *GetTaskParams) (*DetailedTask, error) {
+	if !cs.modern {
+		if err := cs.requireLegacyTasks(MethodGetTask); err != nil {
+			return nil, err
+		}
+		t, err := cs.getTaskLegacy(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		return detailedTaskOf(t), nil
+	}
 	if err := cs.requireTasks(); err != nil {
 		return nil, err
 	}
@@ -59,9 +70,16 @@ func (cs *ClientSession) UpdateTask(ctx context.Context, params *UpdateTaskParam
 }
 
 // CancelTask asks the server to cancel a task: tasks/cancel (tasks
-// extension, 2026-07-28). Cancellation is cooperative: the task may still
-// complete.
+// extension, 2026-07-28, or 2025-11-25). Cancellation is cooperative: the
+// task may still complete. At 2025-11-25 cancelling a task that has ended
+// is an error (-32602).
 func (cs *ClientSession) CancelTask(ctx context.Context, params *CancelTaskParams) (*EmptyResult, error) {
+	if !cs.modern {
+		if _, err := cs.cancelTaskLegacy(ctx, params); err != nil {
+			return nil, err
+		}
+		return &EmptyResult{}, nil
+	}
 	if err := cs.requireTasks(); err != nil {
 		return nil, err
 	}
@@ -76,13 +94,16 @@ type taskHandoffKey struct{}
 // answers with a task it returns the task at once, without waiting for its
 // result: exactly one of the result and the task is non-nil. Keep the
 // task's id to wait for it with AwaitToolTask, from this or a later
-// session.
+// session. At 2025-11-25 the client asks for a task as CallTool does, or
+// when params.Task is set; the task's state then has no result.
 func (cs *ClientSession) StartToolCall(ctx context.Context, params *CallToolParams) (*CallToolResult, *DetailedTask, error) {
 	if err := requireServer(cs.serverCaps.Tools != nil, "tools"); err != nil {
 		return nil, nil, err
 	}
 	var task *DetailedTask
-	res, err := clientCallOwned[CallToolParams, CallToolResult](context.WithValue(ctx, taskHandoffKey{}, &task), cs, MethodCallTool, cloneParams(params))
+	params = cloneParams(params)
+	cs.offerTask(params) // task_legacy_client.go
+	res, err := clientCallOwned[CallToolParams, CallToolResult](context.WithValue(ctx, taskHandoffKey{}, &task), cs, MethodCallTool, params)
 	switch {
 	case err != nil:
 		return nil, nil, err
@@ -97,8 +118,21 @@ func (cs *ClientSession) StartToolCall(ctx context.Context, params *CallToolPara
 
 // AwaitToolTask waits for the result of a tools/call task: it polls the
 // task, answers its input requests with the client's handlers, and returns
-// the tool's result. If ctx ends first, it cancels the task.
+// the tool's result. If ctx ends first, it cancels the task. At
+// 2025-11-25 it polls with tasks/get and reads the result with
+// tasks/result, during which the server's requests for the task reach the
+// client's handlers.
 func (cs *ClientSession) AwaitToolTask(ctx context.Context, taskID string) (*CallToolResult, error) {
+	if !cs.modern {
+		if err := cs.requireLegacyTasks(MethodGetTask); err != nil {
+			return nil, err
+		}
+		t, err := cs.getTaskLegacy(ctx, &GetTaskParams{TaskID: taskID})
+		if err != nil {
+			return nil, err
+		}
+		return cs.followLegacyTask(ctx, MethodCallTool, t)
+	}
 	if err := cs.requireTasks(); err != nil {
 		return nil, err
 	}
@@ -210,15 +244,7 @@ func (cs *ClientSession) answerTask(ctx context.Context, method string, t *Detai
 		if answered[key] || req == nil {
 			continue
 		}
-		m := clientMethods[req.Method]
-		if m == nil || m.notification {
-			return 0, fmt.Errorf("%s: task %s asked for unknown input %q", method, t.TaskID, req.Method)
-		}
-		params := req.Params
-		if params == nil {
-			params = m.newParams()
-		}
-		res, err := cs.client.methodHandler()(ctx, cs, req.Method, params)
+		res, err := cs.answerInput(ctx, req.Method, req.Params)
 		if err != nil {
 			return 0, fmt.Errorf("%s: task %s: answering %s: %w", method, t.TaskID, req.Method, err)
 		}
@@ -245,5 +271,8 @@ func (cs *ClientSession) answerTask(ctx context.Context, method string, t *Detai
 func (cs *ClientSession) abandonTask(ctx context.Context, taskID string) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	_, _ = cs.CancelTask(cctx, &CancelTaskParams{TaskID: taskID})
+	if _, err := cs.CancelTask(cctx, &CancelTaskParams{TaskID: taskID}); err != nil {
+		// Best effort: the task expires by its TTL anyway.
+		cs.client.logger().Debug("mcp: cancelling an abandoned task failed", "task", taskID, "error", err)
+	}
 }

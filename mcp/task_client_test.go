@@ -153,7 +153,7 @@ func TestClientWithoutTasks(t *testing.T) {
 	s, release := taskTestServer(fastTasks)
 	close(release)
 	ctx := context.Background()
-	for _, version := range []string{"", Version20251125} {
+	for _, version := range []string{"", Version20250618} { // 2025-11-25: task_legacy_test.go
 		t.Run("version "+version, func(t *testing.T) {
 			opts := taskClientOptions(version, nil)
 			if version == "" {
@@ -170,6 +170,9 @@ func TestClientWithoutTasks(t *testing.T) {
 			case version == "" && (!errors.As(err, &werr) || werr.Code != CodeMissingRequiredClientCapability):
 				t.Fatalf("required task tool without the extension: %v", err)
 			case version != "" && err != nil:
+				// Before 2025-11-25 there are no tasks: the call runs
+				// synchronously. (At 2025-11-25 a tool that requires a
+				// task refuses a call that is not one: task_legacy_test.go.)
 				t.Fatalf("required task tool in %s: %v", version, err)
 			}
 			if _, err := cs.GetTask(ctx, &GetTaskParams{TaskID: "x"}); !errors.Is(err, ErrNotSupported) {

@@ -42,6 +42,14 @@ type taskRun struct {
 	// notifyMu orders the stores and notifications of successive states:
 	// it is taken before mu is released.
 	notifyMu sync.Mutex
+
+	// done is closed when the task reaches a terminal state.
+	done     chan struct{}
+	doneOnce sync.Once
+
+	// legacy is set for a task of 2025-11-25 (task_legacy_server.go): its handler
+	// asks with server-to-client requests, and its changes go to owner.
+	legacy legacyRun
 }
 
 // A pendingInput is an input request a task's handler waits on.
@@ -57,15 +65,19 @@ type toolOutcome struct {
 }
 
 // newRun prepares the run of a tool call that may become a task; ctx is the
-// request's context. It returns the context the handler runs with: it keeps
-// the request's values but not its cancellation, and ends when the task is
-// cancelled or expires.
-func (e *taskEngine) newRun(ctx context.Context, s *Server) (*taskRun, context.Context) {
+// request's context and ttl the task's lifetime (zero means the server's).
+// It returns the context the handler runs with: it keeps the request's
+// values but not its cancellation, and ends when the task is cancelled or
+// expires.
+func (e *taskEngine) newRun(ctx context.Context, s *Server, ttlD time.Duration) (*taskRun, context.Context) {
 	now := time.Now()
-	ttl, poll := e.ttl.Milliseconds(), e.poll.Milliseconds()
+	if ttlD <= 0 || ttlD > e.ttl {
+		ttlD = e.ttl
+	}
+	ttl, poll := ttlD.Milliseconds(), e.poll.Milliseconds()
 	r := &taskRun{
-		e: e, server: s, id: e.newID(), expires: now.Add(e.ttl),
-		started: make(chan struct{}),
+		e: e, server: s, id: e.newID(), expires: now.Add(ttlD),
+		started: make(chan struct{}), done: make(chan struct{}),
 		waiting: make(map[string]*pendingInput),
 		issued:  make(map[string]bool),
 	}
@@ -149,6 +161,7 @@ func (r *taskRun) execute(ctx context.Context, ss *ServerSession, tool *ServerTo
 	}
 	r.mu.Unlock()
 	r.finish(context.WithoutCancel(ctx), ctx.Err(), res, err)
+	r.doneOnce.Do(func() { close(r.done) }) // even if the final state was not stored
 	r.e.forget(r.id)
 }
 
@@ -157,6 +170,7 @@ func (r *taskRun) execute(ctx context.Context, ss *ServerSession, tool *ServerTo
 func invokeTool(ctx context.Context, ss *ServerSession, tool *ServerTool, p *CallToolParams) (res *CallToolResult, err error) {
 	defer func() {
 		if v := recover(); v != nil {
+			_ = panicError(ss.server.logger(), MethodCallTool+" "+p.Name, v) // logged; the task's error reports it
 			res, err = nil, newError(CodeInternalError, "tool %q failed: panic: %v", p.Name, v)
 		}
 	}()
@@ -187,7 +201,7 @@ func (r *taskRun) finish(ctx context.Context, ctxErr error, res *CallToolResult,
 	final := func(t *DetailedTask, werr *JSONRPCError) {
 		t.Status, t.StatusMessage, t.Error, t.InputRequests = TaskStatusFailed, werr.Message, werr, nil
 	}
-	_ = r.update(ctx, func(t *DetailedTask) bool {
+	r.updateOrLog(ctx, func(t *DetailedTask) bool {
 		if t.Terminal() {
 			return false
 		}
@@ -195,13 +209,18 @@ func (r *taskRun) finish(ctx context.Context, ctxErr error, res *CallToolResult,
 		switch {
 		case err == nil:
 			c := *res
-			c.ResultType = "complete"
+			if !r.legacy.on {
+				c.ResultType = "complete"
+			}
 			raw, merr := strictjson.Marshal(&c)
 			if merr != nil {
 				final(t, newError(CodeInternalError, "encoding the tool's result: %v", merr))
 				return true
 			}
 			t.Status, t.Result, t.InputRequests = TaskStatusCompleted, raw, nil
+			if r.legacy.on && res.IsError { // 2025-11-25: a tool that failed fails its task
+				t.Status, t.StatusMessage = TaskStatusFailed, "Tool execution failed: "+firstText(res)
+			}
 		case errors.As(err, &werr):
 			final(t, werr)
 		case errors.Is(ctxErr, context.DeadlineExceeded):
@@ -234,13 +253,34 @@ func (r *taskRun) update(ctx context.Context, change func(*DetailedTask) bool) e
 	if err := r.e.store.Put(ctx, snap, r.expires); err != nil {
 		return fmt.Errorf("mcp: storing task %s: %w", r.id, err)
 	}
+	if snap.Terminal() {
+		r.doneOnce.Do(func() { close(r.done) })
+	}
 	r.server.publishTask(ctx, snap)
+	if r.legacy.on {
+		r.notifyStatus(ctx, snap) // task_legacy_server.go
+	}
 	return nil
+}
+
+// updateOrLog is update for changes no caller waits on: a failure to
+// store the task is logged.
+func (r *taskRun) updateOrLog(ctx context.Context, change func(*DetailedTask) bool) {
+	if err := r.update(ctx, change); err != nil {
+		r.server.logger().Error("mcp: task state lost", "task", r.id, "error", err)
+	}
 }
 
 // syncInputsLocked sets the task's input requests and status from the
 // requests the handler waits on.
 func (r *taskRun) syncInputsLocked(t *DetailedTask) {
+	if r.legacy.on {
+		t.Status = TaskStatusWorking
+		if r.legacy.asking > 0 {
+			t.Status = TaskStatusInputRequired
+		}
+		return
+	}
 	if len(r.waiting) == 0 {
 		t.Status, t.InputRequests = TaskStatusWorking, nil
 		return
@@ -297,7 +337,7 @@ func (r *taskRun) ask(ctx context.Context, key, method string, params, result an
 
 // withdraw removes an input request the handler no longer waits on.
 func (r *taskRun) withdraw(ctx context.Context, key string) {
-	_ = r.update(ctx, func(t *DetailedTask) bool {
+	r.updateOrLog(ctx, func(t *DetailedTask) bool {
 		if _, ok := r.waiting[key]; !ok {
 			return false
 		}

@@ -52,7 +52,7 @@ func (s *Server) taskEngine() *taskEngine {
 // randomTaskID returns 128 random bits in the form of a version 4 UUID.
 func randomTaskID() string {
 	var b [16]byte
-	_, _ = rand.Read(b[:])
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails: it crashes the program instead
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
@@ -92,26 +92,11 @@ func (e *taskEngine) lookup(ctx context.Context, id string) (*DetailedTask, erro
 	return t, nil
 }
 
-// callToolMethod is the methodInfo of tools/call: a call of a tool that
-// supports tasks, from a 2026-07-28 client that declared the tasks
-// extension, may be answered with a task.
-func callToolMethod() *methodInfo[ServerSession] {
-	m := requestMethod((*ServerSession).callTool)
-	synchronous := m.handle
-	m.handle = func(ctx context.Context, ss *ServerSession, params any) (any, error) {
-		if res, ok, err := ss.callToolAsTask(ctx, params.(*CallToolParams)); ok {
-			return res, err
-		}
-		return synchronous(ctx, ss, params)
-	}
-	return m
-}
-
 // callToolAsTask serves tools/call with the tasks extension. ok is false
 // when the call is an ordinary synchronous one.
 func (ss *ServerSession) callToolAsTask(ctx context.Context, p *CallToolParams) (res any, ok bool, err error) {
 	if ss.request == nil {
-		return nil, false, nil // the extension is for 2026-07-28
+		return nil, false, nil // 2025-11-25: callToolAsLegacyTask (task_legacy_server.go)
 	}
 	tool, found := ss.server.tools.get(p.Name)
 	if !found {
@@ -142,7 +127,7 @@ func (ss *ServerSession) callToolAsTask(ctx context.Context, p *CallToolParams) 
 // the background.
 func (ss *ServerSession) startToolTask(ctx context.Context, tool *ServerTool, p *CallToolParams) (*DetailedTask, error) {
 	e := ss.server.taskEngine()
-	r, hctx := e.newRun(ctx, ss.server)
+	r, hctx := e.newRun(ctx, ss.server, 0)
 	if err := r.start(context.WithoutCancel(ctx), 0); err != nil {
 		r.cancel()
 		return nil, newError(CodeInternalError, "%v", err)
@@ -172,7 +157,7 @@ func dropNotification(context.Context, string, any) error { return nil }
 // (or an input-required result) if it returns first, or with the task if
 // the handler calls StartTask first.
 func (ss *ServerSession) runUntilTask(ctx context.Context, tool *ServerTool, p *CallToolParams) (any, error) {
-	r, hctx := ss.server.taskEngine().newRun(ctx, ss.server)
+	r, hctx := ss.server.taskEngine().newRun(ctx, ss.server, 0)
 	ss.request.input.task = r
 	sync := make(chan toolOutcome, 1)
 	stop := context.AfterFunc(ctx, r.abandon)
@@ -225,7 +210,8 @@ func (ss *ServerSession) StartTask(ctx context.Context) error {
 }
 
 // TaskID returns the id of the task the handler runs as, or "" if the call
-// is not a task.
+// is not a task. It is also "" in the handler of a task of protocol
+// 2025-11-25, whose session is the client's whole session.
 func (ss *ServerSession) TaskID() string {
 	if ss.request == nil || ss.request.input.task == nil || !ss.request.input.task.running() {
 		return ""
@@ -237,10 +223,14 @@ func (ss *ServerSession) TaskID() string {
 // as, to tell the client how the work goes. It does nothing if the call is
 // not a task.
 func (ss *ServerSession) SetTaskStatusMessage(ctx context.Context, message string) error {
-	if ss.TaskID() == "" {
-		return nil
+	r := legacyTaskOf(ctx)
+	if r == nil {
+		if ss.TaskID() == "" {
+			return nil
+		}
+		r = ss.request.input.task
 	}
-	return ss.request.input.task.update(context.WithoutCancel(ctx), func(t *DetailedTask) bool {
+	return r.update(context.WithoutCancel(ctx), func(t *DetailedTask) bool {
 		if t.Terminal() || t.StatusMessage == message {
 			return false
 		}
@@ -283,6 +273,8 @@ func (ss *ServerSession) updateTask(ctx context.Context, p *UpdateTaskParams) (*
 		if err := r.answer(ctx, p.InputResponses); err != nil {
 			return nil, err
 		}
+	} else if len(p.InputResponses) > 0 {
+		ss.server.forwardTask(ctx, BusTaskInput, p.TaskID, p.InputResponses) // event_bus.go
 	}
 	return &EmptyResult{}, nil
 }
@@ -296,16 +288,12 @@ func (ss *ServerSession) cancelTask(ctx context.Context, p *CancelTaskParams) (*
 	if err != nil {
 		return nil, err
 	}
-	if r := e.run(p.TaskID); r != nil {
-		err = r.cancelTask(ctx)
-	} else if !t.Terminal() {
-		// Stored but not running here: its process is gone.
-		c := t.clone()
-		c.Status, c.InputRequests = TaskStatusCancelled, nil
-		err = e.store.Put(ctx, c, taskExpiry(t))
-	}
-	if err != nil {
+	running := e.run(p.TaskID) != nil
+	if err := e.cancel(ctx, t); err != nil {
 		return nil, newError(CodeInternalError, "cancelling task: %v", err)
+	}
+	if !running && !t.Terminal() {
+		ss.server.forwardTask(ctx, BusTaskCancel, p.TaskID, nil) // event_bus.go: the instance running it cancels it
 	}
 	return &EmptyResult{}, nil
 }
@@ -323,10 +311,19 @@ func taskExpiry(t *DetailedTask) time.Time {
 // publishTask sends a task's new state to the subscriptions/listen streams
 // that follow it.
 func (s *Server) publishTask(ctx context.Context, t *DetailedTask) {
+	s.forwardTask(ctx, BusTaskStatus, t.TaskID, t) // event_bus.go
+	s.publishTaskLocal(ctx, t)
+}
+
+// publishTaskLocal sends a task's new state to this instance's listen
+// streams that follow it.
+func (s *Server) publishTaskLocal(ctx context.Context, t *DetailedTask) {
 	for _, l := range s.listeners.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.TaskIDs, t.TaskID) }) {
 		c := t.clone()
 		c.ResultType = ""
-		_ = l.send(ctx, NotificationTasks, c)
+		if err := l.send(ctx, NotificationTasks, c); err != nil && !errors.Is(err, ErrConnectionClosed) {
+			s.logger().Warn("mcp: dropped notification", "method", NotificationTasks, "error", err)
+		}
 	}
 }
 
@@ -344,7 +341,9 @@ func (s *Server) sendTaskStates(ctx context.Context, l *listener) {
 		if t, err := e.store.Get(ctx, id); err == nil {
 			c := t.clone()
 			c.ResultType = ""
-			_ = l.send(ctx, NotificationTasks, c)
+			if err := l.send(ctx, NotificationTasks, c); err != nil && !errors.Is(err, ErrConnectionClosed) {
+				s.logger().Warn("mcp: dropped notification", "method", NotificationTasks, "error", err)
+			}
 		}
 		if r != nil {
 			r.notifyMu.Unlock()
@@ -379,20 +378,16 @@ func (s *Server) hasTaskTools() bool {
 	})
 }
 
-func init() {
-	modern := func(m *methodInfo[ServerSession]) *methodInfo[ServerSession] { m.modernOnly = true; return m }
-	serverMethods[MethodGetTask] = modern(requestMethod((*ServerSession).getTask))
-	serverMethods[MethodUpdateTask] = modern(requestMethod((*ServerSession).updateTask))
-	serverMethods[MethodCancelTask] = modern(requestMethod((*ServerSession).cancelTask))
-	capabilityContributors = append(capabilityContributors, func(s *Server, caps *ServerCapabilities) {
-		if _, ok := caps.Extensions[TasksExtension]; ok || !s.hasTaskTools() {
-			return
-		}
-		ext := maps.Clone(caps.Extensions)
-		if ext == nil {
-			ext = make(map[string]any, 1)
-		}
-		ext[TasksExtension] = map[string]any{}
-		caps.Extensions = ext
-	})
+// taskCapabilities declares the tasks extension when a tool of the server
+// supports tasks.
+func taskCapabilities(s *Server, caps *ServerCapabilities) {
+	if _, ok := caps.Extensions[TasksExtension]; ok || !s.hasTaskTools() {
+		return
+	}
+	ext := maps.Clone(caps.Extensions)
+	if ext == nil {
+		ext = make(map[string]any, 1)
+	}
+	ext[TasksExtension] = map[string]any{}
+	caps.Extensions = ext
 }

@@ -17,7 +17,9 @@ var ErrTaskStoreFull = errors.New("mcp: too many tasks")
 
 // A TaskStore keeps the observable state of a server's tasks: what
 // tasks/get returns. The server writes every change of a task with Put and
-// serves tasks/get, tasks/update and tasks/cancel from Get. A store shared
+// serves tasks/get, tasks/update and tasks/cancel from Get, and, for tasks
+// of protocol 2025-11-25, tasks/result and tasks/list (the tasks a session
+// created, as far as the store still holds them). A store shared
 // by several server processes lets any of them answer tasks/get; the
 // handler of a task runs in the process that created it, which is where
 // answers to its input requests must arrive (HTTP clients send the task id

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // A ToolHandler runs a tool call. An error it returns is reported to the
@@ -69,7 +70,7 @@ func (ss *ServerSession) callTool(ctx context.Context, p *CallToolParams) (*Call
 	if !ok {
 		return nil, newErrorWithData(CodeInvalidParams, "Unknown tool: "+p.Name, map[string]string{"name": p.Name})
 	}
-	res, err := tool.Handler(ctx, ss, p)
+	res, err := ss.runToolHandler(ctx, tool, p)
 	if err != nil {
 		var werr *JSONRPCError
 		switch {
@@ -87,6 +88,21 @@ func (ss *ServerSession) callTool(ctx context.Context, p *CallToolParams) (*Call
 		res.Content = []*Content{}
 	}
 	return res, nil
+}
+
+// runToolHandler runs a tool's handler. Unless recovery is off, a panic
+// becomes an error (and so a result with IsError), its stack logged.
+func (ss *ServerSession) runToolHandler(ctx context.Context, tool *ServerTool, p *CallToolParams) (res *CallToolResult, err error) {
+	s := ss.server
+	if !s.opts.DisablePanicRecovery {
+		defer func() {
+			if v := recover(); v != nil {
+				_ = panicError(s.logger(), MethodCallTool+" "+p.Name, v) // logged; the tool result reports it
+				res, err = nil, fmt.Errorf("tool %q failed: internal error", p.Name)
+			}
+		}()
+	}
+	return tool.Handler(ctx, ss, p)
 }
 
 // checkToolName enforces the tool naming rules of 2025-11-25: 1 to 128

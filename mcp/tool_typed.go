@@ -68,18 +68,60 @@ func Description(desc string) SchemaOption {
 	return schemaOptionFunc(func(s *jsonschema.Schema) { s.Description = desc })
 }
 
-// Title sets the tool's human-readable title.
-func Title(title string) ToolOption {
+// Options of tools and prompts are named after the field they set
+// (ReadOnlyHint sets ToolAnnotations.ReadOnlyHint), prefixed with what
+// they configure (Tool, Prompt, Argument) when the field exists on more
+// than one of them; an option for a boolean field takes the value. Schema
+// options (Input, Output, Property, Description, Enum) configure the
+// schema they are given to.
+
+// ToolTitle sets the tool's human-readable title.
+func ToolTitle(title string) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.tool.Title = title })
 }
 
-// WithAnnotations sets the tool's behaviour hints.
+// Title sets the tool's human-readable title.
+//
+// Deprecated: Use ToolTitle.
+func Title(title string) ToolOption { return ToolTitle(title) }
+
+// WithAnnotations sets all of the tool's behaviour hints at once. (It
+// keeps its With: Annotations and ToolAnnotations name types.)
 func WithAnnotations(a *ToolAnnotations) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.tool.Annotations = a })
 }
 
+// ReadOnlyHint sets whether the tool leaves its environment unchanged.
+func ReadOnlyHint(readOnly bool) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.annotations().ReadOnlyHint = readOnly })
+}
+
+// IdempotentHint sets whether calling the tool again with the same
+// arguments has no additional effect.
+func IdempotentHint(idempotent bool) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.annotations().IdempotentHint = idempotent })
+}
+
+// OpenWorldHint sets whether the tool interacts with an open world of
+// external entities (the web, for example) or a closed one.
+func OpenWorldHint(open bool) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.annotations().OpenWorldHint = &open })
+}
+
+// DestructiveHint sets whether the tool may perform destructive updates.
+func DestructiveHint(destructive bool) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.annotations().DestructiveHint = &destructive })
+}
+
+// ToolIcons sets the tool's icons.
+func ToolIcons(icons ...Icon) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.tool.Icons = icons })
+}
+
 // ReadOnly marks the tool as not modifying its environment (and so
 // idempotent).
+//
+// Deprecated: Use ReadOnlyHint(true) and IdempotentHint(true).
 func ReadOnly() ToolOption {
 	return toolOptionFunc(func(c *toolConfig) {
 		a := c.annotations()
@@ -90,25 +132,24 @@ func ReadOnly() ToolOption {
 
 // Idempotent marks the tool as having no additional effect when called
 // again with the same arguments.
-func Idempotent() ToolOption {
-	return toolOptionFunc(func(c *toolConfig) { c.annotations().IdempotentHint = true })
-}
+//
+// Deprecated: Use IdempotentHint(true).
+func Idempotent() ToolOption { return IdempotentHint(true) }
 
-// OpenWorld sets whether the tool interacts with an open world of external
-// entities (the web, for example) or a closed one.
-func OpenWorld(open bool) ToolOption {
-	return toolOptionFunc(func(c *toolConfig) { c.annotations().OpenWorldHint = &open })
-}
+// OpenWorld sets whether the tool interacts with an open world.
+//
+// Deprecated: Use OpenWorldHint.
+func OpenWorld(open bool) ToolOption { return OpenWorldHint(open) }
 
 // Destructive sets whether the tool may perform destructive updates.
-func Destructive(destructive bool) ToolOption {
-	return toolOptionFunc(func(c *toolConfig) { c.annotations().DestructiveHint = &destructive })
-}
+//
+// Deprecated: Use DestructiveHint.
+func Destructive(destructive bool) ToolOption { return DestructiveHint(destructive) }
 
 // WithIcons sets the tool's icons.
-func WithIcons(icons ...Icon) ToolOption {
-	return toolOptionFunc(func(c *toolConfig) { c.tool.Icons = icons })
-}
+//
+// Deprecated: Use ToolIcons.
+func WithIcons(icons ...Icon) ToolOption { return ToolIcons(icons...) }
 
 // SkipValidation turns off the validation of arguments against the input
 // schema, for handlers that validate themselves.

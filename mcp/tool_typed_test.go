@@ -22,13 +22,13 @@ type weatherOut struct {
 func weatherTools() []*ServerTool {
 	plain := NewTool("weather_text", "weather as text", func(ctx context.Context, ss *ServerSession, in weatherIn) ([]*Content, error) {
 		return []*Content{NewTextContent(in.City + " is sunny")}, nil
-	}, Input(Property("units", Enum("metric", "imperial"))), ReadOnly())
+	}, Input(Property("units", Enum("metric", "imperial"))), ReadOnlyHint(true), IdempotentHint(true))
 	structured := NewStructuredTool("weather", "weather as data", func(ctx context.Context, ss *ServerSession, in weatherIn) (weatherOut, error) {
 		if in.City == "Atlantis" {
 			return weatherOut{}, errors.New("no weather under the sea")
 		}
 		return weatherOut{City: in.City, Temperature: 21.5}, nil
-	}, Title("Weather"))
+	}, ToolTitle("Weather"))
 	return []*ServerTool{plain, structured}
 }
 

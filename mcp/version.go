@@ -1,5 +1,7 @@
 package mcp
 
+import "slices"
+
 // Protocol versions of the Model Context Protocol that this package speaks.
 //
 // A version string names the date of the specification revision. Versions
@@ -27,12 +29,35 @@ const (
 	LatestVersion = Version20260728
 )
 
-// SupportedVersions lists every protocol version this package supports,
-// newest first. Callers must not modify it.
-var SupportedVersions = []string{
+// SupportedVersions returns every protocol version this package supports,
+// newest first, in a slice the caller owns.
+func SupportedVersions() []string { return slices.Clone(supportedVersions) }
+
+// supportedVersions lists every protocol version this package supports,
+// newest first.
+var supportedVersions = []string{
 	Version20260728,
 	Version20251125,
 	Version20250618,
 	Version20250326,
 	Version20241105,
+}
+
+// versionAtLeast reports whether protocol version v is min or newer.
+// Versions are dates, so they compare as strings; "" (not settled) is
+// older than every version.
+func versionAtLeast(v, min string) bool { return v != "" && v >= min }
+
+// ProtocolAtLeast reports whether the session's protocol version is
+// version or newer, for code that depends on what a revision added: for
+// example ProtocolAtLeast(Version20260728) holds when requests carry their
+// own metadata instead of relying on the initialize handshake.
+func (ss *ServerSession) ProtocolAtLeast(version string) bool {
+	return versionAtLeast(ss.ProtocolVersion(), version)
+}
+
+// ProtocolAtLeast reports whether the session's protocol version is
+// version or newer.
+func (cs *ClientSession) ProtocolAtLeast(version string) bool {
+	return versionAtLeast(cs.version, version)
 }

@@ -12,5 +12,3 @@ require (
 	golang.org/x/time v0.15.0
 	golang.org/x/tools v0.49.0
 )
-
-replace github.com/gomcp/sdk => ../

@@ -36,6 +36,7 @@ func init() {
 	for _, name := range authScenarios {
 		scenarios[name] = authenticated
 	}
+	withSkills(scenarios)
 }
 
 // connect connects a client with the given options to the scenario's

@@ -31,12 +31,21 @@ import (
 func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP at this address (any path); stdio when empty")
 	stateless := flag.Bool("stateless", false, "serve the legacy era without sessions (2026-07-28 is always stateless)")
+	redisURL := flag.String("redis", "", "share state with other instances on this Redis (redis://host:port/db); needs -state-key")
+	stateKey := flag.String("state-key", "", "the requestState key shared by every instance, in hex (at least 32 bytes)")
 	flag.Parse()
+	scale, err := newScaleOut(*redisURL, *stateKey) // scaleout.go
+	if err != nil {
+		log.Fatalf("everything-server: %v", err)
+	}
+	defer scale.close()
+	shared = scale
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	srv := newServer()
+	srv := newServer(scale.tuneServer)
+	scale.follow(srv) // scaleout.go: list changes made on other instances
 	go notifyWatchedResource(ctx, srv, 3*time.Second)
 
 	if *httpAddr == "" {
@@ -45,26 +54,28 @@ func main() {
 		}
 		return
 	}
-	if err := serveHTTP(ctx, srv, *httpAddr, *stateless); err != nil {
+	if err := serveHTTP(ctx, srv, *httpAddr, *stateless, scale); err != nil {
 		log.Fatalf("everything-server: %v", err)
 	}
 }
 
 // serveHTTP serves srv over streamable HTTP on addr until ctx is done.
-func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stateless bool) error {
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stateless bool, scale *scaleOut) error {
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, scale.tuneHandler(&mcp.StreamableHTTPOptions{
 		Stateless: stateless,
 		// Resumable streams: the SSE polling scenarios close a stream mid-call
 		// and expect the client to resume it with Last-Event-ID.
 		EventStore:    mcp.NewMemoryEventStore(nil),
 		RetryInterval: 500 * time.Millisecond,
-	})
+	}))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		handler.Close()
 		return err
 	}
-	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	// No WriteTimeout: it would cut SSE streams; the handler bounds each
+	// write itself.
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second}
 	fmt.Fprintf(os.Stderr, "everything-server: listening on http://%s\n", ln.Addr())
 
 	errc := make(chan error, 1)
@@ -77,8 +88,10 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stateless bool
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	// Close the MCP handler first: it ends open SSE streams, which
-	// Shutdown would otherwise wait for.
-	handler.Close()
+	// Shut the MCP handler down first: calls in progress finish, then open
+	// SSE streams end, which hs.Shutdown would otherwise wait for.
+	if err := handler.Shutdown(shutdownCtx); err != nil {
+		fmt.Fprintf(os.Stderr, "everything-server: MCP handler shutdown: %v\n", err)
+	}
 	return hs.Shutdown(shutdownCtx)
 }

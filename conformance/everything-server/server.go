@@ -5,12 +5,13 @@ import (
 	"log"
 	"time"
 
+	"github.com/gomcp/sdk/ext/skills"
 	"github.com/gomcp/sdk/mcp"
 )
 
 // newServer builds the server with every fixture the suite expects.
-func newServer() *mcp.Server {
-	srv := mcp.NewServer("everything-server", "1.0.0", &mcp.ServerOptions{
+func newServer(tune ...func(*mcp.ServerOptions)) *mcp.Server {
+	opts := &mcp.ServerOptions{
 		Title:        "gomcp everything server",
 		Description:  "Serves every fixture of the MCP conformance suite.",
 		Instructions: "A test server for the MCP conformance suite.",
@@ -26,7 +27,13 @@ func newServer() *mcp.Server {
 		UnsubscribeHandler: func(context.Context, *mcp.ServerSession, *mcp.UnsubscribeParams) error { return nil },
 		// Tasks (tools_tasks.go): clients poll every 100ms.
 		Tasks: &mcp.TaskOptions{PollInterval: 100 * time.Millisecond},
-	})
+	}
+	// Skills (skills.go), with resources/directory/read.
+	skills.EnableServer(opts, &skills.Settings{DirectoryRead: true})
+	for _, f := range tune { // scaleout.go: shared state for -redis
+		f(opts)
+	}
+	srv := mcp.NewServer("everything-server", "1.0.0", opts)
 	srv.AddTools(contentTools()...)
 	srv.AddTools(legacyAskTools()...)
 	srv.AddTools(modernTools()...)
@@ -36,6 +43,7 @@ func newServer() *mcp.Server {
 	srv.AddResources(resources()...)
 	srv.AddResourceTemplates(resourceTemplates()...)
 	srv.AddPrompts(prompts()...)
+	addSkills(srv)
 	return srv
 }
 

@@ -55,23 +55,33 @@ func modernTools() []*mcp.ServerTool {
 				return textResult("logging tool completed"), nil
 			}),
 		tool("test_trigger_tool_change", "Adds a new transient tool, so the tool list changes.", nil,
-			func(_ context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-				n := toolChanges.Add(1)
-				srv := ss.Server()
-				srv.RemoveTools(fmt.Sprintf("transient_tool_%d", n-1))
-				srv.AddTools(tool(fmt.Sprintf("transient_tool_%d", n), "A tool that comes and goes.", nil,
-					func(context.Context, *mcp.ServerSession, *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-						return textResult("transient"), nil
-					}))
+			func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				n := shared.nextChange(ctx, "tool", &toolChanges) // scaleout.go: one count for all instances
+				applyToolChange(ss.Server(), n)
+				shared.announce(ctx, "tool", n)
 				return textResult(fmt.Sprintf("tool list changed (%d)", n)), nil
 			}),
 		tool("test_trigger_prompt_change", "Adds a new transient prompt, so the prompt list changes.", nil,
-			func(_ context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-				n := promptChanges.Add(1)
-				srv := ss.Server()
-				srv.RemovePrompts(fmt.Sprintf("transient_prompt_%d", n-1))
-				srv.AddPrompts(simplePrompt(fmt.Sprintf("transient_prompt_%d", n), "A prompt that comes and goes.", "transient"))
+			func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				n := shared.nextChange(ctx, "prompt", &promptChanges)
+				applyPromptChange(ss.Server(), n)
+				shared.announce(ctx, "prompt", n)
 				return textResult(fmt.Sprintf("prompt list changed (%d)", n)), nil
 			}),
 	}
+}
+
+// applyToolChange replaces transient tool n-1 with transient tool n.
+func applyToolChange(srv *mcp.Server, n int64) {
+	srv.RemoveTools(fmt.Sprintf("transient_tool_%d", n-1))
+	srv.AddTools(tool(fmt.Sprintf("transient_tool_%d", n), "A tool that comes and goes.", nil,
+		func(context.Context, *mcp.ServerSession, *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+			return textResult("transient"), nil
+		}))
+}
+
+// applyPromptChange replaces transient prompt n-1 with transient prompt n.
+func applyPromptChange(srv *mcp.Server, n int64) {
+	srv.RemovePrompts(fmt.Sprintf("transient_prompt_%d", n-1))
+	srv.AddPrompts(simplePrompt(fmt.Sprintf("transient_prompt_%d", n), "A prompt that comes and goes.", "transient"))
 }

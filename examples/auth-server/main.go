@@ -95,6 +95,7 @@ func newHandler(c *config) (http.Handler, func() error, error) {
 		return nil, nil, err
 	}
 	u, _ := url.Parse(resource)
+	// docs:region protect
 	verifier, err := auth.NewJWTVerifier(&auth.JWTVerifierOptions{Issuer: c.issuer, Audience: resource, HTTPClient: c.httpClient})
 	if err != nil {
 		return nil, nil, err
@@ -120,7 +121,6 @@ func newHandler(c *config) (http.Handler, func() error, error) {
 		ResourceMetadataURL: prmURL,
 		Resource:            resource,
 		Scopes:              auth.ScopeRules{Tools: map[string][]string{"whoami": {"profile:read"}}},
-		Logger:              nil,
 	})
 	mux := http.NewServeMux()
 	mux.Handle(u.EscapedPath(), protect(mcpHandler))
@@ -128,6 +128,7 @@ func newHandler(c *config) (http.Handler, func() error, error) {
 	if prmPath != "/.well-known/oauth-protected-resource" {
 		mux.Handle("/.well-known/oauth-protected-resource", prm)
 	}
+	// docs:endregion
 	return mux, mcpHandler.Close, nil
 }
 
@@ -151,6 +152,7 @@ func greet(ctx context.Context, ss *mcp.ServerSession, args greetArgs) ([]*mcp.C
 
 type noArgs struct{}
 
+// docs:region whoami
 func whoami(ctx context.Context, ss *mcp.ServerSession, _ noArgs) ([]*mcp.Content, error) {
 	ti := auth.TokenInfoFromContext(ctx)
 	if ti == nil {
@@ -158,3 +160,5 @@ func whoami(ctx context.Context, ss *mcp.ServerSession, _ noArgs) ([]*mcp.Conten
 	}
 	return []*mcp.Content{mcp.NewTextContent(ti.Subject)}, nil
 }
+
+// docs:endregion

@@ -6,8 +6,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/exec"
@@ -24,32 +26,43 @@ func main() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	fields := strings.Fields(*server)
-	cmd := exec.Command(fields[0], fields[1:]...)
+	if err := run(ctx, os.Stdout, strings.Fields(*server), *name); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run starts the server command, lists its tools, calls greet with name and
+// prints what happens to w.
+func run(ctx context.Context, w io.Writer, command []string, name string) error {
+	if len(command) == 0 {
+		return errors.New("no server command")
+	}
+	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stderr = os.Stderr
 
 	client := mcp.NewClient("hello-client", "v1.0.0", nil)
 	session, err := client.Connect(ctx, mcp.NewCommandTransport(cmd))
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	defer session.Close()
-	fmt.Printf("connected to %s %s (protocol %s)\n", session.ServerInfo().Name, session.ServerInfo().Version, session.ProtocolVersion())
+	fmt.Fprintf(w, "connected to %s %s (protocol %s)\n", session.ServerInfo().Name, session.ServerInfo().Version, session.ProtocolVersion())
 
 	for tool, err := range session.Tools(ctx, nil) {
 		if err != nil {
-			log.Fatal(err)
+			return err
 		}
-		fmt.Printf("tool %s: %s\n", tool.Name, tool.Description)
+		fmt.Fprintf(w, "tool %s: %s\n", tool.Name, tool.Description)
 	}
-	res, err := session.CallTool(ctx, "greet", map[string]any{"name": *name}, nil)
+	res, err := session.CallTool(ctx, "greet", map[string]any{"name": name}, nil)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	for _, c := range res.Content {
-		fmt.Println(c.Text)
+		fmt.Fprintln(w, c.Text)
 	}
 	if res.IsError {
-		os.Exit(1)
+		return errors.New("greet reported an error")
 	}
+	return nil
 }

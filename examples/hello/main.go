@@ -43,13 +43,21 @@ func serveHTTP(ctx context.Context, addr string, server *mcp.Server) error {
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
-	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// No WriteTimeout: it would cut SSE streams; the handler bounds each
+	// write itself.
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second}
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_ = handler.Close() // ends open streams, so Shutdown need not wait for them
-		_ = srv.Shutdown(shutdown)
+		// The handler first: calls in progress finish, then its streams
+		// end, which srv.Shutdown would otherwise wait for.
+		if err := handler.Shutdown(shutdown); err != nil {
+			log.Printf("hello: MCP handler shutdown: %v", err)
+		}
+		if err := srv.Shutdown(shutdown); err != nil {
+			log.Printf("hello: HTTP server shutdown: %v", err)
+		}
 	}()
 	log.Printf("hello: serving MCP at http://%s/mcp", addr)
 	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {

@@ -58,6 +58,20 @@ type ConnOptions struct {
 	// OnDone, if set, is called once when the connection has ended, from
 	// the goroutine that ended it.
 	OnDone func()
+	// BaseContext, if set, is the context every incoming message's context
+	// derives from (its values, not its cancellation: requests are
+	// cancelled by the peer or by shutdown). Nil means context.Background.
+	BaseContext context.Context
+	// Deferred makes NewConn return a connection that does not read yet:
+	// its owner finishes setting up what handlers use, then calls Start.
+	Deferred bool
+	// Received, if set, is called with each incoming request and
+	// notification, in the order they arrive, before it is handled. It
+	// must not block.
+	Received func(req *Request)
+	// OnWriteError, if set, is told of responses that could not be
+	// written: nobody else can be, as the peer is waiting for them.
+	OnWriteError func(err error)
 }
 
 // A Conn runs JSON-RPC 2.0 over a Stream: it matches responses to outgoing
@@ -74,7 +88,10 @@ type Conn struct {
 	isClosingFlag bool                 // shutdown has started: no new requests
 
 	handlers sync.WaitGroup
+	work     chan handlerJob // to a waiting handler goroutine (workers.go); nil over a PushStream
+	idle     atomic.Int32    // handler goroutines waiting on work
 
+	startOnce    sync.Once
 	shutdownOnce sync.Once
 	readDone     signal // the stream will deliver nothing more
 	closing      signal // shutdown has started
@@ -95,12 +112,28 @@ func NewConn(stream Stream, opts *ConnOptions) *Conn {
 	if c.opts.CloseTimeout <= 0 {
 		c.opts.CloseTimeout = DefaultCloseTimeout
 	}
-	if ps, ok := stream.(PushStream); ok {
-		ps.Receive(c.receive)
+	if c.opts.BaseContext == nil {
+		c.opts.BaseContext = context.Background()
 	} else {
-		go c.readLoop()
+		c.opts.BaseContext = context.WithoutCancel(c.opts.BaseContext)
+	}
+	if !c.opts.Deferred {
+		c.Start()
 	}
 	return c
+}
+
+// Start starts reading and handling messages, for a connection made with
+// ConnOptions.Deferred; NewConn calls it otherwise. Later calls do nothing.
+func (c *Conn) Start() {
+	c.startOnce.Do(func() {
+		if ps, ok := c.stream.(PushStream); ok {
+			ps.Receive(c.receive)
+		} else {
+			c.work = make(chan handlerJob)
+			go c.readLoop()
+		}
+	})
 }
 
 // Call sends a request for method with params and waits for its response.
@@ -108,6 +141,7 @@ func NewConn(stream Stream, opts *ConnOptions) *Conn {
 // when ctx ends (after calling OnCancel), or ErrClosed if the connection ends.
 func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	id := Int64ID(c.nextID.Add(1))
+	NoteCallID(ctx, id)
 	req, err := NewCall(id, method, params)
 	if err != nil {
 		return nil, err
@@ -205,6 +239,15 @@ func (c *Conn) Close() error {
 func (c *Conn) Wait() error {
 	<-c.readDone.wait()
 	<-c.done.wait()
+	return c.err
+}
+
+// Err returns why the connection ended, as Wait does, without waiting: it
+// is nil until Done is closed.
+func (c *Conn) Err() error {
+	if !c.done.hasFired() {
+		return nil
+	}
 	return c.err
 }
 
@@ -312,9 +355,14 @@ func (c *Conn) dispatch(msg Message) {
 	case *Response:
 		c.deliver(m)
 	case *Request:
+		if c.opts.Received != nil {
+			c.opts.Received(m)
+		}
 		if m.IsNotification() {
 			if c.opts.Handler != nil {
-				c.opts.Handler.Handle(context.Background(), m)
+				// A notification has no response: its handler's error
+				// has nowhere to go, and the handler reports what matters.
+				_, _ = c.opts.Handler.Handle(c.opts.BaseContext, m)
 			}
 			return
 		}
@@ -323,12 +371,7 @@ func (c *Conn) dispatch(msg Message) {
 			c.reply(refusal)
 			return
 		}
-		go func() {
-			defer c.handlers.Done()
-			if resp := c.serve(ctx, m); resp != nil {
-				c.reply(resp)
-			}
-		}()
+		c.startHandler(ctx, m)
 	case Batch:
 		c.dispatchBatch(m)
 	}
@@ -356,7 +399,7 @@ func (c *Conn) admit(req *Request) (context.Context, *Response) {
 	case c.incoming[req.ID] != nil:
 		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInvalidRequest, Message: "request id " + req.ID.String() + " is already in use"}}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(c.opts.BaseContext)
 	if c.incoming == nil {
 		c.incoming = make(map[ID]*incomingCall)
 	}
@@ -388,10 +431,18 @@ func (c *Conn) serve(ctx context.Context, req *Request) *Response {
 	return resp
 }
 
-// reply writes a response. Failures are not reported: the peer is gone or
-// the stream is broken, and the read loop will notice.
+// reply writes a response. A failure goes to OnWriteError: the peer is
+// gone or the stream is broken, and the read loop will notice.
 func (c *Conn) reply(resp *Response) {
-	_ = c.stream.Write(context.Background(), resp)
+	c.write(resp)
+}
+
+// write writes a response or a batch of them, reporting a failure to
+// OnWriteError.
+func (c *Conn) write(msg Message) {
+	if err := c.stream.Write(context.Background(), msg); err != nil && c.opts.OnWriteError != nil {
+		c.opts.OnWriteError(err)
+	}
 }
 
 // dispatchBatch handles a batch: responses in it are delivered, requests in
@@ -412,9 +463,12 @@ func (c *Conn) dispatchBatch(batch Batch) {
 		case *Response:
 			c.deliver(m)
 		case *Request:
+			if c.opts.Received != nil {
+				c.opts.Received(m)
+			}
 			if m.IsNotification() {
 				if c.opts.Handler != nil {
-					c.opts.Handler.Handle(context.Background(), m)
+					_, _ = c.opts.Handler.Handle(c.opts.BaseContext, m) // as in dispatch
 				}
 				continue
 			}
@@ -434,7 +488,7 @@ func (c *Conn) dispatchBatch(batch Batch) {
 			for i, s := range slots {
 				out[i] = s.resp
 			}
-			_ = c.stream.Write(context.Background(), out)
+			c.write(out)
 		}
 		return
 	}
@@ -463,7 +517,7 @@ func (c *Conn) dispatchBatch(batch Batch) {
 			}
 		}
 		if len(out) > 0 {
-			_ = c.stream.Write(context.Background(), out)
+			c.write(out)
 		}
 	}()
 }
@@ -519,7 +573,7 @@ func (c *Conn) shutdown(cause error) {
 		c.err = cause
 		c.done.fire()
 		c.cancelAll()
-		_ = c.stream.Close()
+		_ = c.stream.Close() // the connection is over: a failure to close has no one to tell
 		if _, push := c.stream.(PushStream); push {
 			c.closeReadDone() // no reading goroutine will
 		}
@@ -528,4 +582,22 @@ func (c *Conn) shutdown(cause error) {
 			c.opts.OnDone()
 		}
 	})
+}
+
+// A CallIDNoter is told the id of an outgoing call before it is written.
+// A context whose Value(CallIDKey{}) is a CallIDNoter receives the id of the
+// call made with it.
+type CallIDNoter interface {
+	NoteCallID(id ID)
+}
+
+// CallIDKey is the context key of a CallIDNoter.
+type CallIDKey struct{}
+
+// NoteCallID tells the CallIDNoter of ctx, if any, the id of the call about
+// to be made with ctx. Conn.Call does; other senders of calls should too.
+func NoteCallID(ctx context.Context, id ID) {
+	if n, ok := ctx.Value(CallIDKey{}).(CallIDNoter); ok {
+		n.NoteCallID(id)
+	}
 }

@@ -23,7 +23,7 @@ import (
 
 // envelopeReader is a pooled token reader of messages.
 type envelopeReader struct {
-	rd  bytes.Reader
+	rd  bytes.Buffer // a bytes.Buffer: the decoder reads its bytes in place
 	dec jsontext.Decoder
 }
 
@@ -37,28 +37,28 @@ type messageMembers struct {
 
 // decodeFast returns the request or result response data holds, or nil
 // when data is neither, or needs the full decoder to say why not.
-func decodeFast(data []byte) Message {
+func decodeFast(data []byte, owned bool) Message {
 	if strictjson.CheckDepth(data, strictjson.DefaultMaxDepth) != nil {
 		return nil
 	}
 	er := envelopePool.Get().(*envelopeReader)
-	er.rd.Reset(data)
+	er.rd = *bytes.NewBuffer(data)
 	er.dec.Reset(&er.rd)
 	var m messageMembers
 	ok := er.read(data, &m)
-	er.rd.Reset(nil)
+	er.rd = bytes.Buffer{}
 	er.dec.Reset(&er.rd)
 	envelopePool.Put(er)
 	switch {
 	case !ok:
 		return nil
 	case m.result != nil:
-		if resp := m.response(); resp != nil {
+		if resp := m.response(owned); resp != nil {
 			return resp
 		}
 		return nil
 	}
-	if req := m.request(); req != nil {
+	if req := m.request(owned); req != nil {
 		return req
 	}
 	return nil
@@ -114,7 +114,7 @@ func (er *envelopeReader) read(data []byte, m *messageMembers) bool {
 
 // request checks the members as the full decoder does and returns the
 // request, or nil when the full decoder must report an error.
-func (m *messageMembers) request() *Request {
+func (m *messageMembers) request(owned bool) *Request {
 	if string(m.version) != `"2.0"` || len(m.method) < 3 || m.method[0] != '"' {
 		return nil
 	}
@@ -138,7 +138,7 @@ func (m *messageMembers) request() *Request {
 	}
 	req := &Request{ID: id, Method: method, checked: true}
 	if m.params != nil {
-		req.Params = bytes.Clone(m.params)
+		req.Params = keep(m.params, owned)
 	}
 	return req
 }
@@ -146,7 +146,7 @@ func (m *messageMembers) request() *Request {
 // response checks the members of a message with a result as the full
 // decoder does and returns the response, or nil when the full decoder must
 // decide (a method or params beside the result, a null result, a bad id).
-func (m *messageMembers) response() *Response {
+func (m *messageMembers) response(owned bool) *Response {
 	if string(m.version) != `"2.0"` || m.method != nil || m.params != nil || string(m.result) == "null" || m.id == nil {
 		return nil
 	}
@@ -154,7 +154,16 @@ func (m *messageMembers) response() *Response {
 	if err != nil || !id.IsValid() {
 		return nil
 	}
-	return &Response{ID: id, Result: bytes.Clone(m.result)}
+	return &Response{ID: id, Result: keep(m.result, owned)}
+}
+
+// keep returns b, a sub-slice of a message, as the message's own: b itself
+// when the caller gave the message up, a copy otherwise.
+func keep(b []byte, owned bool) []byte {
+	if owned {
+		return b[:len(b):len(b)]
+	}
+	return bytes.Clone(b)
 }
 
 // unquoteMember returns the text of a JSON string already validated.

@@ -1,6 +1,7 @@
 package jsonrpc2
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"strings"
@@ -55,8 +56,12 @@ var envelopeCases = []string{
 // decoder does not, or decodes it differently.
 func checkFastPath(t *testing.T, data []byte) {
 	t.Helper()
-	fast := decodeFast(data)
+	fast := decodeFast(data, false)
+	owned := decodeFast(bytes.Clone(data), true)
 	full, err := decodeFull(data)
+	if (fast == nil) != (owned == nil) {
+		t.Fatalf("decoding %q: the fast path decides differently for owned input", data)
+	}
 	if fast == nil {
 		return // the full decoder decides
 	}
@@ -66,13 +71,16 @@ func checkFastPath(t *testing.T, data []byte) {
 	if !reflect.DeepEqual(fast, full) {
 		t.Fatalf("decoding %q:\nfast %#v\nfull %#v", data, fast, full)
 	}
+	if !reflect.DeepEqual(owned, full) {
+		t.Fatalf("decoding owned %q:\nfast %#v\nfull %#v", data, owned, full)
+	}
 }
 
 func TestDecodeFastAgreesWithFullDecoder(t *testing.T) {
 	accepted := 0
 	for _, in := range envelopeCases {
 		checkFastPath(t, []byte(in))
-		if decodeFast([]byte(in)) != nil {
+		if decodeFast([]byte(in), false) != nil {
 			accepted++
 		}
 	}
@@ -80,10 +88,10 @@ func TestDecodeFastAgreesWithFullDecoder(t *testing.T) {
 		t.Errorf("the fast path took %d of the cases; it should take the well-formed requests", accepted)
 	}
 	// The fast path must take the common request, or it is useless.
-	if decodeFast([]byte(envelopeCases[0])) == nil {
+	if decodeFast([]byte(envelopeCases[0]), false) == nil {
 		t.Error("the fast path refuses a plain tools/call")
 	}
-	if _, ok := decodeFast([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)).(*Response); !ok {
+	if _, ok := decodeFast([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`), false).(*Response); !ok {
 		t.Error("the fast path refuses a plain result")
 	}
 }
@@ -149,5 +157,23 @@ func TestInternName(t *testing.T) {
 		if got := internName([]byte(name)); got != name {
 			t.Fatalf("internName(%q) = %q", name, got)
 		}
+	}
+}
+
+func TestDecodeOwnedSharesTheResult(t *testing.T) {
+	data := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
+	msg, err := DecodeOwned(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := msg.(*Response).Result
+	if got := string(res); got != `{"content":[]}` {
+		t.Fatalf("result %s", got)
+	}
+	if &res[0] != &data[bytes.Index(data, []byte(`{"content"`))] {
+		t.Error("DecodeOwned copied the result of a message it was given")
+	}
+	if cap(res) != len(res) {
+		t.Error("the result can be appended to over the rest of the message")
 	}
 }

@@ -43,14 +43,24 @@ type Error struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// Error formats the code and message.
+// Error returns the message, followed by the code.
 func (e *Error) Error() string {
-	return "jsonrpc2 error " + strconv.FormatInt(e.Code, 10) + ": " + e.Message
+	return e.Message + " (code " + strconv.FormatInt(e.Code, 10) + ")"
 }
 
 // NewError returns an *Error with the given code and formatted message.
 func NewError(code int64, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// CodeOf returns the code of the error response that reports err: the
+// code of the *Error it wraps, the code of the decoding failure it reports,
+// or CodeInternalError. It returns 0 for a nil error.
+func CodeOf(err error) int64 {
+	if err == nil {
+		return 0
+	}
+	return errorFor(err).Code
 }
 
 // errorFor maps an error to the wire error object that reports it.

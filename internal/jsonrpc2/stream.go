@@ -69,7 +69,13 @@ func (s *lineStream) Read(ctx context.Context) (Message, error) {
 		if errors.Is(err, ErrMessageTooLarge) {
 			return nil, &DecodeError{Err: err}
 		}
-		msg, derr := Decode(line)
+		// A line longer than the read buffer was gathered in s.buf: the
+		// message may keep it, as long messages are not copied again.
+		owned := len(s.buf) > 0
+		msg, derr := decode(line, owned)
+		if owned {
+			s.buf = nil
+		}
 		if derr != nil {
 			return nil, derr
 		}

@@ -44,8 +44,20 @@ type envelope struct {
 // names are case-sensitive, duplicates are rejected, and nesting is bounded by
 // strictjson.DefaultMaxDepth. Errors are *DecodeError.
 func Decode(data []byte) (Message, error) {
+	return decode(data, false)
+}
+
+// DecodeOwned is Decode for a caller that gives data up to the message:
+// the params or result of the message returned may share data's memory,
+// so a large message is not copied again. The caller must not modify data
+// afterwards.
+func DecodeOwned(data []byte) (Message, error) {
+	return decode(data, true)
+}
+
+func decode(data []byte, owned bool) (Message, error) {
 	if firstByte(data) == '{' {
-		if msg := decodeFast(data); msg != nil {
+		if msg := decodeFast(data, owned); msg != nil {
 			return msg, nil
 		}
 	}

@@ -17,7 +17,7 @@ type goal struct {
 }
 
 // goals are the goals BENCHMARKS.md checks.
-var goals = []goal{
+var goals = append([]goal{
 	{"In-process tools/call (in-memory, default client, sequential): time at most 0.5× mcp-go's",
 		"CallTool/memory/modern/seq", "ns/op", "mcpgo", 0.5, false},
 	{"In-process tools/call: at most 4 KiB per call (client and server)",
@@ -32,6 +32,10 @@ var goals = []goal{
 		"ServerCPU/legacy/c64", "server-cpu-ns/call", ceiling, 1.5, false},
 	{"Server CPU per call, 2026-07-28, 64 clients (raw load generator, server in its own process): at most 1.5× the bare net/http ceiling's",
 		"ServerCPU/modern/c64", "server-cpu-ns/call", ceiling, 1.5, false},
+	{"OpenTelemetry, legacy: streamable HTTP tools/call at 64 clients, server and client instrumented (SDK tracer, batching exporter), at most 25% slower: at least 0.8× the calls/s uninstrumented",
+		"OTelHTTPLoad/legacy/c64", "calls/s", "uninstrumented", 0.8, true},
+	{"OpenTelemetry, 2026-07-28: streamable HTTP tools/call at 64 clients, server and client instrumented (SDK tracer, batching exporter), at most 25% slower: at least 0.8× the calls/s uninstrumented",
+		"OTelHTTPLoad/modern/c64", "calls/s", "uninstrumented", 0.8, true},
 	{"Idle legacy HTTP session: at most 2 KiB of heap on the server",
 		"IdleSessions/http/legacy", "server-B/session", "", 2048, false},
 	{"Idle legacy HTTP session: no goroutine on the server (at most 0.01 per session)",
@@ -54,7 +58,7 @@ var goals = []goal{
 		"SchemaValidate/value", "ns/op", "santhosh", 0.2, false},
 	{"Schema validation of typical tool arguments already decoded: 0 allocations",
 		"SchemaValidate/value", "allocs/op", "", 0, false},
-}
+}, secondFrontGoals...)
 
 // Goal statuses.
 const (

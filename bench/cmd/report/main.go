@@ -111,6 +111,13 @@ func run(ctx context.Context, passes int, outPath, filter string, quick bool, ma
 	if err := writeMarkdown(w, env, groups, s); err != nil {
 		return err
 	}
+	soak, err := readSoak(pkgDir)
+	if err != nil {
+		return err
+	}
+	if err := writeSoak(w, soak); err != nil {
+		return err
+	}
 	fmt.Fprintf(os.Stderr, "wrote %s in %v\n", outPath, time.Since(start).Round(time.Second))
 	return nil
 }

@@ -65,17 +65,18 @@ func (g group) pattern(target string) string {
 
 // budget sets the size of each run.
 type budget struct {
-	micro string // benchtime of micro-benchmarks (time-based, they end by themselves)
-	setup string // benchtime of session setup
-	start string // benchtime of client start latency (one op: a connect and a POST)
-	calls int    // calls of one HTTP load run at 1 and 8 clients
-	load  string // benchtime of one HTTP load run at 64 clients (the goals')
-	cpu   string // benchtime of one server CPU run (one op: one call)
+	micro   string // benchtime of micro-benchmarks (time-based, they end by themselves)
+	setup   string // benchtime of session setup
+	start   string // benchtime of client start latency (one op: a connect and a POST)
+	calls   int    // calls of one HTTP load run at 1 and 8 clients
+	load    string // benchtime of one HTTP load run at 64 clients (the goals')
+	cpu     string // benchtime of one server CPU run (one op: one call)
+	payload string // benchtime of one large-payload run
 }
 
 var (
-	fullBudget  = budget{micro: "200ms", setup: "100ms", start: "400x", calls: 3000, load: "1s", cpu: "1s"}
-	quickBudget = budget{micro: "1x", setup: "1x", start: "1x", calls: 1, load: "1x", cpu: "1x"}
+	fullBudget  = budget{micro: "200ms", setup: "100ms", start: "400x", calls: 3000, load: "1s", cpu: "1s", payload: "10x"}
+	quickBudget = budget{micro: "1x", setup: "1x", start: "1x", calls: 1, load: "1x", cpu: "1x", payload: "1x"}
 )
 
 // plan returns every group, in the order of the report.
@@ -126,11 +127,15 @@ func plan(b budget) []group {
 		}
 	}
 	for _, era := range bench.Eras {
+		gs = append(gs, group{"OpenTelemetry overhead (streamable HTTP, 64 clients; ours = server and client instrumented, SDK tracer with a batching exporter)",
+			"BenchmarkOTelHTTPLoad", era.String() + "/c64", []string{ours, "uninstrumented"}, b.load, loadMetrics})
+	}
+	for _, era := range bench.Eras {
 		for _, c := range []int{8, 64} {
 			gs = append(gs, group{"Server CPU per call (streamable HTTP, server in a child process, raw load generator)",
 				"BenchmarkServerCPU", fmt.Sprintf("%s/c%d", era, c), withCeiling, b.cpu, cpuMetrics})
 		}
 	}
 	gs = append(gs, authGroups(b)...)
-	return gs
+	return append(gs, secondFrontPlan(b)...)
 }

@@ -65,6 +65,7 @@ func (r *runner) runOne(ctx context.Context, g group, target string) (output, er
 	args := []string{
 		"-test.run=^$", "-test.bench=" + g.pattern(target), "-test.benchtime=" + g.benchtime,
 		"-test.benchmem", "-test.v", "-test.count=1", "-test.timeout=5m",
+		"-bench.maxstreams=10000",
 	}
 	cmd := exec.CommandContext(ctx, r.bin, args...)
 	var buf bytes.Buffer

@@ -4,6 +4,8 @@
 //	pkgdocs describe <ecosystem> <package>[@version] [symbol]
 //	pkgdocs search <ecosystem> <package> <query>
 //	pkgdocs serve [--http ADDR]
+//	pkgdocs help | --help
+//	pkgdocs version | --version
 package main
 
 import (
@@ -25,7 +27,9 @@ Usage:
   pkgdocs describe <go|npm|python|rust|swift> <package>[@version] [symbol] [flags]
   pkgdocs describe swift . --project DIR   (the Swift package in DIR)
   pkgdocs search <go|npm|python|rust|swift> <package>[@version] <query> [flags]
-  pkgdocs serve [--http ADDR]
+  pkgdocs serve [--http ADDR]   (MCP over stdio, or streamable HTTP at /mcp)
+  pkgdocs help                  (this text)
+  pkgdocs version               (the version of this build)
 
 Flags:
 `
@@ -47,6 +51,8 @@ type options struct {
 	limit     int
 	cacheDir  string
 	httpAddr  string
+	version   bool
+	offline   bool
 }
 
 func flags(o *options, stderr io.Writer) *flag.FlagSet {
@@ -60,11 +66,19 @@ func flags(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&o.limit, "limit", 5, "number of search results")
 	fs.StringVar(&o.cacheDir, "cache-dir", os.Getenv("PKGDOCS_CACHE_DIR"), "on-disk cache directory (default: none; env PKGDOCS_CACHE_DIR)")
 	fs.StringVar(&o.httpAddr, "http", "", "serve MCP over streamable HTTP on this address instead of stdio")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.BoolVar(&o.offline, "offline", false, "answer only from local installations and caches (module cache, node_modules under --project, --cache-dir)")
+	fs.Usage = func() { printUsage(fs, stderr) }
 	return fs
+}
+
+// printUsage writes the usage text and the flags to w.
+func printUsage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprint(w, usage)
+	out := fs.Output()
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
 }
 
 // parseInterspersed parses flags that may appear between positional
@@ -87,18 +101,31 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var o options
 	fs := flags(&o, stderr)
+	// -h and --help are answered on stdout: help asked for is not an error.
+	fs.Usage = func() {}
 	pos, err := parseInterspersed(fs, args)
+	fs.Usage = func() { printUsage(fs, stderr) }
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			printUsage(fs, stdout)
 			return 0
 		}
-		return 2
-	}
-	if len(pos) == 0 {
+		fmt.Fprintln(stderr, "pkgdocs:", err)
 		fs.Usage()
 		return 2
 	}
-	svc, err := service.New(&service.Config{CacheDir: o.cacheDir})
+	switch {
+	case o.version || len(pos) > 0 && pos[0] == "version":
+		fmt.Fprintln(stdout, "pkgdocs", buildVersion())
+		return 0
+	case len(pos) > 0 && pos[0] == "help":
+		printUsage(fs, stdout)
+		return 0
+	case len(pos) == 0:
+		fs.Usage()
+		return 2
+	}
+	svc, err := service.New(&service.Config{CacheDir: o.cacheDir, Offline: o.offline})
 	if err != nil {
 		fmt.Fprintln(stderr, "pkgdocs:", err)
 		return 1

@@ -14,13 +14,10 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/service"
 )
 
-// serverVersion is the version pkgdocs reports to MCP clients.
-const serverVersion = "v0.1.0"
-
 // serve runs the MCP server: over stdin and stdout until the client closes
 // its input, or, with httpAddr, over streamable HTTP at /mcp until ctx ends.
 func serve(ctx context.Context, svc *service.Service, httpAddr string, stderr io.Writer) error {
-	server := mcpserver.New(svc, serverVersion)
+	server := mcpserver.New(svc, buildVersion())
 	if httpAddr == "" {
 		err := server.Run(ctx, mcp.NewStdIOTransport())
 		if errors.Is(err, context.Canceled) {
@@ -37,7 +34,7 @@ func serve(ctx context.Context, svc *service.Service, httpAddr string, stderr io
 		return err
 	}
 	fmt.Fprintf(stderr, "pkgdocs: serving MCP at http://%s/mcp\n", ln.Addr())
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)

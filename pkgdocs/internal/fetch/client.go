@@ -35,6 +35,8 @@ type Options struct {
 	// CountRequests, when set, is called for every HTTP attempt (tests count
 	// cache hits with it).
 	CountRequests func(method, url string)
+	// Now is the clock for cache expiry; default time.Now.
+	Now func() time.Time
 }
 
 // Client performs GET requests. It is safe for concurrent use.
@@ -42,6 +44,15 @@ type Client struct {
 	opts     Options
 	mu       sync.Mutex
 	limiters map[string]*rate.Limiter
+	cache    Cache // see SetCache
+	offline  bool  // see SetOffline
+}
+
+func (c *Client) now() time.Time {
+	if c.opts.Now != nil {
+		return c.opts.Now()
+	}
+	return time.Now()
 }
 
 // New returns a Client configured by opts.
@@ -91,6 +102,10 @@ type Request struct {
 	URL      string
 	Header   http.Header // extra headers (Accept, Authorization, ...)
 	MaxBytes int64       // 0 means the client default
+	// Digest, when set, is the checksum the caller will verify the body
+	// against ("sha512-…", "sha256:…"): the cache then keeps the body by
+	// this digest, whatever URL served it.
+	Digest string
 }
 
 // Get fetches url with the client defaults.
@@ -118,6 +133,23 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, fmt.Errorf("fetch: unsupported URL scheme %q", u.Scheme)
+	}
+	cache := c.cacheOf()
+	if cache == nil {
+		return c.network(ctx, u, req, limit)
+	}
+	if resp, hit, err := c.fromCache(cache, u, req); hit && (resp == nil || int64(len(resp.Body)) <= limit) {
+		return resp, err
+	}
+	resp, err := c.network(ctx, u, req, limit)
+	c.toCache(cache, u, req, resp, err)
+	return resp, err
+}
+
+// network performs req over HTTP, retrying transient failures.
+func (c *Client) network(ctx context.Context, u *url.URL, req Request, limit int64) (*Response, error) {
+	if c.isOffline() {
+		return nil, fmt.Errorf("GET %s: %w: not in the local caches", u.Redacted(), ErrOffline)
 	}
 	var lastErr error
 	for attempt := 0; attempt <= c.opts.Retries; attempt++ {

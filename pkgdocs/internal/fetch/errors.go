@@ -63,7 +63,7 @@ func IsTransient(err error) bool {
 	if errors.Is(err, ErrRateLimited) || errors.Is(err, ErrUpstream) {
 		return true
 	}
-	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrUnauthorized) || errors.Is(err, ErrTooLarge) {
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrUnauthorized) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrOffline) {
 		return false
 	}
 	var ne net.Error

@@ -94,6 +94,7 @@ func Extract(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Pac
 	if bp.Name == "main" {
 		pkg.Notes = append(pkg.Notes, "This is a command (package main), not an importable library.")
 	}
+	pkg.Deprecated = deprecation(dp.Doc)
 	if d := x.markdown(dp.Doc); d != "" {
 		pkg.Sections = append(pkg.Sections, readme.Sections([]byte(d), "package doc")...)
 	}
@@ -301,3 +302,14 @@ func (f fileInfo) Mode() fs.FileMode  { return 0o444 }
 func (f fileInfo) ModTime() time.Time { return time.Time{} }
 func (f fileInfo) IsDir() bool        { return false }
 func (f fileInfo) Sys() any           { return nil }
+
+// deprecation returns the "Deprecated:" paragraph of a package doc
+// comment (the convention gopls and staticcheck read), or "".
+func deprecation(docText string) string {
+	for _, para := range strings.Split(docText, "\n\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(para), "Deprecated:"); ok {
+			return strings.Join(strings.Fields(rest), " ")
+		}
+	}
+	return ""
+}

@@ -63,6 +63,7 @@ type Proxy struct {
 	entries  []proxyEntry
 	modCache string // $GOMODCACHE/cache/download, or ""
 	noProxy  string // GONOPROXY/GOPRIVATE patterns
+	offline  bool   // the module cache only, never the network
 }
 
 // ProxyConfig configures NewProxy.
@@ -70,6 +71,7 @@ type ProxyConfig struct {
 	GOPROXY    string // default "https://proxy.golang.org,direct"
 	GOMODCACHE string // module cache root; "" disables the offline source
 	GONOPROXY  string // patterns of modules never fetched from a proxy (GOPRIVATE if empty)
+	Offline    bool   // answer from the module cache only
 }
 
 // NewProxy returns a Proxy using client for HTTP.
@@ -77,7 +79,7 @@ func NewProxy(client *fetch.Client, cfg ProxyConfig) *Proxy {
 	if cfg.GOPROXY == "" {
 		cfg.GOPROXY = "https://proxy.golang.org,direct"
 	}
-	p := &Proxy{client: client, entries: ParseGOPROXY(cfg.GOPROXY), noProxy: cfg.GONOPROXY}
+	p := &Proxy{client: client, entries: ParseGOPROXY(cfg.GOPROXY), noProxy: cfg.GONOPROXY, offline: cfg.Offline}
 	if cfg.GOMODCACHE != "" {
 		p.modCache = filepath.Join(cfg.GOMODCACHE, "cache", "download")
 	}
@@ -92,6 +94,20 @@ func (p *Proxy) get(ctx context.Context, mod, file string, limit int64) ([]byte,
 		return nil, "", fmt.Errorf("invalid module path %q: %w", mod, err)
 	}
 	rel := esc + "/" + file
+	// The files of one version never change: the module cache, when it
+	// has them, answers before any network.
+	if p.modCache != "" && strings.HasPrefix(file, "@v/") && file != "@v/list" {
+		if resp, err := p.local(ctx, rel, limit); err == nil {
+			return resp.Body, resp.URL, nil
+		}
+	}
+	if p.offline {
+		resp, err := p.local(ctx, rel, limit)
+		if err != nil {
+			return nil, "", fmt.Errorf("module %s: %s is not in the module cache and pkgdocs is offline: %w", mod, file, ErrNotFound)
+		}
+		return resp.Body, resp.URL, nil
+	}
 	var lastErr error
 	useProxy := p.noProxy == "" || !module.MatchPrefixPatterns(p.noProxy, mod)
 	if useProxy {
@@ -112,8 +128,7 @@ func (p *Proxy) get(ctx context.Context, mod, file string, limit int64) ([]byte,
 		}
 	}
 	if p.modCache != "" {
-		u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(p.modCache, filepath.FromSlash(rel)))}
-		resp, err := p.client.Do(ctx, fetch.Request{URL: u.String(), MaxBytes: limit})
+		resp, err := p.local(ctx, rel, limit)
 		if err == nil {
 			return resp.Body, resp.URL, nil
 		}
@@ -125,6 +140,15 @@ func (p *Proxy) get(ctx context.Context, mod, file string, limit int64) ([]byte,
 		lastErr = fmt.Errorf("module %s: %w", mod, ErrProxyDisabled)
 	}
 	return nil, "", lastErr
+}
+
+// local reads a file of the module cache's download directory.
+func (p *Proxy) local(ctx context.Context, rel string, limit int64) (*fetch.Response, error) {
+	if p.modCache == "" {
+		return nil, fmt.Errorf("no module cache: %w", ErrNotFound)
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(p.modCache, filepath.FromSlash(rel)))}
+	return p.client.Do(ctx, fetch.Request{URL: u.String(), MaxBytes: limit})
 }
 
 // List returns the known versions of mod, sorted by semver.
@@ -162,45 +186,6 @@ func (p *Proxy) Info(ctx context.Context, mod, version string) (string, error) {
 		return "", fmt.Errorf("module %s@%s: malformed .info from proxy", mod, version)
 	}
 	return in.Version, nil
-}
-
-// Latest returns the version cmd/go would pick for "@latest": the proxy's
-// @latest if it has one, else the highest release in @v/list, else the
-// highest prerelease.
-func (p *Proxy) Latest(ctx context.Context, mod string) (version, how string, err error) {
-	vs, listErr := p.List(ctx, mod)
-	if v := highest(vs); v != "" {
-		return v, "latest in @v/list", nil
-	}
-	body, _, err := p.get(ctx, mod, "@latest", 1<<16)
-	if err == nil {
-		var in info
-		if json.Unmarshal(body, &in) == nil && semver.IsValid(in.Version) {
-			return in.Version, "@latest", nil
-		}
-	}
-	if listErr != nil {
-		return "", "", listErr
-	}
-	if err != nil {
-		return "", "", err
-	}
-	return "", "", fmt.Errorf("module %s: %w: no versions", mod, ErrNotFound)
-}
-
-// highest returns the highest release, or the highest prerelease when there
-// is no release.
-func highest(vs []string) string {
-	var pre string
-	for i := len(vs) - 1; i >= 0; i-- {
-		if semver.Prerelease(vs[i]) == "" && !strings.HasSuffix(semver.Build(vs[i]), "+incompatible") {
-			return vs[i]
-		}
-		if pre == "" {
-			pre = vs[i]
-		}
-	}
-	return pre
 }
 
 // Zip downloads the module zip of mod@version.

@@ -19,6 +19,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/archive"
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/projectdir"
 	"github.com/gomcp/sdk/pkgdocs/internal/search"
 )
 
@@ -40,6 +41,9 @@ type Request struct {
 // Resolved says which module version provides a package.
 type Resolved struct {
 	Module, Version, How string
+	// Sum is the h1: hash the project's go.sum records for the module
+	// zip, or ""; when set, the zip must match it.
+	Sum string
 }
 
 // Describe documents req.ImportPath.
@@ -98,11 +102,11 @@ func (s *Source) resolve(ctx context.Context, p, version string) ([]Resolved, er
 			defer wg.Done()
 			if version != "" {
 				v, err := s.Proxy.Info(ctx, c, version)
-				results[i], errs[i] = Resolved{c, v, "explicit"}, err
+				results[i], errs[i] = Resolved{Module: c, Version: v, How: "explicit"}, err
 				return
 			}
 			v, how, err := s.Proxy.Latest(ctx, c)
-			results[i], errs[i] = Resolved{c, v, how}, err
+			results[i], errs[i] = Resolved{Module: c, Version: v, How: how}, err
 		}()
 	}
 	wg.Wait()
@@ -155,6 +159,11 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 		if err != nil {
 			return nil, fmt.Errorf("downloading %s@%s: %w", m.Module, m.Version, err)
 		}
+		if m.Sum != "" {
+			if err := verifyZip(data, m.Sum); err != nil {
+				return nil, fmt.Errorf("%s@%s from %s: %w", m.Module, m.Version, hostOf(zipURL), err)
+			}
+		}
 		tree, err := archive.ReadZip(data, archive.Options{
 			Prefix: m.Module + "@" + m.Version + "/",
 			Keep: func(name string) bool {
@@ -183,6 +192,9 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 		pkg.ResolvedFrom = m.How
 		t := tgt.withDefaults()
 		pkg.Origin = fmt.Sprintf("module %s zip · go/doc for %s/%s", m.Module, t.GOOS, t.GOARCH)
+		if m.Sum != "" {
+			pkg.Origin = fmt.Sprintf("module %s zip (checksum matches go.sum) · go/doc for %s/%s", m.Module, t.GOOS, t.GOARCH)
+		}
 		pkg.Install = fmt.Sprintf("```sh\ngo get %s@%s\n```\n\n```go\nimport %q\n```", p, m.Version, p)
 		return pkg, nil
 	}
@@ -336,33 +348,30 @@ func (s *Source) fromProject(ctx context.Context, p string, req Request) (*model
 			}
 			return s.describeLocal(p, filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(p, best.Mod.Path))), "replace in "+gomod, req.Target)
 		}
-		return nil, &Resolved{rep.New.Path, rep.New.Version, "go.mod replace"}, nil
+		return nil, &Resolved{rep.New.Path, rep.New.Version, "go.mod replace", goSumHash(gomod, rep.New.Path, rep.New.Version)}, nil
 	}
-	return nil, &Resolved{best.Mod.Path, best.Mod.Version, "go.mod"}, nil
+	return nil, &Resolved{best.Mod.Path, best.Mod.Version, "go.mod", goSumHash(gomod, best.Mod.Path, best.Mod.Version)}, nil
 }
 
 func within(p, mod string) bool {
 	return p == mod || strings.HasPrefix(p, mod+"/")
 }
 
-// findGoMod walks up from dir to the nearest go.mod.
+// findGoMod returns the nearest go.mod at or above dir, looking no higher
+// than the repository root and never in the home directory above the
+// project or the filesystem root (projectdir.Ancestors).
 func findGoMod(dir string) (string, []byte, error) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return "", nil, fmt.Errorf("projectPath %q is not a directory", dir)
 	}
-	dir, _ = filepath.Abs(dir)
-	for {
-		f := filepath.Join(dir, "go.mod")
+	for _, d := range projectdir.Ancestors(dir) {
+		f := filepath.Join(d, "go.mod")
 		if data, err := os.ReadFile(f); err == nil {
 			return f, data, nil
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", nil, nil
-		}
-		dir = parent
 	}
+	return "", nil, nil
 }
 
 func (s *Source) describeLocal(p, dir, how string, tgt Target) (*model.Package, *Resolved, error) {

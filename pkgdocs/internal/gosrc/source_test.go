@@ -260,3 +260,43 @@ func TestStandardLibrary(t *testing.T) {
 		t.Errorf("strings: version %s, Cut found %v", pkg.Version, found)
 	}
 }
+
+// TestModuleCacheBeforeNetwork: a pinned version already in the module
+// cache is read from there, with no request to the proxy; offline, the
+// proxy is never asked.
+func TestModuleCacheBeforeNetwork(t *testing.T) {
+	files := testutil.TxtarFile(t, "../../testdata/go/demo.txtar")
+	dir := t.TempDir()
+	dl := filepath.Join(dir, "cache", "download", "example.com", "demo", "@v")
+	os.MkdirAll(dl, 0o755)
+	os.WriteFile(filepath.Join(dl, "list"), []byte("v1.0.0\n"), 0o644)
+	os.WriteFile(filepath.Join(dl, "v1.0.0.info"), []byte(`{"Version":"v1.0.0"}`), 0o644)
+	os.WriteFile(filepath.Join(dl, "v1.0.0.zip"), testutil.Zip(t, "example.com/demo@v1.0.0/", files), 0o644)
+	fp := newFakeProxy(t)
+	s := &Source{Proxy: NewProxy(fetch.New(nil), ProxyConfig{GOPROXY: fp.URL, GOMODCACHE: dir})}
+	pkg, err := s.Describe(context.Background(), Request{ImportPath: "example.com/demo/sub", Version: "v1.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp.mu.Lock()
+	reqs := append([]string(nil), fp.requests...)
+	fp.mu.Unlock()
+	for _, r := range reqs {
+		if strings.Contains(r, "example.com/demo/@v/v1.0.0") {
+			t.Errorf("pinned version fetched from the proxy: %s", r)
+		}
+	}
+	if pkg.Registry != "local module cache" {
+		t.Errorf("provenance %q, want the local module cache", pkg.Registry)
+	}
+	off := &Source{Proxy: NewProxy(fetch.New(nil), ProxyConfig{GOPROXY: fp.URL, GOMODCACHE: dir, Offline: true})}
+	before := len(reqs)
+	if pkg, err := off.Describe(context.Background(), Request{ImportPath: "example.com/demo/sub"}); err != nil || pkg.Version != "v1.0.0" {
+		t.Fatalf("offline: %v", err)
+	}
+	fp.mu.Lock()
+	defer fp.mu.Unlock()
+	if len(fp.requests) != before {
+		t.Errorf("offline mode asked the proxy: %q", fp.requests[before:])
+	}
+}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -100,6 +101,17 @@ func checkTools(t *testing.T, cs *mcp.ClientSession) {
 	res, err = cs.CallTool(ctx, "describe_go_package", map[string]any{"pkg": "typo"}, nil)
 	if err != nil || !res.IsError || !strings.Contains(res.Content[0].Text, "package") {
 		t.Fatalf("bad arguments: %v %+v; want a tool error naming the argument", err, res)
+	}
+	// A page beyond the last and an unknown GOOS are invalid params.
+	for _, args := range []map[string]any{
+		{"package": "example.com/demo/sub", "page": 99},
+		{"package": "example.com/demo/sub", "goos": "../../x"},
+	} {
+		_, err = cs.CallTool(ctx, "describe_go_package", args, nil)
+		var rpcErr *mcp.JSONRPCError
+		if !errors.As(err, &rpcErr) || rpcErr.Code != mcp.CodeInvalidParams {
+			t.Errorf("%v: err = %v, want -32602", args, err)
+		}
 	}
 }
 

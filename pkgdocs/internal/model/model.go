@@ -32,6 +32,7 @@ type Package struct {
 	Origin       string // what was read, e.g. "module zip", "tarball README+d.ts"
 	SourceURL    string // URL (or file path) of the main artefact
 	ResolvedFrom string // explicit, lockfile, go.mod, latest, list, dist-tag, semver, local
+	Deprecated   string // why this version is deprecated (npm deprecated, Go "Deprecated:", yanked); "" if it is not
 	Synopsis     string // one-line summary
 	Install      string // how to add it, as a markdown code fence or short text
 	Sections     []Section
@@ -70,6 +71,7 @@ type Symbol struct {
 	Signature string // one declaration, without body
 	Doc       string // documentation comment as markdown
 	File      string // source file, relative to the package root
+	Hidden    bool   // found by name and by search, not listed in the API index (interface members)
 }
 
 // Example is one runnable or illustrative piece of code.

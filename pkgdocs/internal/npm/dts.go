@@ -3,295 +3,407 @@ package npm
 import (
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
 )
 
-// statement is one top-level TypeScript statement and the JSDoc before it.
-type statement struct {
-	text string
-	doc  string
-}
-
-// splitStatements splits TypeScript declaration source into top-level
-// statements. It understands comments, string and template literals
-// (with ${} nesting) and bracket nesting; a statement ends at a ';' or at a
-// line break after a closing bracket at depth 0 when the next line does not
-// continue it.
-func splitStatements(src string) []statement {
-	var out []statement
-	var cur strings.Builder
-	var doc string
-	depth := 0
-	flush := func() {
-		t := strings.TrimSpace(cur.String())
-		if t != "" && t != ";" {
-			out = append(out, statement{text: t, doc: doc})
-		}
-		cur.Reset()
-		doc = ""
-	}
-	n := len(src)
-	for i := 0; i < n; i++ {
-		c := src[i]
-		switch {
-		case c == '/' && i+1 < n && src[i+1] == '/':
-			j := strings.IndexByte(src[i:], '\n')
-			if j < 0 {
-				j = n - i
-			}
-			i += j - 1
-			continue
-		case c == '/' && i+1 < n && src[i+1] == '*':
-			j := strings.Index(src[i+2:], "*/")
-			end := n
-			if j >= 0 {
-				end = i + 2 + j + 2
-			}
-			if depth == 0 && strings.TrimSpace(cur.String()) == "" && strings.HasPrefix(src[i:], "/**") {
-				doc = cleanJSDoc(src[i:end])
-			}
-			i = end - 1
-			continue
-		case c == '"' || c == '\'':
-			j := skipString(src, i)
-			cur.WriteString(src[i:j])
-			i = j - 1
-			continue
-		case c == '`':
-			j := skipTemplate(src, i)
-			cur.WriteString(src[i:j])
-			i = j - 1
-			continue
-		case c == '{' || c == '(' || c == '[':
-			depth++
-		case c == '}' || c == ')' || c == ']':
-			if depth > 0 {
-				depth--
-			}
-		case c == ';' && depth == 0:
-			cur.WriteByte(c)
-			flush()
-			continue
-		case c == '\n' && depth == 0:
-			t := strings.TrimSpace(cur.String())
-			if t != "" && statementComplete(t) && !continues(src[i+1:]) {
-				flush()
-				continue
-			}
-		}
-		cur.WriteByte(c)
-	}
-	flush()
-	return out
-}
-
-// statementComplete reports a statement that may end at a line break.
-func statementComplete(t string) bool {
-	last := t[len(t)-1]
-	if last == '}' || last == ')' || last == ']' {
-		return true
-	}
-	// export … from "x" / import … from 'x' without a semicolon
-	return (last == '"' || last == '\'') && (strings.HasPrefix(t, "export") || strings.HasPrefix(t, "import"))
-}
-
-// continues reports whether the next non-blank text continues the current
-// statement (a union, intersection, member access, ...).
-func continues(rest string) bool {
-	rest = strings.TrimLeft(rest, " \t\r\n")
-	if rest == "" {
-		return false
-	}
-	switch rest[0] {
-	case '|', '&', '.', ',', '=', '?', ':', '<', '>', '(', '[', '{':
-		return !strings.HasPrefix(rest, "/*") && !strings.HasPrefix(rest, "//")
-	}
-	return strings.HasPrefix(rest, "extends ") || strings.HasPrefix(rest, "implements ")
-}
-
-func skipString(src string, i int) int {
-	q := src[i]
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case q, '\n':
-			return j + 1
-		}
-	}
-	return len(src)
-}
-
-func skipTemplate(src string, i int) int {
-	depth := 0
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case '$':
-			if j+1 < len(src) && src[j+1] == '{' {
-				depth++
-				j++
-			}
-		case '}':
-			if depth > 0 {
-				depth--
-			}
-		case '`':
-			if depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return len(src)
-}
-
-func cleanJSDoc(c string) string {
-	c = strings.TrimSuffix(strings.TrimPrefix(c, "/**"), "*/")
-	var lines []string
-	for _, l := range strings.Split(c, "\n") {
-		l = strings.TrimSpace(l)
-		l = strings.TrimPrefix(strings.TrimPrefix(l, "*"), " ")
-		lines = append(lines, l)
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
-}
-
 var (
-	declRE     = regexp.MustCompile(`^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(function\*?|class|interface|type|const|let|var|enum|namespace|module|const\s+enum)\s+([A-Za-z_$][\w$]*)`)
-	reexportRE = regexp.MustCompile(`^export\s+(type\s+)?(\*(?:\s+as\s+([A-Za-z_$][\w$]*))?|\{([^}]*)\})\s+from\s+['"]([^'"]+)['"]`)
-	localExpRE = regexp.MustCompile(`^export\s+(?:type\s+)?\{([^}]*)\}\s*;?$`)
-	defaultRE  = regexp.MustCompile(`^export\s+(?:default|=)\s+([A-Za-z_$][\w$]*)\s*;?$`)
-	requireRE  = regexp.MustCompile(`^(export\s+)?import\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)`)
+	declRE      = regexp.MustCompile(`^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(function\*?|class|interface|type|const|let|var|enum|namespace|module|const\s+enum)\s+([A-Za-z_$][\w$]*)`)
+	reexportRE  = regexp.MustCompile(`^export\s+(type\s+)?(\*(?:\s+as\s+([A-Za-z_$][\w$]*))?|\{([^}]*)\})\s+from\s+['"]([^'"]+)['"]`)
+	localExpRE  = regexp.MustCompile(`^export\s+(?:type\s+)?\{([^}]*)\}\s*;?$`)
+	defaultRE   = regexp.MustCompile(`^export\s+(?:default|=)\s+([A-Za-z_$][\w$]*)\s*;?$`)
+	requireRE   = regexp.MustCompile(`^(export\s+)?import\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)`)
+	importRE    = regexp.MustCompile(`^import\s+(?:type\s+)?(?:([A-Za-z_$][\w$]*)\s*,?\s*)?(?:\*\s+as\s+([A-Za-z_$][\w$]*)|\{([^}]*)\})?\s*from\s+['"]([^'"]+)['"]`)
+	ambientRE   = regexp.MustCompile(`^(?:export\s+)?declare\s+module\s+['"]([^'"]+)['"]\s*\{`)
+	globalRE    = regexp.MustCompile(`^(?:export\s+)?declare\s+global\s*\{`)
+	asNamespace = regexp.MustCompile(`^export\s+as\s+namespace\s+`)
+	referenceRE = regexp.MustCompile(`(?m)^\s*///\s*<reference\s+path\s*=\s*["']([^"']+)["']`)
+	typeRefRE   = regexp.MustCompile(`^(?:typeof\s+)?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)\s*(?:<.*)?;?$`)
 )
 
 // Scanner extracts exported declarations from .d.ts files, following
-// re-exports between files of the same package.
+// re-exports, imports and triple-slash references between files of the
+// same package. It understands "export =" of a namespace, a function or
+// class merged with a namespace, or a value typed by an interface (whose
+// members, including those added by module augmentation, become the
+// package's functions); ambient modules ("declare module \"fs\"", whose
+// members are named "fs.readFile"); "declare global"; overloads (one
+// symbol, one signature line each) and class members ("Class.member").
 type Scanner struct {
 	// Read returns a file of the package; paths are relative to its root.
-	Read       func(name string) ([]byte, bool)
-	MaxSymbols int // default 2000
-	MaxFiles   int // default 200
-	visited    map[string]bool
-	files      int
+	Read func(name string) ([]byte, bool)
+	// DefaultName names what "export =" exports when it is a function or
+	// class merged with a namespace (express: "express", "express.json");
+	// "" keeps the declaration's own name.
+	DefaultName string
+	// Self resolves a non-relative specifier that names the package itself
+	// ("zustand/vanilla" inside zustand) to a declaration file; nil or ""
+	// means another package.
+	Self       func(spec string) string
+	MaxSymbols int // default 5000
+	MaxFiles   int // default 300
+
+	visited  map[string]bool
+	files    int // scans so far, bounded by 20*MaxFiles
+	hidden   int // hidden symbols so far, bounded by 4*MaxSymbols
+	out      []model.Symbol
+	index    map[string]int       // symbol name+kind -> position in out
+	ifaces   map[string][]member  // interface members, merged across declarations
+	promote  []promotion          // values typed by an interface, exported by "export ="
+	promoted map[string]bool      // interfaces whose members became functions
+	parsed   map[string]*dtsFile  // parsed files by path
+	readLog  map[string]struct{}  // every file read, for fixture trimming
+	modules  map[string]bool      // ambient module names already emitted
+	ambients map[string]*ambientM // ambient module bodies by name, for non-relative re-exports
+}
+
+// ambientM is the body of one ambient module declaration.
+type ambientM struct {
+	file string
+	body string
+}
+
+// promotion records "declare const _: _.LoDashStatic; export = _": the
+// members of the interface are the module's exports.
+type promotion struct {
+	iface  string
+	prefix string
+	file   string
+}
+
+// scope is where statements are being read: which names they export
+// (only, renamed), under what prefix, and whether every declaration is
+// implicitly exported (ambient modules and namespaces, global scripts).
+type scope struct {
+	file    string
+	only    map[string]string // exported name -> final name; nil means all
+	prefix  string
+	ambient bool
 }
 
 // Scan returns the symbols exported by entry (a path relative to the
 // package root).
 func (s *Scanner) Scan(entry string) []model.Symbol {
 	if s.MaxSymbols == 0 {
-		s.MaxSymbols = 2000
+		s.MaxSymbols = 5000
 	}
 	if s.MaxFiles == 0 {
-		s.MaxFiles = 200
+		s.MaxFiles = 300
 	}
-	s.visited = map[string]bool{}
-	var out []model.Symbol
-	s.scanFile(path.Clean(entry), nil, "", &out)
+	s.visited, s.index, s.ifaces = map[string]bool{}, map[string]int{}, map[string][]member{}
+	s.promoted, s.parsed, s.modules = map[string]bool{}, map[string]*dtsFile{}, map[string]bool{}
+	s.ambients, s.readLog = map[string]*ambientM{}, map[string]struct{}{}
+	s.out, s.hidden, s.files = nil, 0, 0
+	s.scanFile(path.Clean(entry), nil, "")
+	s.applyPromotions()
+	out := s.out[:0:0]
+	for _, sym := range s.out {
+		if sym.Kind == "interface" && s.promoted[sym.Name[strings.LastIndexByte(sym.Name, '.')+1:]] {
+			continue // its members are listed as functions
+		}
+		out = append(out, sym)
+	}
 	return out
 }
 
-// scanFile appends the symbols file exports. only, when non-nil, limits and
+// Files returns the files the last Scan read.
+func (s *Scanner) Files() []string {
+	var out []string
+	for f := range s.readLog {
+		out = append(out, f)
+	}
+	return out
+}
+
+// filterKey identifies an export filter.
+func filterKey(only map[string]string) string {
+	if only == nil {
+		return "*"
+	}
+	keys := make([]string, 0, len(only))
+	for k, v := range only {
+		keys = append(keys, k+"="+v)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ",")
+}
+
+func (s *Scanner) full() bool { return len(s.out)-s.hidden >= s.MaxSymbols }
+
+// read parses a file once.
+func (s *Scanner) read(file string) *dtsFile {
+	if f, ok := s.parsed[file]; ok {
+		return f
+	}
+	if len(s.parsed) >= s.MaxFiles {
+		return nil
+	}
+	src, ok := s.Read(file)
+	if !ok {
+		return nil
+	}
+	s.readLog[file] = struct{}{}
+	f := parseDTS(file, string(src))
+	s.parsed[file] = f
+	return f
+}
+
+// scanFile emits the symbols file exports. only, when non-nil, limits and
 // renames them (export {a as b} from); prefix qualifies them (export * as ns).
-func (s *Scanner) scanFile(file string, only map[string]string, prefix string, out *[]model.Symbol) {
-	key := file + "\x00" + prefix
-	if s.visited[key] || s.files >= s.MaxFiles || len(*out) >= s.MaxSymbols {
+func (s *Scanner) scanFile(file string, only map[string]string, prefix string) {
+	key := file + "\x00" + prefix + "\x00" + filterKey(only)
+	if s.visited[key] || s.full() || s.files >= 20*s.MaxFiles {
 		return
 	}
 	s.visited[key] = true
 	s.files++
-	src, ok := s.Read(file)
-	if !ok {
+	f := s.read(file)
+	if f == nil {
 		return
 	}
-	stmts := splitStatements(string(src))
-	exported, hasExports, exportEquals := exportsOf(stmts)
-	// Emit in source order.
-	for _, st := range stmts {
-		if len(*out) >= s.MaxSymbols {
-			return
+	s.statements(f, f.stmts, scope{file: file, only: only, prefix: prefix, ambient: !f.hasExports})
+	// Referenced files declare globals, ambient modules and augmentations:
+	// after the file's own exports, which matter more.
+	for _, ref := range f.references {
+		if target := path.Join(path.Dir(file), ref); target != file {
+			s.scanFile(target, nil, "")
 		}
-		t := st.text
-		if m := reexportRE.FindStringSubmatch(t); m != nil {
-			s.reexport(file, st, m, only, prefix, out)
-			continue
-		}
-		if m := requireRE.FindStringSubmatch(t); m != nil {
-			// import x = require("./x"); export { x as y }: y is what ./x
-			// declares with "export =".
-			if as, ok := exported[m[2]]; ok {
-				if as, ok = rename(only, as); ok {
-					if target := resolveDTS(file, m[3], s.Read); target != "" {
-						s.scanFile(target, map[string]string{"=": as}, prefix, out)
-					}
-				}
-			}
-			continue
-		}
-		m := declRE.FindStringSubmatch(t)
-		if m == nil {
-			continue
-		}
-		name := m[2]
-		as, ok := exported[name]
-		if !hasExports {
-			as, ok = name, true // a global script: everything it declares is visible
-		}
-		if !ok {
-			continue
-		}
-		if only != nil {
-			renamed, want := only[as]
-			if !want && as == exportEquals {
-				renamed, want = only["="]
-			}
-			if !want {
-				continue
-			}
-			as = renamed
-		}
-		*out = append(*out, model.Symbol{Name: prefix + as, Kind: declKind(m[1]), Signature: signature(t), Doc: st.doc, File: file})
 	}
 }
 
-// exportsOf reads which local names a file's statements export, and under
-// what name; whether the file exports anything at all (else it is a global
-// script); and the local name of its "export = x", if any.
-func exportsOf(stmts []statement) (exported map[string]string, hasExports bool, exportEquals string) {
-	exported = map[string]string{} // local name -> exported name
+// statements emits what a list of statements exports within sc.
+func (s *Scanner) statements(f *dtsFile, stmts []statement, sc scope) {
+	ex := exportsOf(stmts)
 	for _, st := range stmts {
+		if s.full() {
+			return
+		}
 		t := st.text
 		switch {
-		case requireRE.MatchString(t):
-			if m := requireRE.FindStringSubmatch(t); m[1] != "" {
-				hasExports = true
-				exported[m[2]] = m[2]
-			}
 		case reexportRE.MatchString(t):
-			hasExports = true
+			s.reexport(sc, st, reexportRE.FindStringSubmatch(t))
+		case requireRE.MatchString(t):
+			m := requireRE.FindStringSubmatch(t)
+			if as, ok := ex.names[m[2]]; ok {
+				if as, ok = rename(sc.only, as); ok {
+					if target := s.resolve(sc.file, m[3]); target != "" {
+						s.scanFile(target, map[string]string{"=": as}, sc.prefix)
+					}
+				}
+			}
+		case ambientRE.MatchString(t):
+			s.ambientModule(sc, ambientRE.FindStringSubmatch(t)[1], st)
+		case globalRE.MatchString(t):
+			if sc.only == nil {
+				s.statements(f, splitStatements(body(st.raw)), scope{file: sc.file, ambient: true})
+			}
 		case localExpRE.MatchString(t):
-			hasExports = true
-			for local, as := range parseSpecifiers(localExpRE.FindStringSubmatch(t)[1]) {
-				exported[local] = as
-			}
-		case defaultRE.MatchString(t):
-			hasExports = true
-			name := defaultRE.FindStringSubmatch(t)[1]
-			exported[name] = name
-			if strings.Contains(t, "=") {
-				exportEquals = name
-			}
+			s.exportImported(sc, ex, localExpRE.FindStringSubmatch(t)[1])
 		default:
-			if m := declRE.FindStringSubmatch(t); m != nil && strings.HasPrefix(t, "export") {
-				hasExports = true
-				exported[m[2]] = m[2]
-			}
+			s.declaration(f, st, sc, ex)
 		}
 	}
-	return exported, hasExports, exportEquals
 }
+
+// exportImported follows "export { a, b as c }" of names the file imported
+// from another of the package's files.
+func (s *Scanner) exportImported(sc scope, ex exports, list string) {
+	byTarget := map[string]map[string]string{}
+	var order []string
+	for local, as := range parseSpecifiers(list) {
+		imp, ok := ex.imports[local]
+		if !ok {
+			continue
+		}
+		final, ok := rename(sc.only, as)
+		if !ok {
+			continue
+		}
+		target := s.resolve(sc.file, imp.spec)
+		if target == "" {
+			continue
+		}
+		if imp.name == "*" {
+			s.add(model.Symbol{Name: sc.prefix + final, Kind: "namespace", Signature: "namespace " + final, File: sc.file})
+			s.scanFile(target, nil, sc.prefix+final+".")
+			continue
+		}
+		if byTarget[target] == nil {
+			byTarget[target] = map[string]string{}
+			order = append(order, target)
+		}
+		byTarget[target][imp.name] = final
+	}
+	sort.Strings(order)
+	for _, target := range order {
+		s.scanFile(target, byTarget[target], sc.prefix)
+	}
+}
+
+// declaration emits one declaration if it is exported in sc.
+func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
+	t := st.text
+	m := declRE.FindStringSubmatch(t)
+	if m == nil {
+		return
+	}
+	kind, local := declKind(m[1]), m[2]
+	if kind == "interface" {
+		s.ifaces[local] = append(s.ifaces[local], parseMembers(body(st.raw))...)
+	}
+	as, ok := ex.names[local]
+	if sc.ambient || (!ok && !ex.hasExports) {
+		as, ok = local, true
+	}
+	if ex.equals != "" && local == ex.equals {
+		as, ok = local, true
+	}
+	if !ok {
+		return
+	}
+	final, ok := rename(sc.only, as)
+	if !ok && local == ex.equals {
+		final, ok = rename(sc.only, "=")
+	}
+	if !ok && local == ex.defaultOf {
+		final, ok = rename(sc.only, "default")
+	}
+	if !ok {
+		return
+	}
+	if local == ex.equals && ex.merged[local] && s.DefaultName != "" && sc.only == nil && sc.prefix == "" {
+		final = s.DefaultName
+	}
+	name := sc.prefix + final
+	switch kind {
+	case "namespace":
+		inner := name + "."
+		if local == ex.equals && !ex.merged[local] {
+			inner = sc.prefix // export = a pure namespace: its members are the module
+		} else {
+			s.add(model.Symbol{Name: name, Kind: kind, Signature: header(t), Doc: st.doc, File: sc.file})
+		}
+		s.statements(f, splitStatements(body(st.raw)), scope{file: sc.file, prefix: inner, ambient: true})
+		return
+	case "const":
+		if local == ex.equals {
+			if tm := typeRefRE.FindStringSubmatch(typeOf(t)); tm != nil {
+				s.promote = append(s.promote, promotion{iface: tm[1], prefix: sc.prefix, file: sc.file})
+			}
+		}
+		if sig := typeofFunction(f.stmts, typeOf(t), final); sig != "" {
+			// const glob: typeof glob_ & {...}: callable as glob_ is.
+			s.add(model.Symbol{Name: name, Kind: "function", Signature: sig, Doc: st.doc, File: sc.file})
+			return
+		}
+	}
+	switch kind {
+	case "class":
+		// The members follow, one symbol each: the class shows its header.
+		s.add(model.Symbol{Name: name, Kind: kind, Signature: header(t), Doc: st.doc, File: sc.file})
+		for _, mem := range parseMembers(body(st.raw)) {
+			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: sc.file})
+		}
+	case "interface":
+		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
+		// Members are found by name (Moment.format), not listed.
+		for _, mem := range parseMembers(body(st.raw)) {
+			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: sc.file, Hidden: true})
+		}
+	default:
+		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
+	}
+}
+
+// ambientModule reads "declare module \"x\" { ... }": a relative name
+// augments one of the package's modules (its declarations join the export
+// = namespace: interfaces merge), any other name declares a module whose
+// members are named "x.member" ("node:" prefixes dropped).
+func (s *Scanner) ambientModule(sc scope, name string, st statement) {
+	if sc.only != nil {
+		return
+	}
+	b := body(st.raw)
+	stmts := splitStatements(b)
+	if strings.HasPrefix(name, ".") {
+		f := &dtsFile{file: sc.file}
+		s.statements(f, stmts, scope{file: sc.file, ambient: true})
+		return
+	}
+	short := strings.TrimPrefix(name, "node:")
+	s.ambients[name] = &ambientM{file: sc.file, body: b}
+	if onlyReexports(stmts) && !s.modules[short] {
+		// declare module "fs" { export * from "node:fs" }: the same module
+		// under another name, emitted when that one is.
+		return
+	}
+	if s.modules[short] {
+		return
+	}
+	s.modules[short] = true
+	s.add(model.Symbol{Name: short, Kind: "module", Signature: `declare module "` + name + `"`, Doc: st.doc, File: sc.file})
+	s.statements(&dtsFile{file: sc.file}, stmts, scope{file: sc.file, prefix: short + ".", ambient: true})
+}
+
+func onlyReexports(stmts []statement) bool {
+	for _, st := range stmts {
+		if !reexportRE.MatchString(st.text) {
+			return false
+		}
+	}
+	return true
+}
+
+// applyPromotions turns the members of interfaces behind "export =" values
+// into functions and constants of the module.
+func (s *Scanner) applyPromotions() {
+	for _, p := range s.promote {
+		mems := s.ifaces[p.iface]
+		if len(mems) == 0 {
+			continue
+		}
+		s.promoted[p.iface] = true
+		for _, m := range mems {
+			if s.full() {
+				return
+			}
+			kind := "const"
+			if m.kind == "method" {
+				kind = "function"
+			}
+			s.add(model.Symbol{Name: p.prefix + m.name, Kind: kind, Signature: m.sig, Doc: m.doc, File: p.file})
+		}
+	}
+}
+
+// add appends a symbol, merging overloads (same name, a callable kind) into
+// one symbol with one signature per line, and dropping repeated
+// declarations of the same name and kind (interface merging).
+func (s *Scanner) add(sym model.Symbol) {
+	key := sym.Kind + " " + sym.Name
+	if sym.Hidden && s.hidden >= 4*s.MaxSymbols {
+		return
+	}
+	if i, ok := s.index[key]; ok {
+		prev := &s.out[i]
+		if callable(sym.Kind) && !strings.Contains("\n"+prev.Signature+"\n", "\n"+sym.Signature+"\n") && strings.Count(prev.Signature, "\n") < 40 {
+			prev.Signature += "\n" + sym.Signature
+		}
+		if prev.Doc == "" {
+			prev.Doc = sym.Doc
+		}
+		return
+	}
+	s.index[key] = len(s.out)
+	s.out = append(s.out, sym)
+	if sym.Hidden {
+		s.hidden++
+	}
+}
+
+func callable(kind string) bool { return kind == "function" || kind == "method" }
 
 // rename applies an export filter to a name: the new name, or false when
 // the name is not wanted.
@@ -316,31 +428,31 @@ func declKind(k string) string {
 }
 
 // reexport follows one "export … from" statement.
-func (s *Scanner) reexport(file string, st statement, m []string, only map[string]string, prefix string, out *[]model.Symbol) {
-	target := resolveDTS(file, m[5], s.Read)
+func (s *Scanner) reexport(sc scope, st statement, m []string) {
+	target := s.resolve(sc.file, m[5])
 	if target == "" {
+		if amb, ok := s.ambients[m[5]]; ok && m[3] == "" && m[4] == "" {
+			// export * from "node:fs" inside another ambient module
+			s.statements(&dtsFile{file: amb.file}, splitStatements(amb.body), scope{file: amb.file, only: sc.only, prefix: sc.prefix, ambient: true})
+		}
 		return
 	}
 	switch {
 	case m[4] != "":
 		sel := parseSpecifiers(m[4])
-		if only != nil {
-			sel = restrict(sel, only)
+		if sc.only != nil {
+			sel = restrict(sel, sc.only)
 		}
-		s.scanFile(target, sel, prefix, out)
+		s.scanFile(target, sel, sc.prefix)
 	case m[3] != "":
-		name := m[3]
-		if only != nil {
-			renamed, ok := only[name]
-			if !ok {
-				return
-			}
-			name = renamed
+		name, ok := rename(sc.only, m[3])
+		if !ok {
+			return
 		}
-		*out = append(*out, model.Symbol{Name: prefix + name, Kind: "namespace", Signature: st.text, Doc: st.doc, File: file})
-		s.scanFile(target, nil, prefix+name+".", out)
+		s.add(model.Symbol{Name: sc.prefix + name, Kind: "namespace", Signature: st.text, Doc: st.doc, File: sc.file})
+		s.scanFile(target, nil, sc.prefix+name+".")
 	default:
-		s.scanFile(target, only, prefix, out)
+		s.scanFile(target, sc.only, sc.prefix)
 	}
 }
 
@@ -373,22 +485,38 @@ func restrict(sel, only map[string]string) map[string]string {
 	return out
 }
 
-// resolveDTS maps a relative module specifier to a declaration file.
+// resolve maps a module specifier to one of the package's declaration
+// files, or "".
+func (s *Scanner) resolve(from, spec string) string {
+	if strings.HasPrefix(spec, ".") {
+		return resolveDTS(from, spec, s.Read)
+	}
+	if s.Self != nil {
+		return s.Self(spec)
+	}
+	return ""
+}
+
+// resolveDTS maps a relative module specifier to a declaration file: a
+// .js, .mjs, .cjs, .ts, .mts, .cts, .jsx or .tsx name to its declaration
+// file, an extensionless name to name.d.ts (and its variants), a directory
+// to its index.
 func resolveDTS(from, spec string, read func(string) ([]byte, bool)) string {
 	if !strings.HasPrefix(spec, ".") {
 		return "" // another package
 	}
 	base := path.Join(path.Dir(from), spec)
 	var cands []string
-	switch {
-	case strings.HasSuffix(base, ".js"):
-		cands = append(cands, strings.TrimSuffix(base, ".js")+".d.ts")
-	case strings.HasSuffix(base, ".cjs"):
-		cands = append(cands, strings.TrimSuffix(base, ".cjs")+".d.cts")
-	case strings.HasSuffix(base, ".mjs"):
-		cands = append(cands, strings.TrimSuffix(base, ".mjs")+".d.mts")
-	case strings.HasSuffix(base, ".d.ts"), strings.HasSuffix(base, ".d.cts"), strings.HasSuffix(base, ".d.mts"):
-		cands = append(cands, base)
+	for _, ext := range []struct{ src, dts string }{
+		{".d.ts", ".d.ts"}, {".d.cts", ".d.cts"}, {".d.mts", ".d.mts"},
+		{".js", ".d.ts"}, {".jsx", ".d.ts"}, {".cjs", ".d.cts"}, {".mjs", ".d.mts"},
+		{".ts", ".d.ts"}, {".tsx", ".d.ts"}, {".cts", ".d.cts"}, {".mts", ".d.mts"},
+	} {
+		if strings.HasSuffix(base, ext.src) {
+			stem := strings.TrimSuffix(base, ext.src)
+			cands = append(cands, stem+ext.dts, stem+".d.ts")
+			break
+		}
 	}
 	cands = append(cands, base+".d.ts", base+".d.cts", base+".d.mts", base+"/index.d.ts", base+"/index.d.cts", base+"/index.d.mts")
 	for _, c := range cands {
@@ -411,4 +539,44 @@ func signature(t string) string {
 		lines = append(lines[:29], "  // …", lines[len(lines)-1])
 	}
 	return strings.Join(lines, "\n")
+}
+
+// header is a namespace's or module's first line, its body elided.
+func header(t string) string {
+	t = signature(t)
+	if i := strings.IndexByte(t, '{'); i >= 0 {
+		return strings.TrimSpace(t[:i]) + " { … }"
+	}
+	return t
+}
+
+// typeofFunction returns the signatures of the local function a
+// "typeof f" (or "typeof f & {...}") type names, renamed to name; "" if
+// the type is not of that form.
+func typeofFunction(stmts []statement, typ, name string) string {
+	fn, ok := strings.CutPrefix(typ, "typeof ")
+	if !ok {
+		return ""
+	}
+	fn = strings.TrimSpace(fn)
+	if i := strings.IndexAny(fn, " &|;<\n"); i >= 0 {
+		fn = fn[:i]
+	}
+	var sigs []string
+	for _, st := range stmts {
+		if m := declRE.FindStringSubmatch(st.text); m != nil && m[2] == fn && declKind(m[1]) == "function" {
+			sig := signature(st.text)
+			sigs = append(sigs, strings.Replace(sig, "function "+fn, "function "+name, 1))
+		}
+	}
+	return strings.Join(sigs, "\n")
+}
+
+// typeOf returns the declared type of "declare const x: T".
+func typeOf(t string) string {
+	i := strings.IndexByte(t, ':')
+	if i < 0 {
+		return ""
+	}
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t[i+1:]), ";"))
 }

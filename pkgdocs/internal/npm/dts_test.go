@@ -21,9 +21,11 @@ func TestScannerFollowsReexports(t *testing.T) {
 	syms := (&Scanner{Read: tree.Get}).Scan("dist/index.d.ts")
 	var got []string
 	for _, s := range syms {
-		got = append(got, s.Kind+" "+s.Name)
+		if !s.Hidden {
+			got = append(got, s.Kind+" "+s.Name)
+		}
 	}
-	want := "interface WidgetOptions|function createWidget|class Widget|type Size|const VERSION|namespace util|function util.clamp"
+	want := "interface WidgetOptions|function createWidget|class Widget|property Widget.size|method Widget.render|type Size|const VERSION|namespace util|function util.clamp"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("symbols = %s\nwant      %s", strings.Join(got, "|"), want)
 	}
@@ -64,6 +66,11 @@ func FuzzDTSScanner(f *testing.F) {
 		"export { a as b } from \"./a\"\nexport default class X {}",
 		"declare namespace N { const x: `${string}` }\nexport = N;",
 		"/** doc */ export interface I { (a: number): string; [k: string]: any }",
+		"/// <reference path=\"./a.d.ts\" />\nexport = _;\ndeclare const _: _.S;\ndeclare namespace _ { interface S {} }",
+		"declare module \"../index\" { interface S { /** d */ f<T>(x: T): T; g: number } }",
+		"declare module \"node:fs\" { function readFile(p: string): void; }\ndeclare module \"fs\" { export * from \"node:fs\"; }",
+		"import { a as b, type C } from './a.js';\nexport { b, C as D };\ndeclare global { var g: string }",
+		"export declare class K { private x; constructor(a: string); get v(): number; m(): void; m(a: string): void; #p: number; static s?: string }",
 	}
 	for _, s := range tree {
 		f.Add(s, "export declare const z: number;")
@@ -92,5 +99,67 @@ func TestScannerFollowsImportRequire(t *testing.T) {
 	want := "function satisfies Checks a range.|class Inline |const SEMVER_SPEC_VERSION "
 	if strings.Join(got, "|") != want {
 		t.Fatalf("symbols = %q, want %q", strings.Join(got, "|"), want)
+	}
+}
+
+func TestScannerShapes(t *testing.T) {
+	files := map[string][]byte{
+		"index.d.ts": []byte(`/// <reference path="./aug.d.ts" />
+import { inner as renamed, type Opts } from "./impl.mjs";
+export { renamed, Opts as Options };
+export * from "./more.ts";
+export declare class Client {
+  /** Connects. */
+  connect(url: string): Promise<void>;
+  connect(url: URL): Promise<void>;
+  private secret;
+  readonly id: string;
+}
+declare global { /** A global. */ var VERSION: string }
+`),
+		"impl.d.mts": []byte("/** Inner. */\nexport declare function inner(): void;\nexport interface Opts { a: 1 }\nexport declare function hidden(): void;\n"),
+		"more.d.ts":  []byte("export declare const more = 1;\n"),
+		"aug.d.ts":   []byte("declare module \"http\" { /** Serves. */ function createServer(): Server; }\n"),
+	}
+	syms := (&Scanner{Read: func(n string) ([]byte, bool) { b, ok := files[n]; return b, ok }}).Scan("index.d.ts")
+	var got []string
+	for _, s := range syms {
+		if !s.Hidden {
+			got = append(got, s.Kind+" "+s.Name+" "+firstLine(s.Doc))
+		}
+	}
+	want := []string{
+		"function renamed Inner.", "interface Options ", "const more ", "class Client ", "method Client.connect Connects.",
+		"property Client.id ", "const VERSION A global.", "module http ", "function http.createServer Serves.",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("symbols:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, s := range syms {
+		if s.Name == "Client.connect" && strings.Count(s.Signature, "\n") != 1 {
+			t.Errorf("overloads not merged: %q", s.Signature)
+		}
+	}
+}
+
+// firstLine returns the first line of s.
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+func TestResolveDTS(t *testing.T) {
+	files := map[string]bool{"a.d.ts": true, "b.d.cts": true, "c.d.mts": true, "dir/index.d.ts": true, "e.d.ts": true}
+	read := func(n string) ([]byte, bool) { return nil, files[n] }
+	tests := []struct{ spec, want string }{
+		{"./a.js", "a.d.ts"}, {"./a.ts", "a.d.ts"}, {"./a", "a.d.ts"}, {"./a.d.ts", "a.d.ts"},
+		{"./b.cjs", "b.d.cts"}, {"./b.cts", "b.d.cts"}, {"./c.mjs", "c.d.mts"}, {"./c.mts", "c.d.mts"},
+		{"./dir", "dir/index.d.ts"}, {"./dir/index.js", "dir/index.d.ts"}, {"./e.jsx", "e.d.ts"}, {"./e.tsx", "e.d.ts"},
+		{"lodash", ""}, {"./missing.js", ""},
+	}
+	for _, tt := range tests {
+		if got := resolveDTS("index.d.ts", tt.spec, read); got != tt.want {
+			t.Errorf("resolveDTS(%q) = %q, want %q", tt.spec, got, tt.want)
+		}
 	}
 }

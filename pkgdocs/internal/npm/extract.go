@@ -1,8 +1,11 @@
 package npm
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
+
+	"github.com/Masterminds/semver/v3"
 	"sort"
 	"strings"
 
@@ -15,14 +18,28 @@ import (
 // from an unpacked package tree. description is used when package.json has
 // none.
 func Extract(tree *archive.Tree, description string) *model.Package {
+	pkg, _ := extract(tree, description)
+	return pkg
+}
+
+// packageJSON is the part of package.json pkgdocs reads.
+type packageJSON struct {
+	Name          string                     `json:"name"`
+	Description   string                     `json:"description"`
+	Types         string                     `json:"types"`
+	Typings       string                     `json:"typings"`
+	Main          string                     `json:"main"`
+	Exports       json.RawMessage            `json:"exports"`
+	TypesVersions json.RawMessage            `json:"typesVersions"`
+	Deprecated    json.RawMessage            `json:"deprecated"`
+	Other         map[string]json.RawMessage `json:"-"`
+}
+
+// extract is Extract, also returning the declaration entry point ("" when
+// the package ships no TypeScript declarations).
+func extract(tree *archive.Tree, description string) (*model.Package, string) {
 	pkg := &model.Package{}
-	var pj struct {
-		Description string          `json:"description"`
-		Types       string          `json:"types"`
-		Typings     string          `json:"typings"`
-		Main        string          `json:"main"`
-		Exports     json.RawMessage `json:"exports"`
-	}
+	var pj packageJSON
 	if data, ok := tree.Get("package.json"); ok {
 		_ = json.Unmarshal(data, &pj) // a broken package.json still has a README
 	}
@@ -58,13 +75,157 @@ func Extract(tree *archive.Tree, description string) *model.Package {
 	if len(pkg.Examples) > 0 {
 		origin = append(origin, "examples/")
 	}
-	if entry := typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports); entry != "" {
-		sc := &Scanner{Read: tree.Get}
+	entry, fromExports := typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports)
+	if entry != "" {
+		if !fromExports {
+			entry = applyTypesVersions(entry, orderedTypesVersions(pj.TypesVersions), tree.Has)
+		}
+		sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name), Self: selfResolver(tree, pj.Name, pj.Exports)}
 		pkg.Symbols = sc.Scan(entry)
 		origin = append(origin, entry)
 	}
 	pkg.Origin = "tarball " + strings.Join(origin, " + ")
-	return pkg
+	return pkg, entry
+}
+
+// selfResolver resolves specifiers naming the package itself ("name" or
+// "name/sub") through its exports map, subpath patterns included.
+func selfResolver(tree *archive.Tree, name string, exports json.RawMessage) func(string) string {
+	var m map[string]any
+	if name == "" || json.Unmarshal(exports, &m) != nil {
+		return nil
+	}
+	return func(spec string) string {
+		sub, ok := strings.CutPrefix(spec, name)
+		if !ok || sub != "" && sub[0] != '/' {
+			return ""
+		}
+		sub = "." + sub
+		target, ok := m[sub]
+		if !ok {
+			for key, v := range m {
+				prefix, suffix, star := strings.Cut(key, "*")
+				if star && strings.HasPrefix(sub, prefix) && strings.HasSuffix(sub, suffix) && len(sub) >= len(prefix)+len(suffix) {
+					stem := sub[len(prefix) : len(sub)-len(suffix)]
+					data, _ := json.Marshal(v)
+					var sv any
+					_ = json.Unmarshal([]byte(strings.ReplaceAll(string(data), "*", stem)), &sv)
+					target, ok = sv, true
+					break
+				}
+			}
+		}
+		if !ok {
+			return ""
+		}
+		if t := strings.TrimPrefix(path.Clean(findTypes(target, 0)), "./"); t != "." && tree.Has(t) {
+			return t
+		}
+		return ""
+	}
+}
+
+// defaultName is the identifier a package's "export =" value is known by:
+// "express" for express and @types/express, "react-query" for
+// @tanstack/react-query.
+func defaultName(name string) string {
+	name = strings.TrimPrefix(name, "@types/")
+	if _, rest, ok := strings.Cut(name, "__"); ok {
+		name = rest
+	}
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}
+
+// typeScriptVersion is the compiler version typesVersions ranges are
+// matched against: a current one.
+var typeScriptVersion = semver.MustParse("5.9.0")
+
+// typesVersion is one range of package.json's typesVersions with its
+// path mappings, in file order (order decides which applies).
+type typesVersion struct {
+	Range string
+	Paths []pathMapping
+}
+
+type pathMapping struct {
+	Pattern string
+	Targets []string
+}
+
+// orderedTypesVersions decodes typesVersions keeping the order of its
+// keys, which JSON objects decoded into maps lose.
+func orderedTypesVersions(raw json.RawMessage) []typesVersion {
+	var out []typesVersion
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		r, ok := k.(string)
+		if err != nil || !ok {
+			return out
+		}
+		tv := typesVersion{Range: r}
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return out
+		}
+		for dec.More() {
+			k, err := dec.Token()
+			pat, ok := k.(string)
+			if err != nil || !ok {
+				return out
+			}
+			var targets []string
+			if err := dec.Decode(&targets); err != nil {
+				return out
+			}
+			tv.Paths = append(tv.Paths, pathMapping{pat, targets})
+		}
+		if _, err := dec.Token(); err != nil {
+			return out
+		}
+		out = append(out, tv)
+	}
+	return out
+}
+
+// applyTypesVersions maps a declaration entry through package.json's
+// typesVersions as the TypeScript compiler does: the first range that
+// matches the compiler's version, then the first path pattern that matches
+// (with * substituted), if the file it names exists.
+func applyTypesVersions(entry string, tvs []typesVersion, has func(string) bool) string {
+	for _, tv := range tvs {
+		if tv.Range != "*" {
+			c, err := semver.NewConstraint(tv.Range)
+			if err != nil || !c.Check(typeScriptVersion) {
+				continue
+			}
+		}
+		for _, pm := range tv.Paths {
+			prefix, suffix, star := strings.Cut(pm.Pattern, "*")
+			if !star && pm.Pattern != entry || star && !(strings.HasPrefix(entry, prefix) && strings.HasSuffix(entry, suffix)) {
+				continue
+			}
+			for _, t := range pm.Targets {
+				mapped := strings.TrimPrefix(path.Clean(t), "./")
+				if star {
+					mapped = strings.Replace(mapped, "*", strings.TrimSuffix(strings.TrimPrefix(entry, prefix), suffix), 1)
+				}
+				if has(mapped) {
+					return mapped
+				}
+				if has(mapped + ".d.ts") {
+					return mapped + ".d.ts"
+				}
+			}
+		}
+		return entry
+	}
+	return entry
 }
 
 // examples returns small example sources, smallest first, at most ten.
@@ -101,7 +262,7 @@ func examples(tree *archive.Tree) []model.Example {
 
 // typesEntry finds the declaration entry point: the "types" condition of
 // exports["."], then types/typings, then index.d.ts, then main's .d.ts.
-func typesEntry(tree *archive.Tree, types, typings, main string, exports json.RawMessage) string {
+func typesEntry(tree *archive.Tree, types, typings, main string, exports json.RawMessage) (entry string, fromExports bool) {
 	has := func(p string) bool { _, ok := tree.Get(p); return ok }
 	clean := func(p string) string { return strings.TrimPrefix(path.Clean(p), "./") }
 	if len(exports) > 0 {
@@ -113,7 +274,7 @@ func typesEntry(tree *archive.Tree, types, typings, main string, exports json.Ra
 				}
 			}
 			if t := findTypes(root, 0); t != "" && has(clean(t)) {
-				return clean(t)
+				return clean(t), true
 			}
 		}
 	}
@@ -121,23 +282,23 @@ func typesEntry(tree *archive.Tree, types, typings, main string, exports json.Ra
 		if p != "" {
 			p = clean(p)
 			if has(p) {
-				return p
+				return p, false
 			}
 			if has(p + ".d.ts") {
-				return p + ".d.ts"
+				return p + ".d.ts", false
 			}
 		}
 	}
 	if has("index.d.ts") {
-		return "index.d.ts"
+		return "index.d.ts", false
 	}
 	if main != "" {
 		m := strings.TrimSuffix(clean(main), path.Ext(main)) + ".d.ts"
 		if has(m) {
-			return m
+			return m, false
 		}
 	}
-	return ""
+	return "", false
 }
 
 // findTypes looks for a "types" condition in an exports value, preferring

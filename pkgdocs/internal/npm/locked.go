@@ -9,14 +9,19 @@ import (
 )
 
 // lockedVersion reads the version of name the project uses, walking up from
-// project to the first directory with a lock file: the installed
+// project to the first directory with a lock file (within ancestors): the installed
 // node_modules/<name>/package.json first, then package-lock.json (or
 // npm-shrinkwrap.json), pnpm-lock.yaml and yarn.lock. It returns the version
 // and where it came from, or two empty strings.
 func lockedVersion(project, name string) (string, string) {
+	if dir := installedDir(project, name); dir != "" {
+		var pj struct{ Version string }
+		if data, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil && json.Unmarshal(data, &pj) == nil && pj.Version != "" {
+			return pj.Version, "installed node_modules"
+		}
+	}
 	start, _ := filepath.Abs(project)
-	dir := start
-	for {
+	for _, dir := range ancestors(start) {
 		if data, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(name), "package.json")); err == nil {
 			var pj struct{ Version string }
 			if json.Unmarshal(data, &pj) == nil && pj.Version != "" {
@@ -45,12 +50,11 @@ func lockedVersion(project, name string) (string, string) {
 				return v, "yarn.lock"
 			}
 		}
-		parent := filepath.Dir(dir)
-		if found || parent == dir {
+		if found {
 			return "", ""
 		}
-		dir = parent
 	}
+	return "", ""
 }
 
 // packageLockVersion reads package-lock.json v1 (dependencies) or v2/v3
@@ -95,4 +99,22 @@ func dependencySpec(start, root, name string) string {
 			return ""
 		}
 	}
+}
+
+// installedDir returns the directory of name installed in the project's
+// node_modules (or an ancestor's, up to the directory with the lock file),
+// or "".
+func installedDir(project, name string) string {
+	for _, dir := range ancestors(project) {
+		d := filepath.Join(dir, "node_modules", filepath.FromSlash(name))
+		if st, err := os.Stat(filepath.Join(d, "package.json")); err == nil && st.Mode().IsRegular() {
+			return d
+		}
+		for _, lf := range []string{"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock"} {
+			if _, err := os.Stat(filepath.Join(dir, lf)); err == nil {
+				return ""
+			}
+		}
+	}
+	return ""
 }

@@ -202,20 +202,16 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// nearestFile returns the path of name in dir or its closest ancestor.
+// nearestFile returns the path of name in dir or its closest ancestor
+// within the project (see ancestors).
 func nearestFile(dir, name string) string {
-	dir, _ = filepath.Abs(dir)
-	for {
-		p := filepath.Join(dir, name)
+	for _, d := range ancestors(dir) {
+		p := filepath.Join(d, name)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			return p
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
 	}
+	return ""
 }
 
 // Registry returns the registry URL for a package name, honouring

@@ -50,6 +50,8 @@ type Source struct {
 	Client *fetch.Client
 	// Config returns the npm configuration for a project ("" for none).
 	Config func(projectPath string) (*Config, error)
+	// Offline answers only from packages installed under the project.
+	Offline bool
 }
 
 // Request names the package to document.
@@ -66,11 +68,29 @@ type versionDoc struct {
 	Typings     string          `json:"typings"`
 	Main        string          `json:"main"`
 	Exports     json.RawMessage `json:"exports"`
+	Deprecated  deprecation     `json:"deprecated"`
 	Dist        struct {
 		Tarball   string `json:"tarball"`
 		Integrity string `json:"integrity"`
 		Shasum    string `json:"shasum"`
 	} `json:"dist"`
+}
+
+// deprecation is a version's "deprecated" field: a message, or (from
+// some registries) a boolean.
+type deprecation string
+
+func (d *deprecation) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*d = deprecation(s)
+		return nil
+	}
+	var v bool
+	if json.Unmarshal(b, &v) == nil && v {
+		*d = "deprecated"
+	}
+	return nil
 }
 
 type packument struct {
@@ -88,6 +108,18 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	cfg, err := s.Config(req.ProjectPath)
 	if err != nil {
 		return nil, err
+	}
+	// A copy installed in the project answers before any network.
+	if req.ProjectPath != "" {
+		if dir := installedDir(req.ProjectPath, req.Name); dir != "" {
+			pkg, err := describeInstalled(req.ProjectPath, req.Name, dir)
+			if err == nil && (req.Version == "" || req.Version == pkg.Version) {
+				return pkg, nil
+			}
+		}
+	}
+	if s.Offline {
+		return nil, fmt.Errorf("npm package %q is not installed under the project and pkgdocs is offline: %w", req.Name, ErrNotFound)
 	}
 	reg := cfg.Registry(req.Name)
 	version, how := req.Version, "explicit"
@@ -120,10 +152,13 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	if err != nil {
 		return nil, err
 	}
-	pkg := Extract(tree, vd.Description)
-	if len(pkg.Symbols) == 0 && !strings.HasPrefix(req.Name, "@types/") {
+	pkg, entry := extract(tree, vd.Description)
+	// The package's own declarations win over @types, even when they
+	// declare nothing pkgdocs can list.
+	if entry == "" && !strings.HasPrefix(req.Name, "@types/") {
 		s.typesFallback(ctx, cfg, req.Name, vd.Version, pkg)
 	}
+	pkg.Deprecated = string(vd.Deprecated)
 	pkg.Name, pkg.Version, pkg.Ecosystem = req.Name, vd.Version, model.NPM
 	pkg.Registry = hostOf(reg)
 	pkg.SourceURL = vd.Dist.Tarball
@@ -146,11 +181,16 @@ func hostOf(u string) string {
 }
 
 func (s *Source) get(ctx context.Context, cfg *Config, u string, limit int64) ([]byte, error) {
+	return s.getDigest(ctx, cfg, u, limit, "")
+}
+
+// getDigest is get for an artefact whose checksum the caller verifies.
+func (s *Source) getDigest(ctx context.Context, cfg *Config, u string, limit int64, digest string) ([]byte, error) {
 	hdr := http.Header{"Accept": {"application/json"}}
 	if auth, _ := cfg.Auth(u); auth != "" {
 		hdr.Set("Authorization", auth)
 	}
-	resp, err := s.Client.Do(ctx, fetch.Request{URL: u, Header: hdr, MaxBytes: limit})
+	resp, err := s.Client.Do(ctx, fetch.Request{URL: u, Header: hdr, MaxBytes: limit, Digest: digest})
 	if err != nil {
 		if errors.Is(err, fetch.ErrUnauthorized) {
 			return nil, authError(cfg, u, err)
@@ -276,7 +316,7 @@ func nearest(p *packument, want string) []string {
 // only when the tarball URL itself matches an .npmrc credential key, so a
 // tarball on another host never receives the registry's token.
 func (s *Source) tarball(ctx context.Context, cfg *Config, vd *versionDoc) (*archive.Tree, error) {
-	body, err := s.get(ctx, cfg, vd.Dist.Tarball, 50<<20)
+	body, err := s.getDigest(ctx, cfg, vd.Dist.Tarball, 50<<20, firstSet(vd.Dist.Integrity, vd.Dist.Shasum))
 	if err != nil {
 		return nil, fmt.Errorf("downloading %s@%s: %w", vd.Name, vd.Version, err)
 	}

@@ -42,6 +42,11 @@ func (s *Source) typesFallback(ctx context.Context, cfg *Config, name, version s
 	}
 	tv := matchTypesVersion(p, version)
 	vd, ok := p.Versions[tv]
+	if ok && vd.Deprecated != "" {
+		// A stub: "X provides its own type definitions".
+		pkg.Notes = append(pkg.Notes, fmt.Sprintf("No TypeScript declarations were found; %s@%s is deprecated: %s", typesName, tv, vd.Deprecated))
+		return
+	}
 	if !ok || vd.Dist.Tarball == "" {
 		pkg.Notes = append(pkg.Notes, fmt.Sprintf("No TypeScript declarations: %s has no usable version.", typesName))
 		return
@@ -68,8 +73,8 @@ func (s *Source) typesFallback(ctx context.Context, cfg *Config, name, version s
 func matchTypesVersion(p *packument, version string) string {
 	want, err := semver.NewVersion(version)
 	var vs []*semver.Version
-	for v := range p.Versions {
-		if sv, err := semver.StrictNewVersion(v); err == nil && sv.Prerelease() == "" {
+	for v, vd := range p.Versions {
+		if sv, err := semver.StrictNewVersion(v); err == nil && sv.Prerelease() == "" && vd.Deprecated == "" {
 			vs = append(vs, sv)
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/lockfile"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/projectdir"
 	"github.com/gomcp/sdk/pkgdocs/internal/readme"
 )
 
@@ -64,6 +65,13 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 		return nil, fmt.Errorf("%w: %q", ErrInvalidName, req.Name)
 	}
 	norm := Normalize(name)
+	// A distribution installed in the project's virtual environment
+	// answers before any network.
+	if site, di := installedDist(req.ProjectPath, norm); di != "" {
+		if pkg, err := describeInstalled(site, di); err == nil && (req.Version == "" || sameVersion(pkg.Version, req.Version)) {
+			return pkg, nil
+		}
+	}
 	version, how := strings.TrimSpace(req.Version), "explicit"
 	if version == "" && req.ProjectPath != "" {
 		version, how = lockedVersion(req.ProjectPath, norm)
@@ -89,6 +97,7 @@ type jsonProject struct {
 		ProjectURLs            map[string]string `json:"project_urls"`
 		RequiresPython         string            `json:"requires_python"`
 		Yanked                 bool              `json:"yanked"`
+		YankedReason           string            `json:"yanked_reason"`
 	} `json:"info"`
 	Releases map[string]json.RawMessage `json:"releases"`
 	URLs     []struct {
@@ -130,7 +139,10 @@ func (s *Source) describeJSON(ctx context.Context, name, norm, version, how stri
 		pkg.Notes = append(pkg.Notes, "Requires Python "+p.Info.RequiresPython+".")
 	}
 	if p.Info.Yanked {
-		pkg.Notes = append(pkg.Notes, "This release is yanked on PyPI; prefer another version.")
+		pkg.Deprecated = "This release is yanked on PyPI; prefer another version."
+		if r := strings.TrimSpace(p.Info.YankedReason); r != "" {
+			pkg.Deprecated += " Reason: " + r
+		}
 	}
 	pkg.Sections = descriptionSections(p.Info.Description, p.Info.DescriptionContentType, "long description")
 	if len(pkg.Sections) == 0 {
@@ -206,6 +218,9 @@ func (s *Source) addAPI(ctx context.Context, pkg *model.Package, files []distFil
 		return nil
 	}
 	req := fetch.Request{URL: f.URL, MaxBytes: 64 << 20}
+	if f.SHA256 != "" {
+		req.Digest = "sha256:" + strings.ToLower(f.SHA256)
+	}
 	if ix != nil {
 		req.Header = ix.header(f.URL, "*/*")
 	}
@@ -372,9 +387,10 @@ func nearestVersions(byVersion map[string][]distFile, want string) []string {
 }
 
 // lockedVersion reads name's pinned version from the nearest project lock
-// file: uv.lock, poetry.lock, pylock.toml, Pipfile.lock, requirements.txt.
+// file: uv.lock, poetry.lock, pylock.toml, Pipfile.lock, requirements.txt,
+// looking no higher than the repository root and never in the home
+// directory above the project or the filesystem root.
 func lockedVersion(project, norm string) (string, string) {
-	dir, _ := filepath.Abs(project)
 	readers := []struct {
 		file string
 		read func([]byte) (string, bool)
@@ -385,7 +401,7 @@ func lockedVersion(project, norm string) (string, string) {
 		{"Pipfile.lock", func(b []byte) (string, bool) { return lockfile.PipfileVersion(b, norm, Normalize) }},
 		{"requirements.txt", func(b []byte) (string, bool) { return lockfile.RequirementsVersion(b, norm, Normalize) }},
 	}
-	for {
+	for _, dir := range projectdir.Ancestors(project) {
 		found := false
 		for _, r := range readers {
 			data, err := os.ReadFile(filepath.Join(dir, r.file))
@@ -397,12 +413,11 @@ func lockedVersion(project, norm string) (string, string) {
 				return v, r.file
 			}
 		}
-		parent := filepath.Dir(dir)
-		if found || parent == dir {
+		if found {
 			return "", ""
 		}
-		dir = parent
 	}
+	return "", ""
 }
 
 func shortErr(err error) string {

@@ -112,7 +112,10 @@ func fakePyPI(t *testing.T) *httptest.Server {
 		case "/pypi/tinyhttp/json", "/pypi/tinyhttp/1.4.0/json":
 			doc = release("1.4.0", file("tinyhttp-1.4.0.tar.gz", sum(sdist)), file("tinyhttp-1.4.0-py3-none-any.whl", sum(whl)))
 		case "/pypi/tinyhttp/1.3.0/json":
-			doc = release("1.3.0", file("tinyhttp-1.4.0.tar.gz", sum(sdist)))
+			d := release("1.3.0", file("tinyhttp-1.4.0.tar.gz", sum(sdist)))
+			info := d["info"].(map[string]any)
+			info["yanked"], info["yanked_reason"] = true, "broken build"
+			doc = d
 		case "/pypi/tinyhttp/1.2.0/json":
 			doc = release("1.2.0", file("tinyhttp-1.4.0-py3-none-any.whl", strings.Repeat("0", 64)))
 		case "/files/tinyhttp-1.4.0-py3-none-any.whl":
@@ -151,6 +154,9 @@ func TestDescribeFromJSONAPI(t *testing.T) {
 	pkg, err = src.Describe(context.Background(), Request{Name: "tinyhttp", Version: "1.3.0"})
 	if err != nil || !strings.Contains(strings.Join(pkg.Notes, " "), "API read from the sdist") || len(pkg.Symbols) == 0 {
 		t.Fatalf("sdist-only release: %v, notes %q", err, pkg.Notes)
+	}
+	if pkg.Deprecated != "This release is yanked on PyPI; prefer another version. Reason: broken build" {
+		t.Errorf("yanked release: Deprecated = %q", pkg.Deprecated)
 	}
 	tests := []struct {
 		version string

@@ -22,13 +22,15 @@ var md = goldmark.New(goldmark.WithExtensions(extension.GFM))
 
 var (
 	dropRE     = regexp.MustCompile(`(?i)\b(contribut\w*|licen[cs]es?|authors?|sponsors?|sponsorship|backers?|funding|donat\w*|people|team|triagers?|maintainers?|acknowledg\w*|credits?|code of conduct|changelog|change log|release notes|security( policy)?|badges?|table of contents|toc|star history|stargazers)\b`)
-	usageRE    = regexp.MustCompile(`(?i)\b(install\w*|getting started|get started|quick ?start|usage|set ?up|how to use|basic use|overview|introduction|features?|why)\b`)
+	usageRE    = regexp.MustCompile(`(?i)\b(install\w*|getting started|get started|quick ?start|usage|set ?up|how to use|basic use|overview|introduction|hello,? world)\b`)
+	minorRE    = regexp.MustCompile(`(?i)^(features?|why\b.*|highlights|motivation|philosophy|browser support|platform support|docs (&|and) community|community|related( projects)?|see also)$`)
 	apiRE      = regexp.MustCompile(`(?i)\b(api|methods?|functions?|options?|config\w*|reference|props|parameters?|arguments?|commands?|cli|interfaces?|types?|hooks?|classes|properties)\b`)
 	examplesRE = regexp.MustCompile(`(?i)\bexamples?\b`)
 	linkRE     = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 	refDefRE   = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(\s|$)`)
 	badgeURLRE = regexp.MustCompile(`(?i)(shields\.io|badgen\.net|badge|travis-ci|coveralls|codecov|circleci|appveyor|github\.com/[^ ]+/workflows/|/actions/workflows/|opencollective\.com/[^ ]+/(backers|sponsors)|\.svg(\?|$))`)
 	tagRE      = regexp.MustCompile(`(?s)<[^>]*>`)
+	anchorRE   = regexp.MustCompile(`(?is)<a\b[^>]*>.*?</a>`)
 	blankRunRE = regexp.MustCompile(`\n[ \t]*\n([ \t]*\n)+`)
 )
 
@@ -36,7 +38,8 @@ var (
 // the document (e.g. "README.md") for provenance.
 func Sections(src []byte, file string) []model.Section {
 	doc := md.Parser().Parse(text.NewReader(src))
-	heads, cuts := scan(doc, src)
+	heads, cuts, codes := scan(doc, src)
+	var rescued []code
 
 	var out []model.Section
 	if len(heads) == 0 || heads[0].start > 0 {
@@ -78,6 +81,7 @@ func Sections(src []byte, file string) []model.Section {
 		}
 		stack = append(stack, f)
 		if f.dropped {
+			rescued = append(rescued, codeBlocks(codes, h.start, end)...)
 			continue
 		}
 		body := clean(src, h.start, end, cuts)
@@ -99,7 +103,64 @@ func Sections(src []byte, file string) []model.Section {
 		}
 		out = append(out, model.Section{Path: path, Markdown: body, Priority: f.priority, File: file})
 	}
+	return rescue(out, rescued, src, file)
+}
+
+// code is a fenced code block: its byte range and language.
+type code struct {
+	span
+	lang string
+}
+
+// codeBlocks returns the code blocks within [start, end).
+func codeBlocks(codes []code, start, end int) []code {
+	var out []code
+	for _, c := range codes {
+		if c.start >= start && c.end <= end {
+			out = append(out, c)
+		}
+	}
 	return out
+}
+
+// shellLangs are the languages of install commands, not usage examples.
+var shellLangs = map[string]bool{"": true, "sh": true, "bash": true, "shell": true, "console": true, "zsh": true, "powershell": true, "cmd": true, "text": true, "txt": true}
+
+// rescue keeps the first usage example of a dropped section (express's
+// hello world sits under "Table of contents") when the kept sections hold
+// no usage example of their own, as a section right after the preamble.
+func rescue(out []model.Section, dropped []code, src []byte, file string) []model.Section {
+	for _, s := range out {
+		if hasUsageCode(s.Markdown) {
+			return out
+		}
+	}
+	for _, c := range dropped {
+		if shellLangs[strings.ToLower(c.lang)] {
+			continue
+		}
+		ex := model.Section{Path: []string{"Example"}, Markdown: "## Example\n\n" + strings.TrimSpace(string(src[c.start:c.end])), Priority: model.PriorityUsage, File: file}
+		at := 0
+		if len(out) > 0 && len(out[0].Path) == 0 {
+			at = 1 // after the preamble
+		}
+		return append(out[:at], append([]model.Section{ex}, out[at:]...)...)
+	}
+	return out
+}
+
+// hasUsageCode reports a fenced code block in a language other than a
+// shell's.
+func hasUsageCode(markdown string) bool {
+	for _, l := range strings.Split(markdown, "\n") {
+		if f := fenceMarker(l); f != "" {
+			lang := strings.Fields(strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), f[:1])) + " ")
+			if len(lang) > 0 && !shellLangs[strings.ToLower(lang[0])] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func countLevel(heads []heading, level int) int {
@@ -114,6 +175,8 @@ func countLevel(heads []heading, level int) int {
 
 func classify(title string, inherited model.Priority) model.Priority {
 	switch {
+	case minorRE.MatchString(title):
+		return model.PriorityRest
 	case usageRE.MatchString(title):
 		return model.PriorityUsage
 	case examplesRE.MatchString(title):
@@ -135,13 +198,19 @@ type heading struct {
 
 type span struct{ start, end int }
 
-// scan collects top-level headings and byte ranges to remove (badge-only
-// paragraphs, HTML comments, decoration-only HTML).
-func scan(doc ast.Node, src []byte) ([]heading, []span) {
+// scan collects top-level headings, byte ranges to remove (badge-only
+// paragraphs, HTML comments, decoration-only HTML: images and links with
+// no other text) and fenced code blocks.
+func scan(doc ast.Node, src []byte) ([]heading, []span, []code) {
 	var heads []heading
 	var cuts []span
+	var codes []code
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		switch n := n.(type) {
+		case *ast.FencedCodeBlock:
+			if c, ok := fenced(n, src); ok {
+				codes = append(codes, c)
+			}
 		case *ast.Heading:
 			heads = append(heads, heading{start: lineStart(src, n.Pos()), level: n.Level, title: headingTitle(n, src)})
 		case *ast.Paragraph:
@@ -162,7 +231,30 @@ func scan(doc ast.Node, src []byte) ([]heading, []span) {
 			}
 		}
 	}
-	return heads, cuts
+	return heads, cuts, codes
+}
+
+// fenced returns a fenced code block's span, fences included, and its
+// language.
+func fenced(n *ast.FencedCodeBlock, src []byte) (code, bool) {
+	lines := n.Lines()
+	if lines.Len() == 0 {
+		return code{}, false
+	}
+	first := lines.At(0).Start
+	if first <= 0 || first > len(src) {
+		return code{}, false
+	}
+	start := lineStart(src, first-1) // the opening fence line
+	end := lineEnd(src, max(lines.At(lines.Len()-1).Stop-1, first))
+	end = lineEnd(src, end) // the closing fence line
+	lang := ""
+	if n.Info != nil {
+		if f := strings.Fields(string(n.Info.Segment.Value(src))); len(f) > 0 {
+			lang = f[0]
+		}
+	}
+	return code{span{start, end}, lang}, true
 }
 
 func headingTitle(n *ast.Heading, src []byte) string {
@@ -209,10 +301,12 @@ func badgeOnly(p *ast.Paragraph) bool {
 // decorationHTML reports HTML with no visible text: logos, badge rows,
 // centring wrappers.
 func decorationHTML(raw []byte) bool {
-	if !bytes.Contains(raw, []byte("<img")) && !bytes.Contains(raw, []byte("<picture")) && !bytes.Contains(raw, []byte("<br")) {
+	if !bytes.Contains(raw, []byte("<img")) && !bytes.Contains(raw, []byte("<picture")) && !bytes.Contains(raw, []byte("<br")) && !bytes.Contains(raw, []byte("<a ")) {
 		return false
 	}
-	rest := strings.TrimSpace(tagRE.ReplaceAllString(string(raw), ""))
+	rest := anchorRE.ReplaceAllString(string(raw), "")
+	rest = strings.TrimSpace(tagRE.ReplaceAllString(rest, ""))
+	rest = strings.Trim(rest, " \t\n|·•-")
 	rest = strings.ReplaceAll(rest, "&nbsp;", "")
 	return strings.TrimSpace(rest) == ""
 }

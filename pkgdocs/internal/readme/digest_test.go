@@ -171,3 +171,38 @@ func TestSectionsH1AfterProseIsASection(t *testing.T) {
 		t.Fatalf("sections = %+v", secs)
 	}
 }
+
+// TestRescuedUsageExample: express's hello world sits in its "Table of
+// contents" section, which is dropped; as the only usage example it is
+// kept, right after the preamble.
+func TestRescuedUsageExample(t *testing.T) {
+	src := "<a href=\"https://x.example/\">\n  <picture><img alt=\"Logo\" src=\"logo.svg\"></picture>\n</a>\n\n**Fast web framework.**\n\n## Table of contents\n\n- [Installation](#installation)\n\n```js\nimport express from 'express'\nconst app = express()\napp.listen(3000)\n```\n\n## Installation\n\n```bash\nnpm install express\n```\n\n## Contributing\n\n```js\nnot this one\n```\n"
+	secs := Sections([]byte(src), "Readme.md")
+	var titles []string
+	for _, s := range secs {
+		titles = append(titles, s.Title())
+	}
+	if strings.Join(titles, "|") != "(introduction)|Example|Installation" {
+		t.Fatalf("sections %q", titles)
+	}
+	if !strings.Contains(secs[1].Markdown, "app.listen(3000)\n```") || strings.Contains(secs[0].Markdown, "<img") || strings.Contains(secs[0].Markdown, "<a href") {
+		t.Fatalf("intro %q, example %q", secs[0].Markdown, secs[1].Markdown)
+	}
+	// With a usage example of its own, nothing is rescued.
+	own := src + "\n## Usage\n\n```js\napp.get('/', h)\n```\n"
+	for _, s := range Sections([]byte(own), "Readme.md") {
+		if s.Title() == "Example" {
+			t.Fatal("rescued an example although Usage has one")
+		}
+	}
+}
+
+// TestLinkOnlyHTMLDropped: sponsor and logo blocks made of links and
+// images only are dropped; HTML with text stays.
+func TestLinkOnlyHTMLDropped(t *testing.T) {
+	src := "# zod\n\nIntro.\n\n<p align=\"center\">\n<a href=\"https://a.example\">Sponsor A</a> · <a href=\"https://b.example\"><img src=\"b.png\"></a>\n</p>\n\n<div>\nReal text here.\n</div>\n"
+	md := Sections([]byte(src), "README.md")[0].Markdown
+	if strings.Contains(md, "Sponsor A") || !strings.Contains(md, "Real text here.") {
+		t.Fatalf("got %q", md)
+	}
+}

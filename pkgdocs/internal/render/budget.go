@@ -12,8 +12,8 @@ import (
 
 // Budget limits, in estimated tokens.
 const (
-	HardCap   = 19000 // never answer more than this, whatever the caller asks
-	MinBudget = 400   // smallest budget that still fits a header and a footer
+	HardCap   = 8000 // one page never holds more than this, whatever the caller asks; more is paged
+	MinBudget = 400  // smallest budget that still fits a header and a footer
 )
 
 // Tokens estimates the token count of s as ceil(bytes/3.5), which is

@@ -21,9 +21,13 @@ var All = Include{Readme: true, API: true, Examples: true}
 
 // Header is the provenance header every answer starts with:
 // name@version, ecosystem, registry, what was read and how the version was
-// chosen.
+// chosen. A deprecated (or yanked) version says so first.
 func Header(p *model.Package) string {
 	var b strings.Builder
+	if p.Deprecated != "" {
+		// The first thing a reader must know.
+		fmt.Fprintf(&b, "**Deprecated:** %s\n\n", strings.Join(strings.Fields(p.Deprecated), " "))
+	}
 	fmt.Fprintf(&b, "# %s@%s\n\n", p.Name, p.Version)
 	parts := []string{p.Ecosystem}
 	if p.Registry != "" {
@@ -51,28 +55,33 @@ func Blocks(p *model.Package, inc Include) []Block {
 	}
 	secs := append([]model.Section(nil), p.Sections...)
 	sort.SliceStable(secs, func(i, j int) bool { return secs[i].Priority < secs[j].Priority })
-	sectionBlocks := func(pred func(model.Priority) bool) {
+	used := make([]bool, len(secs))
+	sectionBlocks := func(pred func(model.Priority) bool, limit int) {
 		if !inc.Readme {
 			return
 		}
-		for _, s := range secs {
-			if pred(s.Priority) {
+		for i, s := range secs {
+			if !used[i] && pred(s.Priority) && limit != 0 {
 				out = append(out, Block{Title: "§ " + s.Title(), Text: s.Markdown})
+				used[i] = true
+				limit--
 			}
 		}
 	}
-	sectionBlocks(func(pr model.Priority) bool { return pr <= model.PriorityUsage })
+	sectionBlocks(func(pr model.Priority) bool { return pr <= model.PriorityUsage }, -1)
+	// The main usage example comes before the API.
+	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityExamples }, 1)
 	if inc.API {
-		out = append(out, apiIndex(p.Symbols)...)
+		out = append(out, apiIndex(p.Symbols, mentioned(p.Sections))...)
 	}
-	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityAPI })
-	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityExamples })
+	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityAPI }, -1)
+	sectionBlocks(func(pr model.Priority) bool { return pr == model.PriorityExamples }, -1)
 	if inc.Examples {
 		for _, ex := range p.Examples {
 			out = append(out, Block{Title: "Example " + ex.Name, Text: exampleMarkdown(ex, "###")})
 		}
 	}
-	sectionBlocks(func(pr model.Priority) bool { return pr >= model.PriorityRest })
+	sectionBlocks(func(pr model.Priority) bool { return pr >= model.PriorityRest }, -1)
 	return out
 }
 
@@ -143,64 +152,6 @@ func ownerOf(s model.Symbol, known map[string]bool) string {
 		return ""
 	}
 	return s.Name[:i]
-}
-
-const indexChunk = 40
-
-// apiIndex lists symbols one line each, grouped by kind, each member
-// (method, property, ...) right under its owner, in chunks that can land on
-// different pages.
-func apiIndex(syms []model.Symbol) []Block {
-	if len(syms) == 0 {
-		return nil
-	}
-	known := map[string]bool{}
-	for _, s := range syms {
-		if !memberKinds[s.Kind] {
-			known[s.Name] = true
-		}
-	}
-	members := map[string][]model.Symbol{}
-	groups := map[string][]model.Symbol{}
-	var kinds []string
-	for _, s := range syms {
-		if o := ownerOf(s, known); o != "" {
-			members[o] = append(members[o], s)
-			continue
-		}
-		k := s.Kind
-		if k == "" {
-			k = "symbol"
-		}
-		if _, ok := groups[k]; !ok {
-			kinds = append(kinds, k)
-		}
-		groups[k] = append(groups[k], s)
-	}
-	sort.SliceStable(kinds, func(i, j int) bool { return rank(kinds[i]) < rank(kinds[j]) })
-	var out []Block
-	for _, k := range kinds {
-		var lines []string
-		for _, s := range groups[k] {
-			lines = append(lines, indexLine(s, false))
-			for _, m := range members[s.Name] {
-				lines = append(lines, indexLine(m, true))
-			}
-		}
-		title := kindTitle(k)
-		if k == "type" {
-			title = "Types and methods"
-		}
-		for start := 0; start < len(lines); start += indexChunk {
-			end := min(start+indexChunk, len(lines))
-			name := "API › " + title
-			if len(lines) > indexChunk {
-				name = fmt.Sprintf("API › %s (%d–%d of %d)", title, start+1, end, len(lines))
-			}
-			out = append(out, Block{Title: name, Text: "## " + strings.TrimPrefix(name, "API › ") + "\n\n" + strings.Join(lines[start:end], "")})
-		}
-	}
-	return out
 }
 
 func rank(k string) int {
@@ -306,7 +257,21 @@ func Fence(code, lang string) string {
 // "Read" for "Reader.Read"), with their methods and examples. It returns
 // nil when nothing matches.
 func SymbolBlocks(p *model.Package, name string) []Block {
-	matches := FindSymbols(p.Symbols, name)
+	return symbolBlocks(p, FindSymbols(p.Symbols, name), func(owner string) []model.Symbol {
+		var out []model.Symbol
+		self := map[string]bool{owner: true}
+		for _, m := range p.Symbols {
+			if len(m.Name) > len(owner) && strings.HasPrefix(m.Name, owner) && ownerOf(m, self) == owner {
+				out = append(out, m)
+			}
+		}
+		return out
+	})
+}
+
+// symbolBlocks renders the symbols matches, each with the members
+// membersOf returns for it and its examples.
+func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner string) []model.Symbol) []Block {
 	if len(matches) == 0 {
 		return nil
 	}
@@ -323,12 +288,10 @@ func SymbolBlocks(p *model.Package, name string) []Block {
 		}
 		var methods []string
 		heading := "Methods"
-		for _, m := range p.Symbols {
-			if ownerOf(m, map[string]bool{s.Name: true}) == s.Name {
-				methods = append(methods, indexLine(m, true))
-				if m.Kind != "method" {
-					heading = "Members"
-				}
+		for _, m := range membersOf(s.Name) {
+			methods = append(methods, indexLine(m, true))
+			if m.Kind != "method" {
+				heading = "Members"
 			}
 		}
 		if len(methods) > 0 {
@@ -345,26 +308,31 @@ func SymbolBlocks(p *model.Package, name string) []Block {
 }
 
 // FindSymbols returns the symbols matching name: exact matches if any,
-// else case-insensitive ones, else members whose last component matches.
+// else case-insensitive ones, else members whose last component matches,
+// else symbols whose qualified name ends in name.
 func FindSymbols(syms []model.Symbol, name string) []model.Symbol {
 	name = strings.TrimSpace(name)
-	tests := []func(model.Symbol) bool{
-		func(s model.Symbol) bool { return s.Name == name },
-		func(s model.Symbol) bool { return strings.EqualFold(s.Name, name) },
-		func(s model.Symbol) bool {
-			i := strings.LastIndexAny(s.Name, ".:#")
-			return i >= 0 && strings.EqualFold(s.Name[i+1:], name)
-		},
-	}
-	for _, test := range tests {
-		var out []model.Symbol
-		for _, s := range syms {
-			if test(s) {
-				out = append(out, s)
+	var found [4][]model.Symbol // by test, best first; one pass over syms
+	dotted := strings.Contains(name, ".")
+	for _, s := range syms {
+		switch {
+		case s.Name == name:
+			found[0] = append(found[0], s)
+		case len(found[0]) > 0:
+			// an exact match makes the weaker tests moot
+		case strings.EqualFold(s.Name, name):
+			found[1] = append(found[1], s)
+		default:
+			if i := strings.LastIndexAny(s.Name, ".:#"); i >= 0 && strings.EqualFold(s.Name[i+1:], name) {
+				found[2] = append(found[2], s)
+			} else if n := len(s.Name) - len(name); dotted && n > 0 && s.Name[n-1] == '.' && strings.EqualFold(s.Name[n:], name) {
+				found[3] = append(found[3], s) // "Moment.format" for "moment.Moment.format"
 			}
 		}
-		if len(out) > 0 {
-			return out
+	}
+	for _, f := range found {
+		if len(f) > 0 {
+			return f
 		}
 	}
 	return nil

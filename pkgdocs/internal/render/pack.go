@@ -11,6 +11,11 @@ import (
 type Block struct {
 	Title string // how the omitted list names it, e.g. "## API › Options"
 	Text  string // markdown
+	// Group names a list cut into several blocks; Seq is this block's
+	// place in it. Pack never puts a block of a group on an earlier page
+	// than the block before it, so lists begin at their head.
+	Group string
+	Seq   int
 }
 
 // Options controls Pack.
@@ -65,17 +70,27 @@ func Pack(header string, blocks []Block, opts Options) Page {
 			text, clipped = Clip(text, avail)
 			text = strings.TrimRight(text, "\n") + "\n\n"
 		}
-		items = append(items, placed{Block: Block{Title: b.Title, Text: text}, tokens: Tokens(text), clipped: clipped})
+		items = append(items, placed{Block: Block{Title: b.Title, Text: text, Group: b.Group, Seq: b.Seq}, tokens: Tokens(text), clipped: clipped})
 	}
 	pages := 0
 	for remaining := len(items); remaining > 0; {
 		pages++
 		room := avail
+		blocked := map[string]bool{} // groups whose next block is not placed yet
 		for i := range items {
-			if items[i].page == 0 && items[i].tokens <= room {
-				items[i].page = pages
-				room -= items[i].tokens
+			it := &items[i]
+			if it.page != 0 {
+				continue
+			}
+			if it.Group != "" && blocked[it.Group] {
+				continue
+			}
+			if it.tokens <= room {
+				it.page = pages
+				room -= it.tokens
 				remaining--
+			} else if it.Group != "" {
+				blocked[it.Group] = true
 			}
 		}
 	}

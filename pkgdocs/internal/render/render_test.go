@@ -147,7 +147,7 @@ func TestSymbolBlocksAndFind(t *testing.T) {
 	if got := SymbolBlocks(rs, "Store"); len(got) != 1 || !strings.Contains(got[0].Text, "### Members\n\n  - `pub fn get(&self) -> u8`\n  - `len: usize`") {
 		t.Fatalf("Rust members = %+v", got)
 	}
-	idx := apiIndex(rs.Symbols)
+	idx := apiIndex(rs.Symbols, nil)
 	if len(idx) != 2 || idx[0].Title != "API › Functions" || !strings.Contains(idx[1].Text, "- `pub struct Store;`\n  - `pub fn get(&self) -> u8`\n") {
 		t.Fatalf("members must follow their owner whatever the source order: %+v", idx)
 	}

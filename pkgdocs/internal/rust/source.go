@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -23,6 +22,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/lockfile"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/projectdir"
 	"github.com/gomcp/sdk/pkgdocs/internal/readme"
 )
 
@@ -43,6 +43,7 @@ type Source struct {
 	APIURL      string // crates.io API host; default https://crates.io
 	DownloadURL string // crate archives; default https://static.crates.io
 	DocsURL     string // docs.rs; default https://docs.rs; "off" skips rustdoc JSON
+	CargoHome   string // Cargo's home (registry/src holds unpacked crates); default $CARGO_HOME or ~/.cargo
 }
 
 // Request names the crate to document.
@@ -71,6 +72,9 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	if !crateNameRE.MatchString(name) {
 		return nil, fmt.Errorf("%w: %q (crate names are ASCII letters, digits, '-' and '_')", ErrInvalidName, req.Name)
 	}
+	if pkg := s.describeLocal(ctx, name, req); pkg != nil {
+		return pkg, nil
+	}
 	c, err := s.crate(ctx, name)
 	if err != nil {
 		return nil, err
@@ -94,6 +98,20 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 		SourceURL: archiveURL, ResolvedFrom: how, Synopsis: strings.TrimSpace(c.Crate.Description),
 		Install: fmt.Sprintf("```sh\ncargo add %s@%s\n```", name, version),
 	}
+	s.document(ctx, pkg, tree)
+	pkg.Notes = append(pkg.Notes, releaseNotes(rel)...)
+	if rel.Yanked {
+		pkg.Deprecated = fmt.Sprintf("%s %s is yanked on crates.io: new projects cannot depend on it; use another version.", pkg.Name, rel.Num)
+	}
+	if links := projectLinks(c); links != "" {
+		pkg.Sections = append(pkg.Sections, model.Section{Path: []string{"Project links"}, Markdown: "## Project links\n\n" + links, Priority: model.PriorityRest})
+	}
+	return pkg, nil
+}
+
+// document reads a crate tree (an archive, or a local copy) into pkg:
+// README, crate docs and API, examples.
+func (s *Source) document(ctx context.Context, pkg *model.Package, tree *archive.Tree) {
 	man := readManifest(tree)
 	var origin []string
 	readmeText := ""
@@ -120,11 +138,6 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 		origin = append(origin, "examples/")
 	}
 	pkg.Origin = strings.Join(origin, " + ")
-	pkg.Notes = append(pkg.Notes, releaseNotes(rel)...)
-	if links := projectLinks(c); links != "" {
-		pkg.Sections = append(pkg.Sections, model.Section{Path: []string{"Project links"}, Markdown: "## Project links\n\n" + links, Priority: model.PriorityRest})
-	}
-	return pkg, nil
 }
 
 // resolve chooses the version: explicit or requirement, Cargo.lock, latest.
@@ -166,7 +179,11 @@ func (s *Source) resolve(ctx context.Context, c *crateDoc, req Request) (version
 
 // crateArchive downloads and unpacks a .crate, checking its sha256.
 func (s *Source) crateArchive(ctx context.Context, u, checksum string) (*archive.Tree, error) {
-	resp, err := s.Client.Do(ctx, fetch.Request{URL: u, MaxBytes: 64 << 20})
+	digest := ""
+	if checksum != "" {
+		digest = "sha256:" + strings.ToLower(checksum)
+	}
+	resp, err := s.Client.Do(ctx, fetch.Request{URL: u, MaxBytes: 64 << 20, Digest: digest})
 	if err != nil {
 		return nil, fmt.Errorf("downloading the crate archive: %w", err)
 	}
@@ -431,21 +448,10 @@ func StripHiddenLines(doc string) string {
 	return strings.Join(out, "\n")
 }
 
-// nearestFile returns name in dir or its closest ancestor, or "".
-func nearestFile(dir, name string) string {
-	dir, _ = filepath.Abs(dir)
-	for {
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+// nearestFile returns name in dir or its closest ancestor up to the
+// repository root (never the home directory above the project or the
+// filesystem root), or "".
+func nearestFile(dir, name string) string { return projectdir.Nearest(dir, name) }
 
 func hostOf(u string) string {
 	if pu, err := url.Parse(u); err == nil && pu.Host != "" {

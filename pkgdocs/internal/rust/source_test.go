@@ -42,7 +42,7 @@ func newFakeCrates(t *testing.T) *fakeCrates {
 		{"num": "0.3.1", "yanked": false, "checksum": %q, "license": "MIT OR Apache-2.0", "rust_version": "1.70", "features": {"default": ["std"], "std": [], "serde": ["dep:serde"]}},
 		{"num": "0.2.1", "yanked": true, "checksum": "00"},
 		{"num": "0.2.0", "yanked": false, "checksum": %q},
-		{"num": "0.1.0", "yanked": true, "checksum": "00"}]}`, hex.EncodeToString(sum[:]), hex.EncodeToString(sum[:]))
+		{"num": "0.1.0", "yanked": true, "checksum": %q}]}`, hex.EncodeToString(sum[:]), hex.EncodeToString(sum[:]), hex.EncodeToString(sum[:]))
 	f := &fakeCrates{}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
@@ -52,7 +52,7 @@ func newFakeCrates(t *testing.T) *fakeCrates {
 			w.Write([]byte(crate))
 		case p == "/crates/kvstore/kvstore-0.3.1.crate":
 			w.Write(tgz)
-		case p == "/crates/kvstore/kvstore-0.2.0.crate", p == "/crates/kvstore/kvstore-0.2.1.crate":
+		case p == "/crates/kvstore/kvstore-0.2.0.crate", p == "/crates/kvstore/kvstore-0.2.1.crate", p == "/crates/kvstore/kvstore-0.1.0.crate":
 			w.Write(tgz) // same bytes: 0.2.0 has no rustdoc JSON, 0.2.1 a wrong checksum
 		case strings.HasPrefix(p, "/crate/"):
 			if f.docsDown.Load() {
@@ -191,5 +191,21 @@ func TestDescribeCrateErrors(t *testing.T) {
 		if !errors.Is(err, tt.wantErr) || !strings.Contains(err.Error(), tt.wantMsg) {
 			t.Errorf("%s: err = %v, want %v containing %q", tt.name, err, tt.wantErr, tt.wantMsg)
 		}
+	}
+}
+
+// TestYankedCrate: a yanked release says so on the answer's first line.
+func TestYankedCrate(t *testing.T) {
+	f := newFakeCrates(t)
+	pkg, err := f.source().Describe(context.Background(), Request{Name: "kvstore", Version: "0.1.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(pkg.Deprecated, "0.1.0 is yanked on crates.io") {
+		t.Fatalf("Deprecated = %q", pkg.Deprecated)
+	}
+	pkg, err = f.source().Describe(context.Background(), Request{Name: "kvstore", Version: "0.3.1"})
+	if err != nil || pkg.Deprecated != "" {
+		t.Fatalf("0.3.1: %v, Deprecated = %q", err, pkg.Deprecated)
 	}
 }

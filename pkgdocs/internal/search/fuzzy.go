@@ -10,8 +10,12 @@ import (
 // subsequence, case-insensitively: 0 when it does not match, up to 1 for a
 // match that is contiguous and starts at word boundaries. Higher is better.
 func subsequenceScore(query, name string) float64 {
-	q := []rune(strings.ToLower(query))
-	n := []rune(name)
+	return subsequenceRunes([]rune(strings.ToLower(query)), []rune(name))
+}
+
+// subsequenceRunes is subsequenceScore for a lower-cased query and a name
+// already converted to runes.
+func subsequenceRunes(q, n []rune) float64 {
 	if len(q) == 0 || len(q) > len(n) {
 		return 0
 	}

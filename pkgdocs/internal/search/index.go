@@ -2,6 +2,8 @@ package search
 
 import (
 	"math"
+	"math/bits"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -47,6 +49,8 @@ type doc struct {
 type Index struct {
 	units  []Unit
 	docs   []doc
+	names  [][]rune // symbol names as runes, for fuzzy matching without conversion
+	intern []bool   // symbol names that look internal or generated
 	df     map[string]int
 	avgLen float64
 }
@@ -89,7 +93,7 @@ func (ix *Index) add(u Unit) {
 	if u.Kind != KindSymbol {
 		field(u.Title, boostHeading)
 	}
-	field(u.Signature, boostSignature)
+	field(declarationKeywords.ReplaceAllString(u.Signature, ""), boostSignature)
 	field(u.Doc, boostBody)
 	field(u.Body, boostBody)
 	for t := range d.tf {
@@ -97,6 +101,8 @@ func (ix *Index) add(u Unit) {
 	}
 	ix.units = append(ix.units, u)
 	ix.docs = append(ix.docs, d)
+	ix.names = append(ix.names, []rune(u.Name))
+	ix.intern = append(ix.intern, u.Kind == KindSymbol && internal(u.Name))
 }
 
 // Len reports the number of indexed units.
@@ -125,31 +131,45 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		limit = 5
 	}
 	terms := map[string]float64{} // term -> weight
+	asked := map[string]uint64{}  // term -> bit of the query word it stands for
 	for _, t := range Tokenize(query) {
-		terms[t] = 1
+		if _, ok := asked[t]; !ok && len(asked) < 64 {
+			terms[t] = 1
+			asked[t] = 1 << len(asked)
+		}
 	}
+	nasked := len(asked)
 	if opts.Fuzzy {
-		for t := range terms {
+		for t := range asked {
 			if len(t) < 5 || ix.df[t] > 0 {
 				continue
 			}
 			for v := range ix.df {
 				if abs(len(v)-len(t)) <= 1 && Distance(t, v) == 1 {
 					terms[v] = max(terms[v], 0.5)
+					if _, ok := asked[v]; !ok {
+						asked[v] = asked[t]
+					}
 				}
 			}
 		}
 	}
 	q := strings.TrimSpace(query)
+	fq := []rune(strings.ToLower(strings.ReplaceAll(q, " ", "")))
 	n := float64(len(ix.docs))
-	var hits []Hit
-	for i, d := range ix.docs {
-		u := ix.units[i]
+	type cand struct {
+		i     int
+		score float64
+		exact bool
+	}
+	var cands []cand
+	for i := range ix.docs {
+		d, u := &ix.docs[i], &ix.units[i]
 		if opts.Kind != "" && opts.Kind != "any" && opts.Kind != u.Kind {
 			continue
 		}
 		score := 0.0
-		var matched []string
+		var covered uint64 // query words matched, one bit each
 		for t, w := range terms {
 			tf := d.tf[t]
 			if tf == 0 {
@@ -159,7 +179,13 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 			norm := 1 - b + b*d.length/max(ix.avgLen, 1)
 			score += w * idf * tf * (k1 + 1) / (tf + k1*norm)
-			matched = append(matched, t)
+			covered |= asked[t]
+		}
+		if nasked > 1 {
+			// A unit that matches every word of the question beats one
+			// that matches some of them, however strongly.
+			c := float64(bits.OnesCount64(covered)) / float64(nasked)
+			score *= c * c
 		}
 		exact := false
 		if u.Kind == KindSymbol {
@@ -171,20 +197,51 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 				score += 1000
 				exact = true
 			case opts.Fuzzy:
-				score += 5 * subsequenceScore(strings.ReplaceAll(q, " ", ""), u.Name)
+				score += 5 * subsequenceRunes(fq, ix.names[i])
 			}
 		}
-		if score <= 0 {
-			continue
+		if !exact && ix.intern[i] {
+			score *= 0.3 // internal and generated names after the public API and the prose
+		}
+		if score > 0 {
+			cands = append(cands, cand{i, score, exact})
+		}
+	}
+	sort.Slice(cands, func(a, b int) bool {
+		if cands[a].score != cands[b].score {
+			return cands[a].score > cands[b].score
+		}
+		return cands[a].i < cands[b].i // index order among equals
+	})
+	if len(cands) > limit {
+		cands = cands[:limit]
+	}
+	hits := make([]Hit, 0, len(cands))
+	for _, c := range cands {
+		var matched []string
+		for t := range terms {
+			if ix.docs[c.i].tf[t] > 0 {
+				matched = append(matched, t)
+			}
 		}
 		sort.Strings(matched)
-		hits = append(hits, Hit{Unit: u, Score: score, Exact: exact, Terms: matched})
-	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-	if len(hits) > limit {
-		hits = hits[:limit]
+		hits = append(hits, Hit{Unit: ix.units[c.i], Score: c.score, Exact: c.exact, Terms: matched})
 	}
 	return hits
+}
+
+// declarationKeywords matches the keywords that open a declaration ("type",
+// "export declare function", "pub fn", "func"): they
+// say what kind of symbol it is, which the question is not about, so they
+// are not indexed as words of the signature.
+var declarationKeywords = regexp.MustCompile(`^(?:(?:export|declare|default|abstract|pub(?:\([a-z]+\))?|async|unsafe|const|static|public|open|final)\s+)*(?:type|interface|class|function|func|fn|def|struct|enum|trait|namespace|module|var|let|const|protocol|extension)\b`)
+
+// internal reports a symbol name that looks internal or generated:
+// "$brand", "_private", "core.$InferX", "a.b.c", "default.x".
+func internal(name string) bool {
+	last := lastComponent(name)
+	return strings.HasPrefix(last, "$") || strings.HasPrefix(last, "_") || strings.HasPrefix(name, "default.") ||
+		strings.Count(name, ".") >= 2 || strings.Contains(strings.ToLower(name), "internal")
 }
 
 func lastComponent(name string) string {

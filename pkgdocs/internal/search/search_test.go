@@ -114,3 +114,43 @@ func TestSnippetReopensFences(t *testing.T) {
 		t.Fatalf("snippet:\n%s", got)
 	}
 }
+
+// TestSnippetPrefersCode: among lines matching as well, the one in a code
+// block is the centre of the snippet.
+func TestSnippetPrefersCode(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("## Interceptors\n\nYou can intercept requests.\n")
+	for i := 0; i < 20; i++ {
+		b.WriteString("filler line\n")
+	}
+	b.WriteString("```js\naxios.interceptors.request.use(fn)\n```\n")
+	got := Snippet(b.String(), []string{"interceptors"}, 2)
+	if !strings.Contains(got, "axios.interceptors.request.use(fn)") || strings.Contains(got, "## Interceptors") {
+		t.Fatalf("snippet:\n%s", got)
+	}
+}
+
+// A README section that matches every word of the question beats symbols
+// that match only one of them by name, and a declaration keyword ("type")
+// in a signature is not a match for the word "type".
+func TestSectionMatchingTheQuestionBeatsNameOnlySymbols(t *testing.T) {
+	p := &model.Package{
+		Symbols: []model.Symbol{
+			{Name: "Infer", Kind: "type", Signature: "type Infer<T> = output<T>", Doc: "@deprecated Use output instead."},
+			{Name: "infer", Kind: "type", Signature: "type output<T> = T extends { _zod: { output: any } } ? T[\"_zod\"][\"output\"] : unknown"},
+			{Name: "inferFlattenedErrors", Kind: "type", Signature: "type inferFlattenedErrors<T, U = string> = FlattenedError<output<T>, U>"},
+		},
+		Sections: []model.Section{
+			{Path: []string{"Basic usage"}, Markdown: "## Basic usage\n\nCreate a schema and parse data with it.\n", File: "README.md"},
+			{Path: []string{"Inferring types"}, Markdown: "## Inferring types\n\nZod infers a static type from your schema. Extract the type with `z.infer<>`.\n\n```ts\ntype Player = z.infer<typeof Player>;\n```\n", File: "README.md"},
+		},
+	}
+	hits := Build(p).Search("infer type", Options{Fuzzy: true, Limit: 5})
+	if got := titles(hits); len(got) == 0 || got[0] != "section:README.md › Inferring types" {
+		t.Fatalf("Search(infer type) = %v, want the section first", got)
+	}
+	// One word: the symbol named by it still comes first.
+	if got := titles(Build(p).Search("infer", Options{Fuzzy: true})); got[0] != "symbol:infer" {
+		t.Fatalf("Search(infer) = %v, want symbol:infer first", got)
+	}
+}

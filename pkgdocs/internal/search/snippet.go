@@ -5,13 +5,23 @@ import (
 )
 
 // Snippet returns the lines of text around the line that matches the most
-// terms, radius lines either side. A code fence cut by the window is
+// terms (among equals, the first one in a code block: code answers "how do
+// I" questions best), radius lines either side. A code fence cut by the window is
 // reopened at the top or closed at the bottom, so the snippet is valid
 // markdown on its own.
 func Snippet(text string, terms []string, radius int) string {
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	best, bestScore := 0, -1
+	var fence string
 	for i, l := range lines {
+		inCode := fence != ""
+		if f := fenceRun(l); f != "" {
+			if fence == "" {
+				fence = f
+			} else if f[0] == fence[0] && len(f) >= len(fence) {
+				fence = ""
+			}
+		}
 		toks := Tokenize(l)
 		s := 0
 		for _, t := range terms {
@@ -21,6 +31,10 @@ func Snippet(text string, terms []string, radius int) string {
 					break
 				}
 			}
+		}
+		s *= 2
+		if inCode && s > 0 {
+			s++
 		}
 		if s > bestScore {
 			best, bestScore = i, s

@@ -15,7 +15,7 @@ type DescribeGoArgs struct {
 	ProjectPath string `json:"projectPath,omitempty" jsonschema:"directory of the project whose go.mod pins the version"`
 	GOOS        string `json:"goos,omitempty" jsonschema:"GOOS for build constraints (default linux)"`
 	GOARCH      string `json:"goarch,omitempty" jsonschema:"GOARCH for build constraints (default amd64)"`
-	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 3000, at most 19000)"`
+	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 3000, at most 8000 per page; page for more)"`
 	Page        int    `json:"page,omitempty" jsonschema:"page of a long answer, from 1"`
 }
 
@@ -26,7 +26,7 @@ type DescribeNPMArgs struct {
 	Symbol      string   `json:"symbol,omitempty" jsonschema:"document only this exported symbol (from the .d.ts typings)"`
 	ProjectPath string   `json:"projectPath,omitempty" jsonschema:"project directory: its .npmrc and lockfile are used"`
 	Include     []string `json:"include,omitempty" jsonschema:"parts to include: readme, api, examples (default all)"`
-	MaxTokens   int      `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 3000, at most 19000)"`
+	MaxTokens   int      `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 3000, at most 8000 per page; page for more)"`
 	Page        int      `json:"page,omitempty" jsonschema:"page of a long answer, from 1"`
 }
 
@@ -38,7 +38,7 @@ type GetNPMDocArgs struct {
 	Section     string `json:"section,omitempty" jsonschema:"only sections whose heading contains this text"`
 	Query       string `json:"query,omitempty" jsonschema:"search the documentation for this text instead of returning it in order"`
 	MaxLength   int    `json:"maxLength,omitempty" jsonschema:"legacy limit in characters; prefer maxTokens"`
-	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 6000, at most 19000)"`
+	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 6000, at most 8000 per page; page for more)"`
 	Page        int    `json:"page,omitempty" jsonschema:"page of a long answer, from 1"`
 }
 
@@ -49,7 +49,7 @@ type DescribeArgs struct {
 	Version     string `json:"version,omitempty" jsonschema:"exact version; default: the project's lock file, else the latest release"`
 	Symbol      string `json:"symbol,omitempty" jsonschema:"document only this symbol"`
 	ProjectPath string `json:"projectPath,omitempty" jsonschema:"project directory whose lock file pins the version"`
-	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 3000, at most 19000)"`
+	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 3000, at most 8000 per page; page for more)"`
 	Page        int    `json:"page,omitempty" jsonschema:"page of a long answer, from 1"`
 }
 
@@ -63,7 +63,7 @@ type SearchArgs struct {
 	Fuzzy       *bool  `json:"fuzzy,omitempty" jsonschema:"also match misspellings and abbreviations of symbol names (default true)"`
 	Kind        string `json:"kind,omitempty" jsonschema:"any, symbol, section or example (default any)"`
 	Limit       int    `json:"limit,omitempty" jsonschema:"number of results (default 5, at most 50)"`
-	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 2500, at most 19000)"`
+	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 2500, at most 8000 per page; page for more)"`
 }
 
 // Provenance says what an answer describes and where it came from.

@@ -20,7 +20,7 @@ func sha256hex(b []byte) string {
 }
 
 // addPython serves tinyhttp 1.4.0 on the PyPI JSON API with its wheel.
-func addPython(t *testing.T, mux *http.ServeMux, u *upstream) {
+func addPython(t testing.TB, mux *http.ServeMux, u *upstream) {
 	whl := testutil.Zip(t, "", testutil.TxtarFile(t, "../../testdata/python/tinyhttp.txtar"))
 	project := func() map[string]any {
 		return map[string]any{
@@ -41,7 +41,7 @@ func addPython(t *testing.T, mux *http.ServeMux, u *upstream) {
 
 // addRust serves kvstore 0.3.1 on crates.io, its archive and its docs.rs
 // rustdoc JSON.
-func addRust(t *testing.T, mux *http.ServeMux) {
+func addRust(t testing.TB, mux *http.ServeMux) {
 	tgz := testutil.TarGz(t, "kvstore-0.3.1/", testutil.TxtarFile(t, "../../testdata/rust/kvstore.txtar"))
 	rd, err := os.ReadFile("../../testdata/rust/kvstore.rustdoc.json")
 	if err != nil {
@@ -62,7 +62,7 @@ func addRust(t *testing.T, mux *http.ServeMux) {
 }
 
 // addSwift serves acme/swift-greeter: its refs and the 1.2.0 tarball.
-func addSwift(t *testing.T, mux *http.ServeMux) {
+func addSwift(t testing.TB, mux *http.ServeMux) {
 	tgz := testutil.TarGz(t, "swift-greeter-1.2.0/", testutil.TxtarFile(t, "../../testdata/swift/greeter.txtar"))
 	pkt := func(s string) string { return fmt.Sprintf("%04x%s", len(s)+4, s) }
 	sha := func(c string) string { return string(bytes.Repeat([]byte(c), 40)) }

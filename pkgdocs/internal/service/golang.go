@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/gosrc"
@@ -16,7 +17,7 @@ func (s *Service) DescribeGoPackage(ctx context.Context, args DescribeGoArgs) (*
 	if err != nil {
 		return nil, err
 	}
-	return describe(e.pkg, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_go_package")
+	return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_go_package")
 }
 
 func (s *Service) loadGo(ctx context.Context, pkg, version, project, goos, goarch string) (*entry, error) {
@@ -24,6 +25,12 @@ func (s *Service) loadGo(ctx context.Context, pkg, version, project, goos, goarc
 		return nil, err
 	}
 	pkg = strings.TrimSpace(pkg)
+	if goos != "" && !knownGOOS[goos] {
+		return nil, fmt.Errorf("%w: goos %q is not a GOOS the Go toolchain knows (for example linux, darwin, windows)", ErrInvalidArgument, goos)
+	}
+	if goarch != "" && !knownGOARCH[goarch] {
+		return nil, fmt.Errorf("%w: goarch %q is not a GOARCH the Go toolchain knows (for example amd64, arm64)", ErrInvalidArgument, goarch)
+	}
 	if p, v, ok := strings.Cut(pkg, "@"); ok && version == "" {
 		pkg, version = p, v
 	}
@@ -38,4 +45,18 @@ func (s *Service) loadGo(ctx context.Context, pkg, version, project, goos, goarc
 			Target: gosrc.Target{GOOS: goos, GOARCH: goarch},
 		})
 	})
+}
+
+// knownGOOS and knownGOARCH are the targets of `go tool dist list` (Go 1.26).
+var (
+	knownGOOS   = set("aix", "android", "darwin", "dragonfly", "freebsd", "illumos", "ios", "js", "linux", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows")
+	knownGOARCH = set("386", "amd64", "arm", "arm64", "loong64", "mips", "mips64", "mips64le", "mipsle", "ppc64", "ppc64le", "riscv64", "s390x", "wasm")
+)
+
+func set(vs ...string) map[string]bool {
+	m := make(map[string]bool, len(vs))
+	for _, v := range vs {
+		m[v] = true
+	}
+	return m
 }

@@ -21,7 +21,7 @@ type NPMConfig struct {
 }
 
 func (s *Service) npmSource() *npm.Source {
-	return &npm.Source{Client: s.client, Config: func(project string) (*npm.Config, error) {
+	return &npm.Source{Client: s.client, Offline: s.cfg.Offline, Config: func(project string) (*npm.Config, error) {
 		if s.cfg.NPM.Values != nil {
 			return npm.FromValues(s.cfg.NPM.Values), nil
 		}
@@ -84,7 +84,7 @@ func (s *Service) DescribeNPMPackage(ctx context.Context, args DescribeNPMArgs) 
 			}
 		}
 	}
-	return describe(e.pkg, args.Symbol, inc, args.MaxTokens, args.Page, "describe_npm_package")
+	return describe(e, args.Symbol, inc, args.MaxTokens, args.Page, "describe_npm_package")
 }
 
 // GetNPMPackageDoc returns an npm package's documentation in full (paged),
@@ -125,7 +125,7 @@ func (s *Service) GetNPMPackageDoc(ctx context.Context, args GetNPMDocArgs) (*Do
 		}
 		blocks = picked
 	}
-	return renderDoc(p, blocks, maxTokens, DefaultDocTokens, args.Page, "get_npm_package_doc"), nil
+	return renderDoc(p, blocks, maxTokens, DefaultDocTokens, args.Page, "get_npm_package_doc")
 }
 
 func firstN(s []string, n int) []string {

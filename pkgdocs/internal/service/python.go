@@ -74,5 +74,5 @@ func (s *Service) DescribePythonPackage(ctx context.Context, args DescribeArgs) 
 	if err != nil {
 		return nil, err
 	}
-	return describe(e.pkg, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_python_package")
+	return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_python_package")
 }

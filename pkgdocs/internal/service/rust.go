@@ -43,5 +43,5 @@ func (s *Service) DescribeRustPackage(ctx context.Context, args DescribeArgs) (*
 	if err != nil {
 		return nil, err
 	}
-	return describe(e.pkg, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_rust_package")
+	return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_rust_package")
 }

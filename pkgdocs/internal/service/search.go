@@ -45,6 +45,12 @@ func (s *Service) SearchPackageDocs(ctx context.Context, args SearchArgs) (*Sear
 	if limit == 0 {
 		limit = 5
 	}
+	key := fmt.Sprintf("%s\x00%s\x00%v\x00%d\x00%d", args.Query, args.Kind, fuzzy, limit, args.MaxTokens)
+	return e.memoSearch(key, func() *SearchResult { return searchEntry(e, args, fuzzy, limit) }), nil
+}
+
+// searchEntry ranks and renders a search of a loaded package.
+func searchEntry(e *entry, args SearchArgs, fuzzy bool, limit int) *SearchResult {
 	p := e.pkg
 	hits := e.index().Search(args.Query, search.Options{Limit: limit, Kind: args.Kind, Fuzzy: fuzzy})
 	res := &SearchResult{Provenance: provenance(p), Query: args.Query, Hits: []SearchHit{}}
@@ -63,7 +69,7 @@ func (s *Service) SearchPackageDocs(ctx context.Context, args SearchArgs) (*Sear
 		},
 	})
 	res.Markdown, res.Tokens = pg.Markdown, pg.Tokens
-	return res, nil
+	return res
 }
 
 func round(f float64) float64 {

@@ -40,8 +40,15 @@ type Config struct {
 	Rust   RustConfig
 	Swift  SwiftConfig
 
-	MemoryBytes int64  // in-memory cache size; default 256 MiB
-	CacheDir    string // on-disk cache for immutable versions; "" disables it
+	MemoryBytes int64 // in-memory cache size; default 256 MiB
+	// Offline answers only from local installations and caches: the module
+	// cache, node_modules under projectPath, the disk cache.
+	Offline bool
+	// CacheDir holds an on-disk cache shared by processes: documentation of
+	// exact versions, immutable artefacts for good, version lists and
+	// dist-tags for 10 minutes, not-found answers for 2 minutes. "" disables
+	// it. Setting it also gives Client this cache.
+	CacheDir string
 }
 
 // Service answers the tools. It is safe for concurrent use.
@@ -78,15 +85,21 @@ func New(cfg *Config) (*Service, error) {
 		c.MemoryBytes = 256 << 20
 	}
 	s := &Service{cfg: c, client: c.Client, mem: cache.NewLoader(c.MemoryBytes)}
+	if c.Offline {
+		c.Client.SetOffline(true)
+	}
 	if c.CacheDir != "" {
 		d, err := cache.OpenDisk(c.CacheDir, 0)
 		if err != nil {
 			return nil, err
 		}
 		s.disk = d
+		// Upstream answers are kept too: a later process answers from disk
+		// until a mutable one (version list, dist-tag) expires.
+		c.Client.SetCache(d)
 	}
 	s.gosrc = &gosrc.Source{
-		Proxy:  gosrc.NewProxy(c.Client, gosrc.ProxyConfig{GOPROXY: c.GOPROXY, GOMODCACHE: c.GOMODCACHE, GONOPROXY: c.GONOPROXY}),
+		Proxy:  gosrc.NewProxy(c.Client, gosrc.ProxyConfig{GOPROXY: c.GOPROXY, GOMODCACHE: c.GOMODCACHE, GONOPROXY: c.GONOPROXY, Offline: c.Offline}),
 		GOROOT: c.GOROOT,
 	}
 	return s, nil
@@ -114,11 +127,110 @@ func firstNonEmpty(vs ...string) string {
 	return ""
 }
 
-// entry is what the cache holds: a package and its lazily built index.
+// entry is what the cache holds: a package, its lazily built index, and
+// the answers already rendered from it (a warm answer is a map lookup).
 type entry struct {
 	pkg  *model.Package
 	once sync.Once
 	ix   *search.Index
+
+	symix *render.SymbolIndex // built when the package is loaded
+
+	mu       sync.Mutex
+	rendered map[string]*DocResult
+	blocks   map[render.Include][]render.Block
+	symbols  map[string][]render.Block // a symbol's blocks, whatever the budget or page
+	searched map[string]*SearchResult  // search answers by arguments
+}
+
+// memoSearch returns the search answer for key, computing it with fn once.
+func (e *entry) memoSearch(key string, fn func() *SearchResult) *SearchResult {
+	e.mu.Lock()
+	if r, ok := e.searched[key]; ok {
+		e.mu.Unlock()
+		return r
+	}
+	e.mu.Unlock()
+	r := fn()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.searched == nil || len(e.searched) >= maxRendered {
+		e.searched = map[string]*SearchResult{}
+	}
+	e.searched[key] = r
+	return r
+}
+
+// newEntry wraps a loaded package, indexing its symbols once so that
+// symbol answers never scan them all.
+func newEntry(p *model.Package) *entry {
+	return &entry{pkg: p, symix: render.NewSymbolIndex(p)}
+}
+
+// maxSymbolBlocks bounds the symbols whose blocks are kept per package.
+const maxSymbolBlocks = 256
+
+// symbolBlocks returns the blocks answering symbol, computed once per
+// symbol; nil when the package has no such symbol.
+func (e *entry) symbolBlocks(symbol string) []render.Block {
+	e.mu.Lock()
+	b, ok := e.symbols[symbol]
+	e.mu.Unlock()
+	if ok {
+		return b
+	}
+	if e.symix != nil {
+		b = e.symix.Blocks(symbol)
+	} else {
+		b = render.SymbolBlocks(e.pkg, symbol)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.symbols == nil || len(e.symbols) >= maxSymbolBlocks {
+		e.symbols = map[string][]render.Block{}
+	}
+	e.symbols[symbol] = b
+	return b
+}
+
+// blocksFor returns the package laid out for inc, computed once.
+func (e *entry) blocksFor(inc render.Include) []render.Block {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if b, ok := e.blocks[inc]; ok {
+		return b
+	}
+	if e.blocks == nil {
+		e.blocks = map[render.Include][]render.Block{}
+	}
+	b := render.Blocks(e.pkg, inc)
+	e.blocks[inc] = b
+	return b
+}
+
+// maxRendered bounds the answers kept per package.
+const maxRendered = 64
+
+// memo returns the answer rendered for key, rendering it with fn once.
+// Errors are not kept.
+func (e *entry) memo(key string, fn func() (*DocResult, error)) (*DocResult, error) {
+	e.mu.Lock()
+	if r, ok := e.rendered[key]; ok {
+		e.mu.Unlock()
+		return r, nil
+	}
+	e.mu.Unlock()
+	r, err := fn()
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.rendered == nil || len(e.rendered) >= maxRendered {
+		e.rendered = map[string]*DocResult{}
+	}
+	e.rendered[key] = r
+	return r, nil
 }
 
 func (e *entry) index() *search.Index {
@@ -160,7 +272,7 @@ func (s *Service) load(ctx context.Context, key string, exact bool, fn func(cont
 			if data, ok := s.disk.Get(key); ok {
 				var p model.Package
 				if json.Unmarshal(data, &p) == nil {
-					return &entry{pkg: &p}, nil
+					return newEntry(&p), nil
 				}
 			}
 		}
@@ -173,7 +285,7 @@ func (s *Service) load(ctx context.Context, key string, exact bool, fn func(cont
 				_ = s.disk.Put(key, data) // the disk cache is best effort
 			}
 		}
-		return &entry{pkg: p}, nil
+		return newEntry(p), nil
 	})
 	if err != nil {
 		return nil, classify(err)
@@ -182,7 +294,7 @@ func (s *Service) load(ctx context.Context, key string, exact bool, fn func(cont
 	if stale {
 		cp := *e.pkg
 		cp.Stale = true
-		return &entry{pkg: &cp}, nil
+		return &entry{pkg: &cp, symix: e.symix}, nil
 	}
 	return e, nil
 }
@@ -216,28 +328,47 @@ func provenance(p *model.Package) Provenance {
 }
 
 // renderDoc packs blocks into one page of a DocResult.
-func renderDoc(p *model.Package, blocks []render.Block, maxTokens, def, page int, tool string) *DocResult {
+// A page beyond the last, or below 1, is an invalid argument.
+func renderDoc(p *model.Package, blocks []render.Block, maxTokens, def, page int, tool string) (*DocResult, error) {
+	if page < 0 {
+		return nil, fmt.Errorf("%w: page %d: pages start at 1", ErrInvalidArgument, page)
+	}
 	budget := render.ClampBudget(maxTokens, def)
 	pg := render.Pack(render.Header(p), blocks, render.Options{
 		MaxTokens: budget, Page: page,
 		PageHint: func(n int) string { return fmt.Sprintf("call %s with the same arguments and page=%d", tool, n) },
 	})
+	if page > pg.Pages {
+		return nil, fmt.Errorf("%w: page %d is beyond the last page (%d) of %s@%s at maxTokens %d", ErrInvalidArgument, page, pg.Pages, p.Name, p.Version, budget)
+	}
 	return &DocResult{
 		Provenance: provenance(p), Markdown: pg.Markdown, Tokens: pg.Tokens, TotalTokens: pg.TotalTokens,
 		Page: pg.Page, Pages: pg.Pages, NextPage: pg.NextPage, Truncated: pg.Truncated, Omitted: pg.Omitted,
-	}
+	}, nil
 }
 
-// describe renders a whole package, or one symbol of it.
-func describe(p *model.Package, symbol string, inc render.Include, maxTokens, page int, tool string) (*DocResult, error) {
-	blocks := render.Blocks(p, inc)
+// describe renders a whole package, or one symbol of it, once per set of
+// arguments.
+func describe(e *entry, symbol string, inc render.Include, maxTokens, page int, tool string) (*DocResult, error) {
+	key := fmt.Sprintf("%s\x00%s\x00%v\x00%d\x00%d", tool, symbol, inc, maxTokens, page)
+	return e.memo(key, func() (*DocResult, error) { return describePackage(e, symbol, inc, maxTokens, page, tool) })
+}
+
+// describePackage renders an answer afresh (the package layout is
+// computed once per entry).
+func describePackage(e *entry, symbol string, inc render.Include, maxTokens, page int, tool string) (*DocResult, error) {
+	p := e.pkg
+	var blocks []render.Block
+	if symbol == "" {
+		blocks = e.blocksFor(inc)
+	}
 	if symbol != "" {
-		blocks = render.SymbolBlocks(p, symbol)
+		blocks = e.symbolBlocks(symbol)
 		if blocks == nil {
 			return nil, symbolNotFound(p, symbol)
 		}
 	}
-	return renderDoc(p, blocks, maxTokens, DefaultDescribeTokens, page, tool), nil
+	return renderDoc(p, blocks, maxTokens, DefaultDescribeTokens, page, tool)
 }
 
 func symbolNotFound(p *model.Package, symbol string) error {

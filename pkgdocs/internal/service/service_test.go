@@ -33,7 +33,7 @@ type upstream struct {
 	fail     atomic.Bool // answer 503 to everything
 }
 
-func newUpstream(t *testing.T) *upstream {
+func newUpstream(t testing.TB) *upstream {
 	goFiles := testutil.TxtarFile(t, "../../testdata/go/demo.txtar")
 	goZip := testutil.Zip(t, "example.com/demo@v1.1.0/", goFiles)
 	tgz := testutil.TarGz(t, "package/", testutil.TxtarFile(t, "../../testdata/npm/widget.txtar"))
@@ -223,22 +223,40 @@ func TestEveryAnswerStartsWithProvenanceAndFitsTheBudget(t *testing.T) {
 			results := map[string]*DocResult{}
 			var err error
 			if results["go"], err = s.DescribeGoPackage(ctx, DescribeGoArgs{Package: "example.com/demo/sub", MaxTokens: budget, Page: page}); err != nil {
-				t.Fatal(err)
+				if page == 1 || !errors.Is(err, ErrInvalidArgument) {
+					t.Fatal(err)
+				}
+				delete(results, "go") // no such page at this budget
 			}
 			if results["npm"], err = s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: "@acme/widget", MaxTokens: budget, Page: page}); err != nil {
-				t.Fatal(err)
+				if page == 1 || !errors.Is(err, ErrInvalidArgument) {
+					t.Fatal(err)
+				}
+				delete(results, "npm") // no such page at this budget
 			}
 			if results["doc"], err = s.GetNPMPackageDoc(ctx, GetNPMDocArgs{Package: "@acme/widget", MaxTokens: budget, Page: page}); err != nil {
-				t.Fatal(err)
+				if page == 1 || !errors.Is(err, ErrInvalidArgument) {
+					t.Fatal(err)
+				}
+				delete(results, "doc") // no such page at this budget
 			}
 			if results["python"], err = s.DescribePythonPackage(ctx, DescribeArgs{Package: "tinyhttp", MaxTokens: budget, Page: page}); err != nil {
-				t.Fatal(err)
+				if page == 1 || !errors.Is(err, ErrInvalidArgument) {
+					t.Fatal(err)
+				}
+				delete(results, "python") // no such page at this budget
 			}
 			if results["rust"], err = s.DescribeRustPackage(ctx, DescribeArgs{Package: "kvstore", MaxTokens: budget, Page: page}); err != nil {
-				t.Fatal(err)
+				if page == 1 || !errors.Is(err, ErrInvalidArgument) {
+					t.Fatal(err)
+				}
+				delete(results, "rust") // no such page at this budget
 			}
 			if results["swift"], err = s.DescribeSwiftPackage(ctx, DescribeArgs{Package: "acme/swift-greeter", MaxTokens: budget, Page: page}); err != nil {
-				t.Fatal(err)
+				if page == 1 || !errors.Is(err, ErrInvalidArgument) {
+					t.Fatal(err)
+				}
+				delete(results, "swift") // no such page at this budget
 			}
 			for name, r := range results {
 				lim := limit
@@ -276,7 +294,7 @@ func TestWarmCacheMakesNoRequests(t *testing.T) {
 	}
 	before := u.requests.Load()
 	for range 3 {
-		if _, err := s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: "@acme/widget", Version: "2.1.0", Page: 2}); err != nil {
+		if _, err := s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: "@acme/widget", Version: "2.1.0", MaxTokens: 500, Page: 2}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.SearchPackageDocs(ctx, SearchArgs{Package: "@acme/widget", Version: "2.1.0", Language: "npm", Query: "widget"}); err != nil {
@@ -314,6 +332,35 @@ func TestDiskCacheSurvivesRestart(t *testing.T) {
 	r, err := newService(t, u, dir).DescribeGoPackage(ctx, DescribeGoArgs{Package: "example.com/demo/sub", Version: "v1.1.0", Symbol: "Cut"})
 	if err != nil || !strings.Contains(r.Markdown, "func Cut(s, sep string)") {
 		t.Fatalf("a fresh service with the same cache dir must answer offline: %v", err)
+	}
+}
+
+// TestDiskCacheAcrossProcesses: a second process with the same cache
+// directory answers "latest" questions, and known-missing packages, without
+// a single upstream request.
+func TestDiskCacheAcrossProcesses(t *testing.T) {
+	u := newUpstream(t)
+	dir := t.TempDir()
+	ctx := context.Background()
+	ask := func(s *Service) {
+		if _, err := s.DescribeGoPackage(ctx, DescribeGoArgs{Package: "example.com/demo/sub"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: "@acme/widget"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.DescribeGoPackage(ctx, DescribeGoArgs{Package: "example.com/missing/mod"}); err == nil || !strings.Contains(err.Error(), "not found") {
+			t.Fatalf("missing module: %v", err)
+		}
+	}
+	ask(newService(t, u, dir))
+	before := u.requests.Load()
+	if before == 0 {
+		t.Fatal("the first process made no requests")
+	}
+	ask(newService(t, u, dir))
+	if got := u.requests.Load() - before; got != 0 {
+		t.Fatalf("the second process made %d upstream requests", got)
 	}
 }
 

@@ -49,5 +49,5 @@ func (s *Service) DescribeSwiftPackage(ctx context.Context, args DescribeArgs) (
 	if err != nil {
 		return nil, err
 	}
-	return describe(e.pkg, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_swift_package")
+	return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_swift_package")
 }

@@ -279,18 +279,26 @@ func wanted(name string) bool {
 }
 
 const (
-	maxLocalFiles = 5000
-	maxLocalBytes = 64 << 20
+	maxLocalFiles   = 5000 // entries looked at
+	maxLocalDirs    = 1000
+	maxLocalBytes   = 64 << 20
+	maxLocalFileLen = 1 << 20
 )
 
 // readDir reads the wanted files of a local package directory, without
-// following symbolic links or leaving dir.
+// following symbolic links or leaving dir. A directory without
+// Package.swift is refused before anything else is read; then only the
+// top level, Sources/ and DocC catalogs are walked, and at most
+// maxLocalDirs directories and maxLocalFiles entries are looked at.
 func readDir(dir string) (*archive.Tree, error) {
 	files := map[string][]byte{}
-	total, count := int64(0), 0
+	total, count, dirs := int64(0), 0, 0
 	root, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
+	}
+	if st, err := os.Lstat(filepath.Join(root, "Package.swift")); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s has no Package.swift: %w", dir, ErrNotPackage)
 	}
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -298,22 +306,29 @@ func readDir(dir string) (*archive.Tree, error) {
 		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
+		if count++; count > maxLocalFiles {
+			return fs.SkipAll
+		}
 		if d.IsDir() {
+			if rel == "." {
+				return nil
+			}
 			base := d.Name()
-			if rel != "." && (strings.HasPrefix(base, ".") || base == "Tests" || base == "node_modules") {
+			top := !strings.Contains(rel, "/")
+			if strings.HasPrefix(base, ".") || base == "Tests" || base == "node_modules" ||
+				top && base != "Sources" && !strings.HasSuffix(base, ".docc") {
 				return filepath.SkipDir
+			}
+			if dirs++; dirs > maxLocalDirs {
+				return fs.SkipAll
 			}
 			return nil
 		}
 		if !d.Type().IsRegular() || !wanted(rel) {
 			return nil
 		}
-		count++
-		if count > maxLocalFiles {
-			return fs.SkipAll
-		}
 		info, err := d.Info()
-		if err != nil || info.Size() > 1<<20 || total+info.Size() > maxLocalBytes {
+		if err != nil || info.Size() > maxLocalFileLen || total+info.Size() > maxLocalBytes {
 			return nil
 		}
 		data, err := os.ReadFile(p)

@@ -1,0 +1,71 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/gomcp/sdk/mcp"
+	mcpotel "github.com/gomcp/sdk/otel"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+)
+
+// otelClients is the number of concurrent sessions of the OpenTelemetry
+// overhead benchmark (the goal's).
+const otelClients = 64
+
+// BenchmarkOTelHTTPLoad measures what OpenTelemetry instrumentation costs a
+// streamable HTTP tools/call at 64 concurrent sessions: "ours" is our
+// server and client, both instrumented with the OpenTelemetry SDK (every
+// span sampled and handed to a batching exporter that discards it,
+// metrics aggregated by the SDK meter provider), "uninstrumented" the same
+// server and client without. Reported like BenchmarkHTTPLoad.
+func BenchmarkOTelHTTPLoad(b *testing.B) {
+	for _, era := range Eras {
+		for _, target := range []string{"ours", "uninstrumented"} {
+			b.Run(fmt.Sprintf("%s/c%d/%s", era, otelClients, target), func(b *testing.B) {
+				benchOTelLoad(b, era, target == "ours")
+			})
+		}
+	}
+}
+
+func benchOTelLoad(b *testing.B, era Era, instrument bool) {
+	ctx := context.Background()
+	server := mcp.NewServer("bench", "v0.0.1", nil)
+	client := mcp.NewClient("bench-client", "v0.0.1", &mcp.ClientOptions{ProtocolVersion: era.Version()})
+	if instrument {
+		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+		defer func() {
+			_ = tp.Shutdown(ctx)
+			_ = mp.Shutdown(ctx)
+		}()
+		opts := &mcpotel.Options{TracerProvider: tp, MeterProvider: mp}
+		mcpotel.InstrumentServer(server, opts)
+		mcpotel.InstrumentClient(client, opts)
+	}
+	server.AddTools(mcp.NewTool(EchoTool, "echo the text back", oursEcho,
+		mcp.Input(mcp.Property("text", mcp.Description("the text to echo")))))
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	defer h.Close()
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	hc := newHTTPClient(otelClients)
+	defer hc.CloseIdleConnections()
+	sessions := make([]Session, otelClients)
+	for i := range sessions {
+		t := mcp.NewStreamableClientTransport(ts.URL, &mcp.StreamableClientTransportOptions{HTTPClient: hc})
+		cs, err := client.Connect(ctx, t)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sessions[i] = &oursSession{cs: cs}
+		defer sessions[i].Close()
+	}
+	runLoad(b, otelClients, func(w int) error { return sessions[w].Echo(ctx, EchoText) })
+}

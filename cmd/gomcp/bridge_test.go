@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gomcp/sdk/mcp"
+)
+
+// TestBridgeLegacyStream subscribes to a resource through the bridge in
+// the handshake era: the updates come on the server's GET stream, which
+// the bridge opens and forwards.
+func TestBridgeLegacyStream(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the server's periodic update")
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	env, _, errw := testEnv(t, "", nil)
+	env.stdin, env.stdout = inR, outW
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, env, []string{"bridge", everythingURL}) }()
+	updated := make(chan string, 1)
+	cs, err := mcp.NewClient("test", "1", &mcp.ClientOptions{
+		ProtocolVersion: mcp.Version20251125,
+		ResourceUpdatedHandler: func(_ context.Context, _ *mcp.ClientSession, p *mcp.ResourceUpdatedParams) {
+			select {
+			case updated <- p.URI:
+			default:
+			}
+		},
+	}).Connect(ctx, mcp.NewIOTransport(struct {
+		io.Reader
+		io.Writer
+		io.Closer
+	}{outR, inW, inW}))
+	if err != nil {
+		t.Fatalf("connect: %v; stderr %s", err, errw.String())
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://watched-resource"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case uri := <-updated:
+		if uri != "test://watched-resource" {
+			t.Fatalf("update of %q", uri)
+		}
+	case <-ctx.Done():
+		t.Fatal("no resource update came through the bridge")
+	}
+	inW.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("bridge exited %d: %s", code, errw.String())
+	}
+	outW.Close()
+	cs.Close()
+}
+
+// TestReadSSE is the SSE framing table of the bridge's GET stream reader.
+func TestReadSSE(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"data: a\n\n", []string{"a"}},
+		{"data:a\ndata: b\n\n", []string{"a\nb"}},
+		{": comment\nevent: message\nid: 1\ndata: x\n\ndata: y\n\n", []string{"x", "y"}},
+		{"retry: 10\n\n\n", nil},
+		{"data: unterminated", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		if err := readSSE(strings.NewReader(tt.in), func(d []byte) error { got = append(got, string(d)); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("readSSE(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	stop := errors.New("stop")
+	if err := readSSE(strings.NewReader("data: a\n\ndata: b\n\n"), func([]byte) error { return stop }); err != stop {
+		t.Fatalf("a failing dispatch: %v", err)
+	}
+}
+
+func FuzzReadSSE(f *testing.F) {
+	f.Add([]byte("data: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n: c\ndata:\n\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_ = readSSE(strings.NewReader(string(data)), func(d []byte) error {
+			_, _ = mcp.DecodeMessage(d)
+			return nil
+		})
+	})
+}
+
+// TestBridgeOAuth bridges to a protected server with client credentials.
+func TestBridgeOAuth(t *testing.T) {
+	f := newFakeOAuth(t)
+	line := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
+	env, out, errw := testEnv(t, line, map[string]string{"GOMCP_CLIENT_SECRET": "s3cret"})
+	r := runIn(t, env, out, errw, "bridge", "--client-credentials", "--client-id", "svc", "--token-store", filepath.Join(t.TempDir(), "t.json"), f.srv.URL+"/mcp")
+	if r.code != 0 || !strings.Contains(r.stdout, `"serverInfo":{"name":"protected"`) {
+		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestBridge runs gomcp bridge in-process between an SDK client on its
+// stdio and the everything-server over HTTP, in both eras.
+func TestBridge(t *testing.T) {
+	for _, version := range []string{"", mcp.Version20251125} {
+		t.Run("version="+version, func(t *testing.T) {
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			env, _, errw := testEnv(t, "", nil)
+			env.stdin, env.stdout = inR, outW
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan int, 1)
+			go func() { done <- run(ctx, env, []string{"bridge", everythingURL}) }()
+			cs, err := mcp.NewClient("test", "1", &mcp.ClientOptions{ProtocolVersion: version}).Connect(ctx, mcp.NewIOTransport(struct {
+				io.Reader
+				io.Writer
+				io.Closer
+			}{outR, inW, inW}))
+			if err != nil {
+				t.Fatalf("connect through the bridge: %v; stderr %s", err, errw.String())
+			}
+			res, err := cs.CallTool(ctx, "greet", map[string]any{"name": "Bridge"}, nil)
+			if err != nil || res.Content[0].Text != "Hello, Bridge!" {
+				t.Fatalf("call = %+v, %v", res, err)
+			}
+			if want := version; want != "" && cs.ProtocolVersion() != want {
+				t.Fatalf("protocol %s, want %s", cs.ProtocolVersion(), want)
+			}
+			// The client closing its side ends the bridge, whose exit
+			// closes its stdout.
+			inW.Close()
+			select {
+			case code := <-done:
+				if code != 0 {
+					t.Fatalf("bridge exited %d: %s", code, errw.String())
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the bridge did not end when its input closed")
+			}
+			outW.Close()
+			cs.Close()
+			cancel()
+		})
+	}
+}

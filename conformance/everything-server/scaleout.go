@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/redis"
+)
+
+// scaleOut is what -redis and -state-key configure: the state every
+// instance of the server shares, so that any number of instances behind a
+// load balancer serve as one. A nil *scaleOut changes nothing.
+type scaleOut struct {
+	client  *goredis.Client
+	backend *redis.Backend
+	key     []byte
+	origin  string // this instance, in announcements
+	stop    func()
+}
+
+// shared is the process's scaleOut, for the tools that change the lists.
+var shared *scaleOut
+
+// changesChannel carries the list changes of the trigger tools between
+// instances: every instance must serve the same lists, so a change made
+// on one is made on all, as a real deployment applies its registrations
+// everywhere.
+const changesChannel = "everything-server:changes"
+
+// newScaleOut parses the flags; it returns nil when neither is set.
+func newScaleOut(redisURL, keyHex string) (*scaleOut, error) {
+	if redisURL == "" && keyHex == "" {
+		return nil, nil
+	}
+	s := &scaleOut{}
+	if keyHex != "" {
+		key, err := hex.DecodeString(keyHex)
+		if err != nil {
+			return nil, fmt.Errorf("-state-key: not hex: %w", err)
+		}
+		if len(key) < 32 {
+			return nil, fmt.Errorf("-state-key: %d bytes, want at least 32", len(key))
+		}
+		s.key = key
+	}
+	if redisURL == "" {
+		return s, nil
+	}
+	if s.key == nil {
+		return nil, errors.New("-redis needs -state-key: every instance must verify the requestState any other minted")
+	}
+	opts, err := goredis.ParseURL(redisURL)
+	if err != nil {
+		return nil, fmt.Errorf("-redis: %w", err)
+	}
+	s.client = goredis.NewClient(opts)
+	s.backend = redis.New(s.client, nil)
+	s.origin = rand.Text()
+	return s, nil
+}
+
+// tuneServer sets the server's shared requestState key, event bus and
+// task store.
+func (s *scaleOut) tuneServer(o *mcp.ServerOptions) {
+	if s == nil {
+		return
+	}
+	o.RequestStateKey = s.key
+	if s.backend == nil {
+		return
+	}
+	o.EventBus = s.backend.EventBus()
+	tasks := mcp.TaskOptions{}
+	if o.Tasks != nil {
+		tasks = *o.Tasks
+	}
+	tasks.Store = s.backend.TaskStore()
+	o.Tasks = &tasks
+}
+
+// tuneHandler sets the handler's shared session store, router and event
+// store.
+func (s *scaleOut) tuneHandler(o *mcp.StreamableHTTPOptions) *mcp.StreamableHTTPOptions {
+	if s == nil || s.backend == nil {
+		return o
+	}
+	o.SessionStore = s.backend.SessionStore()
+	o.SessionRouter = s.backend.SessionRouter()
+	o.EventStore = s.backend.EventStore()
+	return o
+}
+
+func (s *scaleOut) close() {
+	if s == nil || s.backend == nil {
+		return
+	}
+	if s.stop != nil {
+		s.stop()
+	}
+	_ = s.backend.Close()
+	_ = s.client.Close()
+}
+
+// nextChange returns the number of the next change of a list: one count
+// for all instances on Redis, else local.
+func (s *scaleOut) nextChange(ctx context.Context, kind string, local *atomic.Int64) int64 {
+	if s == nil || s.client == nil {
+		return local.Add(1)
+	}
+	n, err := s.client.Incr(ctx, "everything-server:"+kind+"-changes").Result()
+	if err != nil {
+		log.Printf("everything-server: counting a %s change on Redis: %v", kind, err)
+		return local.Add(1)
+	}
+	local.Store(n)
+	return n
+}
+
+// announce tells the other instances to make change n of a list.
+func (s *scaleOut) announce(ctx context.Context, kind string, n int64) {
+	if s == nil || s.client == nil {
+		return
+	}
+	msg := s.origin + " " + kind + " " + strconv.FormatInt(n, 10)
+	if err := s.client.Publish(ctx, changesChannel, msg).Err(); err != nil {
+		log.Printf("everything-server: announcing a %s change: %v", kind, err)
+	}
+}
+
+// follow makes on srv the list changes other instances announce.
+func (s *scaleOut) follow(srv *mcp.Server) {
+	if s == nil || s.client == nil {
+		return
+	}
+	ps := s.client.Subscribe(context.Background(), changesChannel)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := ps.Receive(ctx); err != nil { // the confirmation
+		log.Printf("everything-server: following list changes: %v", err)
+	}
+	s.stop = func() { _ = ps.Close() }
+	go func() {
+		for m := range ps.Channel() {
+			f := strings.Fields(m.Payload)
+			if len(f) != 3 || f[0] == s.origin {
+				continue
+			}
+			n, err := strconv.ParseInt(f[2], 10, 64)
+			if err != nil {
+				continue
+			}
+			switch f[1] {
+			case "tool":
+				applyToolChange(srv, n)
+			case "prompt":
+				applyPromptChange(srv, n)
+			}
+		}
+	}()
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gomcp/sdk/mcp"
+)
+
+// One server answers clients of every era over HTTP.
+func TestEras(t *testing.T) {
+	h, mux := newHandlers(newServer())
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	defer h.Close()
+
+	sse, err := mcp.NewSSEClientTransport(ts.URL+"/sse", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		protocol  string
+		transport mcp.Transport
+		agent     string
+	}{
+		{"", mcp.NewStreamableClientTransport(ts.URL+"/mcp", nil), "Go-http-client/1.1"},
+		{mcp.Version20251125, mcp.NewStreamableClientTransport(ts.URL+"/mcp", nil), "Go-http-client/1.1"},
+		{mcp.Version20250326, mcp.NewStreamableClientTransport(ts.URL+"/mcp", nil), "Go-http-client/1.1"},
+		{mcp.Version20241105, sse, "unknown"},
+	}
+	for _, tt := range tests {
+		ctx := context.Background()
+		cs, err := mcp.NewClient("test", "v1", &mcp.ClientOptions{ProtocolVersion: tt.protocol}).Connect(ctx, tt.transport)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.protocol, err)
+		}
+		res, err := cs.CallTool(ctx, "whoami", nil, nil)
+		cs.Close()
+		if err != nil {
+			t.Fatalf("%q: %v", tt.protocol, err)
+		}
+		want := "protocol " + cs.ProtocolVersion() + ", user agent " + tt.agent
+		if tt.protocol == "" && cs.ProtocolVersion() != mcp.Version20260728 {
+			t.Errorf("default client negotiated %s", cs.ProtocolVersion())
+		}
+		if got := res.Content[0].Text; got != want {
+			t.Errorf("%q: %q, want %q", tt.protocol, got, want)
+		}
+	}
+}
+
+// A request whose Host is not allowed is refused (DNS-rebinding defence).
+func TestHostCheck(t *testing.T) {
+	h, mux := newHandlers(newServer())
+	defer h.Close()
+	// docs:region hostcheck
+	req := httptest.NewRequest("POST", "http://evil.example.net/mcp", strings.NewReader(`{}`))
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden {
+		t.Errorf("status = %d, want 403", rec.Code)
+	}
+	// docs:endregion
+}
+
+// run serves until its context is cancelled, and then returns nil.
+func TestRun(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, addr) }()
+	var cs *mcp.ClientSession
+	for range 100 {
+		cs, err = mcp.NewClient("test", "v1", nil).Connect(ctx, mcp.NewStreamableClientTransport("http://"+addr+"/mcp", nil))
+		if err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not return after cancel")
+	}
+}
+
+// /stats reports the legacy sessions the handler holds.
+func TestStats(t *testing.T) {
+	h, mux := newHandlers(newServer())
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	defer h.Close()
+	ctx := context.Background()
+	cs, err := mcp.NewClient("test", "v1", &mcp.ClientOptions{ProtocolVersion: mcp.Version20251125}).
+		Connect(ctx, mcp.NewStreamableClientTransport(ts.URL+"/mcp", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	resp, err := http.Get(ts.URL + "/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var stats mcp.StreamableHTTPStats
+	if err := json.NewDecoder(resp.Body).Decode(&stats); err != nil {
+		t.Fatal(err)
+	}
+	if stats.Sessions != 1 {
+		t.Errorf("stats = %+v, want 1 session", stats)
+	}
+}

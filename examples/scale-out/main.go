@@ -1,0 +1,188 @@
+// Command scale-out runs one MCP server as three instances behind a
+// round-robin load balancer, sharing their state on Redis, with one
+// command:
+//
+//	go run ./examples/scale-out                       # an in-process Redis (miniredis)
+//	go run ./examples/scale-out -redis redis://127.0.0.1:6379/0
+//
+// Clients connect to http://localhost:8080/mcp (-http to change it). Each
+// request goes to the next instance; nothing is sticky, and clients of
+// either protocol era see one server: a session started on one instance
+// is served by all, a tool's question to the user (elicitation) is
+// answered through any instance, and adding a tool on one instance (the
+// "add_tool" tool) notifies clients connected to all of them. In a real
+// deployment each instance is its own process or machine with the same
+// -redis and -state-key; here they share a process to fit one command.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/redis"
+)
+
+func main() {
+	httpAddr := flag.String("http", "localhost:8080", "address of the load balancer")
+	redisURL := flag.String("redis", "", "Redis URL (redis://host:port/db); empty starts one in-process")
+	n := flag.Int("instances", 3, "number of instances")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *httpAddr, *redisURL, *n); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context, addr, redisURL string, n int) error {
+	if redisURL == "" {
+		m := miniredis.NewMiniRedis()
+		if err := m.Start(); err != nil {
+			return err
+		}
+		defer m.Close()
+		redisURL = "redis://" + m.Addr() + "/0"
+	}
+	opts, err := goredis.ParseURL(redisURL)
+	if err != nil {
+		return fmt.Errorf("-redis: %w", err)
+	}
+	// The requestState key every instance shares (in production: from a
+	// secret store, the same for all instances).
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+
+	var targets []*url.URL
+	var stops []func()
+	defer func() {
+		for _, f := range stops {
+			f()
+		}
+	}()
+	for i := range n {
+		u, stopInstance, err := startInstance(i, opts, key)
+		if err != nil {
+			return err
+		}
+		stops = append(stops, stopInstance)
+		targets = append(targets, u)
+	}
+	var next atomic.Uint64
+	lb := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(targets[(next.Add(1)-1)%uint64(len(targets))])
+			pr.Out.Host = pr.In.Host
+		},
+		FlushInterval: -1, // stream SSE as it comes
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: lb, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second}
+	log.Printf("%d instances behind http://%s/mcp (Redis %s)", n, ln.Addr(), redisURL)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return hs.Shutdown(sctx)
+}
+
+// startInstance starts one instance, with its own Redis client, on a free
+// loopback port.
+func startInstance(i int, opts *goredis.Options, key []byte) (*url.URL, func(), error) {
+	// docs:region wiring
+	client := goredis.NewClient(opts)
+	b := redis.New(client, nil)
+	server := mcp.NewServer("scale-out", "v1", &mcp.ServerOptions{
+		EventBus:        b.EventBus(),
+		RequestStateKey: key,
+		Tasks:           &mcp.TaskOptions{Store: b.TaskStore()},
+	})
+	addTools(server, i)
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+		SessionStore:  b.SessionStore(),
+		SessionRouter: b.SessionRouter(),
+		EventStore:    b.EventStore(),
+	})
+	// docs:endregion
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", handler)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second}
+	go func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Printf("instance %d: %v", i, err)
+		}
+	}()
+	u, _ := url.Parse("http://" + ln.Addr().String())
+	return u, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = handler.Shutdown(ctx)
+		_ = hs.Shutdown(ctx)
+		_ = server.Close()
+		_ = b.Close()
+		_ = client.Close()
+	}, nil
+}
+
+// addTools gives an instance its tools: "whoami" tells which instance
+// served the call, "confirm" asks the user a question, "add_tool" adds a
+// tool on this instance (clients of every instance are told).
+func addTools(s *mcp.Server, i int) {
+	text := func(t string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []*mcp.Content{mcp.NewTextContent(t)}}
+	}
+	obj := []byte(`{"type":"object"}`)
+	var added atomic.Int64
+	s.AddTools(
+		&mcp.ServerTool{Tool: &mcp.Tool{Name: "whoami", Description: "Says which instance served the call.", InputSchema: obj},
+			Handler: func(context.Context, *mcp.ServerSession, *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				return text(fmt.Sprintf("instance %d", i)), nil
+			}},
+		&mcp.ServerTool{Tool: &mcp.Tool{Name: "confirm", Description: "Asks the user to confirm.", InputSchema: obj},
+			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: fmt.Sprintf("Instance %d asks: proceed?", i),
+					RequestedSchema: &mcp.ElicitationSchema{Type: "object", Properties: map[string]*mcp.PrimitiveSchema{"ok": {Type: "boolean"}}}})
+				if err != nil {
+					return nil, err
+				}
+				return text(fmt.Sprintf("instance %d got %s %v", i, res.Action, res.Content["ok"])), nil
+			}},
+		&mcp.ServerTool{Tool: &mcp.Tool{Name: "add_tool", Description: "Adds a tool on the instance that serves the call.", InputSchema: obj},
+			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				name := fmt.Sprintf("extra_%d_%d", i, added.Add(1))
+				ss.Server().AddTools(&mcp.ServerTool{Tool: &mcp.Tool{Name: name, InputSchema: obj},
+					Handler: func(context.Context, *mcp.ServerSession, *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+						return text(name), nil
+					}})
+				return text("added " + name + " on instance " + fmt.Sprint(i)), nil
+			}},
+	)
+}

@@ -1,0 +1,73 @@
+package mcp_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/gomcp/sdk/mcp"
+)
+
+type counterParams struct {
+	Meta mcp.Meta `json:"_meta,omitzero"`
+	From int      `json:"from"`
+}
+
+type counterResult struct {
+	Next int `json:"next"`
+}
+
+// An extension written outside package mcp, as a third party would: the
+// server declares it in its capabilities and adds its method; the method
+// reads the settings the client declared for it (per request in
+// 2026-07-28, from initialize before) and refuses clients that did not
+// declare it with -32021.
+func Example_extension() {
+	ctx := context.Background()
+	const ext = "example.com/counter"
+	server := mcp.NewServer("counter", "v1.0.0", &mcp.ServerOptions{
+		Capabilities: &mcp.ServerCapabilities{Extensions: map[string]any{ext: map[string]any{"maxStep": 10}}},
+	})
+	server.AddMethods(mcp.NewServerMethod("counter/next",
+		func(ctx context.Context, ss *mcp.ServerSession, p *counterParams) (*counterResult, error) {
+			settings, ok := ss.ClientExtension(ext)
+			if !ok {
+				return nil, mcp.MissingExtensionError(ext)
+			}
+			var s struct {
+				Step int `json:"step"`
+			}
+			if err := mcp.DecodeExtensionSettings(settings, &s); err != nil {
+				return nil, err
+			}
+			return &counterResult{Next: p.From + s.Step}, nil
+		}, nil))
+
+	for _, version := range []string{mcp.Version20260728, mcp.Version20251125} {
+		for _, caps := range []*mcp.ClientCapabilities{
+			{Extensions: map[string]any{ext: map[string]any{"step": 2}}},
+			nil, // a client without the extension
+		} {
+			clientTransport, serverTransport := mcp.NewInMemoryTransports()
+			serverSession, err := server.Connect(ctx, serverTransport)
+			if err != nil {
+				log.Fatal(err)
+			}
+			session, err := mcp.NewClient("client", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: version, Capabilities: caps}).Connect(ctx, clientTransport)
+			if err != nil {
+				log.Fatal(err)
+			}
+			_, declared := session.ServerExtension(ext)
+			var res counterResult
+			err = session.Call(ctx, "counter/next", &counterParams{From: 40}, &res)
+			fmt.Printf("%s: server declares it %v; next %d, error code %d\n", version, declared, res.Next, mcp.CodeOf(err))
+			session.Close()
+			serverSession.Wait()
+		}
+	}
+	// Output:
+	// 2026-07-28: server declares it true; next 42, error code 0
+	// 2026-07-28: server declares it true; next 0, error code -32021
+	// 2025-11-25: server declares it true; next 42, error code 0
+	// 2025-11-25: server declares it true; next 0, error code -32021
+}

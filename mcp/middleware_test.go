@@ -1,0 +1,241 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// A sent is what sending middleware saw of one outgoing message.
+type sent struct {
+	method  string
+	id      any
+	params  string // the params' Go type
+	result  string // the result's Go type, "" for none
+	err     bool
+	network string
+}
+
+// recorder is sending or receiving middleware that records what it sees.
+type recorder[S ClientSession | ServerSession] struct {
+	mu   sync.Mutex
+	seen []sent
+}
+
+func (r *recorder[S]) middleware(next MethodHandler[S]) MethodHandler[S] {
+	return func(ctx context.Context, s *S, method string, params any) (any, error) {
+		res, err := next(ctx, s, method, params)
+		info, ok := RequestInfoFromContext(ctx)
+		if !ok || info.Method != method {
+			panic(fmt.Sprintf("RequestInfoFromContext in middleware of %s: %+v, %v", method, info, ok))
+		}
+		e := sent{method: method, id: info.ID, params: fmt.Sprintf("%T", params), err: err != nil, network: info.Transport.Network}
+		if res != nil {
+			e.result = fmt.Sprintf("%T", res)
+		}
+		r.mu.Lock()
+		r.seen = append(r.seen, e)
+		r.mu.Unlock()
+		return res, err
+	}
+}
+
+func (r *recorder[S]) find(method string) (sent, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i := slices.IndexFunc(r.seen, func(s sent) bool { return s.method == method })
+	if i < 0 {
+		return sent{}, false
+	}
+	return r.seen[i], true
+}
+
+func TestSendingMiddlewareSeesTypedMessagesBothEras(t *testing.T) {
+	eras(t, func(t *testing.T, version string) {
+		server := NewServer("s", "v1", nil)
+		server.AddTools(echoTool(), &ServerTool{
+			Tool: &Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}},
+			Handler: func(ctx context.Context, ss *ServerSession, p *CallToolParams) (*CallToolResult, error) {
+				if _, err := ss.ListRoots(ctx, nil); err != nil {
+					return nil, err
+				}
+				_ = ss.NotifyProgress(ctx, &ProgressNotificationParams{ProgressToken: "t", Progress: 1})
+				return &CallToolResult{Content: []*Content{NewTextContent("ok")}}, nil
+			},
+		})
+		var serverSent, serverGot recorder[ServerSession]
+		server.AddSendingMiddleware(serverSent.middleware)
+		server.AddReceivingMiddleware(serverGot.middleware)
+		// Sending middleware may set _meta; the server must see it.
+		traced := make(chan string, 4)
+		server.AddReceivingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+			return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
+				if p, ok := params.(*CallToolParams); ok && p.Name == "echo" {
+					traced <- fmt.Sprint(p.Meta.Data["traceparent"])
+				}
+				return next(ctx, ss, method, params)
+			}
+		})
+		client := NewClient("c", "v1", &ClientOptions{ProtocolVersion: version})
+		var clientSent recorder[ClientSession]
+		client.AddSendingMiddleware(clientSent.middleware, func(next MethodHandler[ClientSession]) MethodHandler[ClientSession] {
+			return func(ctx context.Context, cs *ClientSession, method string, params any) (any, error) {
+				if p, ok := params.(*CallToolParams); ok {
+					if p.Meta.Data == nil {
+						p.Meta.Data = map[string]any{}
+					}
+					p.Meta.Data["traceparent"] = "00-trace"
+				}
+				return next(ctx, cs, method, params)
+			}
+		})
+		ct, st := NewInMemoryTransports()
+		ss, err := server.Connect(context.Background(), st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := client.Connect(context.Background(), ct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cs.Close(); ss.Wait() }()
+		if _, err := cs.CallTool(context.Background(), "echo", map[string]any{"text": "hi"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-traced; got != "00-trace" {
+			t.Errorf("server saw traceparent %q", got)
+		}
+		res, err := cs.CallTool(context.Background(), "ask", map[string]any{}, &CallToolOptions{Meta: Meta{ProgressToken: "t"}})
+		if err != nil || res.IsError {
+			t.Fatalf("ask: %v %+v", err, res)
+		}
+
+		call, ok := clientSent.find(MethodCallTool)
+		if !ok || call.params != "*mcp.CallToolParams" || call.result != "*mcp.CallToolResult" || call.id == nil || call.network != NetworkInMemory {
+			t.Errorf("client sending middleware saw tools/call as %+v (found %v)", call, ok)
+		}
+		got, ok := serverGot.find(MethodCallTool)
+		if !ok || got.id == nil || got.network != NetworkInMemory {
+			t.Errorf("server receiving middleware saw tools/call as %+v (found %v)", got, ok)
+		}
+		if _, ok := serverSent.find(MethodListRoots); !ok {
+			t.Errorf("server sending middleware did not see roots/list: %+v", serverSent.seen)
+		}
+		if p, ok := serverSent.find(NotificationProgress); !ok || p.id != nil {
+			t.Errorf("server sending middleware saw progress as %+v (found %v)", p, ok)
+		}
+		if !isModernVersion(version) {
+			if n, ok := clientSent.find(NotificationInitialized); !ok || n.id != nil {
+				t.Errorf("client sending middleware saw notifications/initialized as %+v (found %v)", n, ok)
+			}
+			if r, ok := serverSent.find(MethodListRoots); !ok || r.id == nil || r.result != "*mcp.ListRootsResult" {
+				t.Errorf("server sending middleware saw roots/list as %+v", r)
+			}
+		}
+	})
+}
+
+func TestSessionObservers(t *testing.T) {
+	server := NewServer("s", "v1", nil)
+	client := NewClient("c", "v1", &ClientOptions{ProtocolVersion: Version20251125})
+	type event struct {
+		what string
+		err  error
+	}
+	events := make(chan event, 8)
+	server.AddSessionObserver(func(ss *ServerSession) func(error) {
+		events <- event{what: "server start"}
+		return func(err error) { events <- event{"server end", err} }
+	})
+	client.AddSessionObserver(func(cs *ClientSession) func(error) {
+		events <- event{what: "client start " + cs.ProtocolVersion()}
+		return func(err error) { events <- event{"client end", err} }
+	})
+	ct, st := NewInMemoryTransports()
+	ss, err := server.Connect(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := client.Connect(context.Background(), ct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ss.ID() != "" || cs.ID() != "" {
+		t.Errorf("in-memory session ids: %q %q", ss.ID(), cs.ID())
+	}
+	cs.Close()
+	ss.Wait()
+	waitUntil(t, func() bool { return len(events) == 4 })
+	var got []string
+	for range 4 {
+		e := <-events
+		if e.err != nil {
+			t.Errorf("%s: %v", e.what, e.err)
+		}
+		got = append(got, e.what)
+	}
+	slices.Sort(got)
+	want := []string{"client end", "client start " + Version20251125, "server end", "server start"}
+	if !slices.Equal(got, want) {
+		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
+func TestRequestInfoOverHTTP(t *testing.T) {
+	for _, version := range []string{Version20251125, Version20260728} {
+		t.Run(version, func(t *testing.T) {
+			server := NewServer("s", "v1", nil)
+			server.AddTools(echoTool())
+			seen := make(chan RequestInfo, 8)
+			server.AddReceivingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+				return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
+					if method == MethodCallTool {
+						info, _ := RequestInfoFromContext(ctx)
+						seen <- info
+					}
+					return next(ctx, ss, method, params)
+				}
+			})
+			client := NewClient("c", "v1", &ClientOptions{ProtocolVersion: version})
+			cs := connectOver(t, "http", server, client)
+			if _, err := cs.CallTool(context.Background(), "echo", map[string]any{"text": "x"}, nil); err != nil {
+				t.Fatal(err)
+			}
+			info := <-seen
+			if tr := info.Transport; tr.Network != NetworkTCP || tr.HTTPVersion != "1.1" || tr.RemoteAddr == "" || info.ID == nil {
+				t.Errorf("server saw %+v", info)
+			}
+			if tr := cs.Transport(); tr.Network != NetworkTCP || tr.RemoteAddr == "" {
+				t.Errorf("client transport %+v", tr)
+			}
+			if (cs.ID() != "") == isModernVersion(version) {
+				t.Errorf("client session id %q at %s", cs.ID(), version)
+			}
+		})
+	}
+}
+
+func TestSessionIDOverSSE(t *testing.T) {
+	server, _, ts := newSSETest(t)
+	ct, err := NewSSEClientTransport(ts.URL+"/sse", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := NewClient("c", "v1", &ClientOptions{ProtocolVersion: Version20241105}).Connect(context.Background(), ct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var ss *ServerSession
+	waitUntil(t, func() bool {
+		if s := slicesOf(server.Sessions()); len(s) == 1 {
+			ss = s[0]
+		}
+		return ss != nil
+	})
+	if ss.ID() == "" || ss.Transport().Network != NetworkTCP || cs.Transport().RemoteAddr == "" {
+		t.Errorf("SSE session: id %q, transport %+v, client transport %+v", ss.ID(), ss.Transport(), cs.Transport())
+	}
+}

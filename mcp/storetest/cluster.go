@@ -1,0 +1,277 @@
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gomcp/sdk/mcp"
+)
+
+// Backends are the shared pieces one instance of a cluster is built with.
+// Every field must be set; instances of one cluster share the same
+// storage (one Redis, or the same in-memory objects).
+type Backends struct {
+	EventBus      mcp.EventBus
+	SessionRouter mcp.SessionRouter
+	SessionStore  mcp.SessionStore
+	EventStore    mcp.EventStore
+	TaskStore     mcp.TaskStore
+}
+
+// A Cluster is several instances of one MCP server, each with its own
+// Server and StreamableHTTPHandler, behind a round-robin reverse proxy
+// that keeps nothing sticky.
+type Cluster struct {
+	// URL is the proxy's MCP endpoint.
+	URL string
+	// Instances are the MCP endpoints of the instances, in order.
+	Instances []string
+	// Servers and Handlers are the instances' own.
+	Servers  []*mcp.Server
+	Handlers []*mcp.StreamableHTTPHandler
+
+	mu        sync.Mutex
+	rounds    map[string][]int // tool "ask": the instances that ran each call's rounds, by call tag
+	cancelled chan string      // tool "wait": task ids whose handler saw cancellation
+}
+
+// StateKey is the requestState key every instance of a Cluster shares.
+var StateKey = []byte("0123456789abcdef0123456789abcdef")
+
+// ClusterOptions configure StartCluster. Nil means defaults.
+type ClusterOptions struct {
+	// Instances is the number of instances (default 3).
+	Instances int
+	// JSONResponse answers legacy requests with JSON, so that messages a
+	// handler sends the client go to the GET stream, wherever it is held.
+	JSONResponse bool
+}
+
+// StartCluster starts the instances and the proxy; t's cleanup stops them.
+// The server has the tools "echo", "ask" (elicits a string "v" and
+// returns it), "steps" (logs three messages, then returns), "pause" (logs,
+// closes its SSE stream, logs again and returns) and "wait" (a task that
+// runs until cancelled).
+func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, opts *ClusterOptions) *Cluster {
+	t.Helper()
+	n, jsonResp := 3, false
+	if opts != nil {
+		if opts.Instances > 0 {
+			n = opts.Instances
+		}
+		jsonResp = opts.JSONResponse
+	}
+	c := &Cluster{rounds: map[string][]int{}, cancelled: make(chan string, 16)}
+	var targets []*url.URL
+	for i := range n {
+		b := newBackends(t, i)
+		s := mcp.NewServer("scaleout", "v1", &mcp.ServerOptions{
+			EventBus:        b.EventBus,
+			RequestStateKey: StateKey,
+			Tasks:           &mcp.TaskOptions{Store: b.TaskStore, PollInterval: 20 * time.Millisecond},
+		})
+		c.addTools(s, i)
+		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+			SessionStore:  b.SessionStore,
+			SessionRouter: b.SessionRouter,
+			EventStore:    b.EventStore,
+			JSONResponse:  jsonResp,
+			WriteTimeout:  10 * time.Second,
+		})
+		mux := http.NewServeMux()
+		mux.Handle("/mcp", h)
+		hs := httptest.NewServer(mux)
+		t.Cleanup(func() {
+			_ = h.Close()
+			_ = s.Close()
+			hs.CloseClientConnections()
+			hs.Close()
+		})
+		u, _ := url.Parse(hs.URL)
+		targets = append(targets, u)
+		c.Instances = append(c.Instances, hs.URL+"/mcp")
+		c.Servers = append(c.Servers, s)
+		c.Handlers = append(c.Handlers, h)
+	}
+	var next atomic.Int64
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(targets[int(next.Add(1)-1)%len(targets)])
+			pr.Out.Host = pr.In.Host
+		},
+		FlushInterval: -1,
+	}
+	ps := httptest.NewServer(proxy)
+	t.Cleanup(func() {
+		ps.CloseClientConnections()
+		ps.Close()
+	})
+	c.URL = ps.URL + "/mcp"
+	return c
+}
+
+func (c *Cluster) addTools(s *mcp.Server, instance int) {
+	text := func(s string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []*mcp.Content{mcp.NewTextContent(s)}}
+	}
+	obj := json.RawMessage(`{"type":"object"}`)
+	args := func(p *mcp.CallToolParams) map[string]any {
+		var m map[string]any
+		if raw, ok := p.Arguments.(json.RawMessage); ok {
+			_ = json.Unmarshal(raw, &m)
+		}
+		return m
+	}
+	s.AddTools(
+		&mcp.ServerTool{Tool: &mcp.Tool{Name: "echo", InputSchema: obj},
+			Handler: func(_ context.Context, _ *mcp.ServerSession, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				return text(fmt.Sprint(args(p)["text"])), nil
+			}},
+		&mcp.ServerTool{Tool: &mcp.Tool{Name: "ask", InputSchema: obj},
+			Handler: func(ctx context.Context, ss *mcp.ServerSession, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				tag := fmt.Sprint(args(p)["tag"])
+				c.mu.Lock()
+				c.rounds[tag] = append(c.rounds[tag], instance)
+				c.mu.Unlock()
+				res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: "v?", RequestedSchema: &mcp.ElicitationSchema{
+					Type: "object", Properties: map[string]*mcp.PrimitiveSchema{"v": {Type: "string"}}}})
+				if err != nil {
+					return nil, err
+				}
+				return text(fmt.Sprint(res.Content["v"])), nil
+			}},
+		&mcp.ServerTool{Tool: &mcp.Tool{Name: "steps", InputSchema: obj},
+			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				for i := 1; i <= 3; i++ {
+					if err := ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: "info", Data: fmt.Sprintf("step %d", i)}); err != nil {
+						return nil, err
+					}
+				}
+				return text("done"), nil
+			}},
+		&mcp.ServerTool{Tool: &mcp.Tool{Name: "pause", InputSchema: obj},
+			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				log := func(s string) error {
+					return ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: "info", Data: s})
+				}
+				if err := log("before"); err != nil {
+					return nil, err
+				}
+				if err := mcp.CloseSSEStream(ctx, 100*time.Millisecond); err != nil {
+					return nil, err
+				}
+				time.Sleep(300 * time.Millisecond) // the client resumes meanwhile, elsewhere
+				if err := log("after"); err != nil {
+					return nil, err
+				}
+				return text("resumed"), nil
+			}},
+		&mcp.ServerTool{Tool: &mcp.Tool{Name: "wait", InputSchema: obj, Execution: &mcp.ToolExecution{TaskSupport: mcp.TaskSupportOptional}},
+			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				select {
+				case <-ctx.Done():
+					c.cancelled <- ss.TaskID()
+					return nil, ctx.Err()
+				case <-time.After(20 * time.Second):
+					return text("not cancelled"), nil
+				}
+			}},
+	)
+}
+
+// askRounds returns the instances that ran the rounds of the "ask" call
+// tagged tag.
+func (c *Cluster) askRounds(tag string) []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]int(nil), c.rounds[tag]...)
+}
+
+// rawExchange is one HTTP exchange with an instance, for the tests that
+// need exact bytes.
+type rawExchange struct {
+	status int
+	header http.Header
+	events []sseEvent // an SSE response's events
+	body   string     // a JSON response
+}
+
+type sseEvent struct{ id, data string }
+
+// raw sends one request straight to an endpoint.
+func raw(t *testing.T, method, endpoint, sid string, hdr map[string]string, body string) rawExchange {
+	t.Helper()
+	req, err := http.NewRequest(method, endpoint, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, endpoint, err)
+	}
+	defer resp.Body.Close()
+	x := rawExchange{status: resp.StatusCode, header: resp.Header}
+	var sb strings.Builder
+	buf := make([]byte, 4096)
+	for {
+		n, err := resp.Body.Read(buf)
+		sb.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		for _, block := range strings.Split(sb.String(), "\n\n") {
+			var ev sseEvent
+			for _, line := range strings.Split(block, "\n") {
+				if v, ok := strings.CutPrefix(line, "id:"); ok {
+					ev.id = strings.TrimSpace(v)
+				} else if v, ok := strings.CutPrefix(line, "data:"); ok {
+					ev.data += strings.TrimSpace(v)
+				}
+			}
+			if ev.id != "" || ev.data != "" {
+				x.events = append(x.events, ev)
+			}
+		}
+	} else {
+		x.body = sb.String()
+	}
+	return x
+}
+
+// rawSession initializes a legacy session on endpoint and returns its id.
+func rawSession(t *testing.T, endpoint string) string {
+	t.Helper()
+	x := raw(t, http.MethodPost, endpoint, "", nil,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	sid := x.header.Get("Mcp-Session-Id")
+	if x.status != http.StatusOK || sid == "" {
+		t.Fatalf("initialize: status %d, session %q, %+v", x.status, sid, x)
+	}
+	if x := raw(t, http.MethodPost, endpoint, sid, nil, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); x.status != http.StatusAccepted {
+		t.Fatalf("notifications/initialized: status %d", x.status)
+	}
+	return sid
+}

@@ -1,0 +1,98 @@
+package npm
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/archive"
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+// Limits on reading an installed package directory.
+const (
+	maxInstalledEntries = 20000
+	maxInstalledBytes   = 64 << 20
+	maxInstalledFile    = 2 << 20
+)
+
+// readInstalled reads the files pkgdocs uses (see wanted) from an
+// installed package directory: no symbolic links followed, nested
+// node_modules skipped, within the entry and byte limits.
+func readInstalled(dir string) (*archive.Tree, error) {
+	files := map[string][]byte{}
+	var total int64
+	entries := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if entries++; entries > maxInstalledEntries {
+			return fs.SkipAll
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !wanted(rel) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() > maxInstalledFile || total+info.Size() > maxInstalledBytes {
+			return nil
+		}
+		if data, err := os.ReadFile(p); err == nil {
+			files[rel] = data
+			total += int64(len(data))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := files["package.json"]; !ok {
+		return nil, fmt.Errorf("%s: no package.json: %w", dir, ErrNotFound)
+	}
+	return archive.FromFiles(files), nil
+}
+
+// describeInstalled documents the copy of name installed under the
+// project, with no network: its own declarations, else an installed
+// @types package.
+func describeInstalled(project, name, dir string) (*model.Package, error) {
+	tree, err := readInstalled(dir)
+	if err != nil {
+		return nil, err
+	}
+	var pj packageJSON
+	data, _ := tree.Get("package.json")
+	var ver struct {
+		Version    string      `json:"version"`
+		Deprecated deprecation `json:"deprecated"`
+	}
+	_ = json.Unmarshal(data, &pj)
+	_ = json.Unmarshal(data, &ver)
+	pkg, entry := extract(tree, "")
+	pkg.Origin = "installed " + filepath.ToSlash(filepath.Join("node_modules", name)) + " (" + strings.TrimPrefix(pkg.Origin, "tarball ") + ")"
+	if entry == "" && !strings.HasPrefix(name, "@types/") {
+		if tdir := installedDir(project, TypesPackage(name)); tdir != "" {
+			if ttree, err := readInstalled(tdir); err == nil {
+				types, _ := extract(ttree, "")
+				pkg.Symbols = types.Symbols
+				pkg.Origin += " + installed " + TypesPackage(name)
+			}
+		}
+	}
+	pkg.Name, pkg.Version, pkg.Ecosystem = name, ver.Version, model.NPM
+	pkg.Registry, pkg.SourceURL, pkg.ResolvedFrom = "local", dir, "installed node_modules"
+	pkg.Deprecated = string(ver.Deprecated)
+	pkg.Install = fmt.Sprintf("```sh\nnpm install %s@%s\n```", name, ver.Version)
+	return pkg, nil
+}

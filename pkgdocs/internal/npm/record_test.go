@@ -1,0 +1,136 @@
+package npm
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/archive"
+	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
+	"github.com/gomcp/sdk/pkgdocs/internal/testutil"
+)
+
+// recordedPackages are the npm packages whose latest versions
+// testdata/npm/registry holds (recorded with PKGDOCS_RECORD=1): the ones
+// the evaluation set asks about, and their @types packages.
+var recordedPackages = []string{
+	"lodash", "@types/lodash", "react", "@types/react", "@tanstack/react-query", "date-fns", "@types/date-fns",
+	"@types/node", "commander", "express", "@types/express", "zod", "axios", "chalk", "debug", "@types/debug",
+	"uuid", "semver", "@types/semver", "dotenv", "yargs", "@types/yargs", "fs-extra", "@types/fs-extra", "glob",
+	"minimist", "@types/minimist", "moment", "classnames", "rxjs", "tslib", "ws", "@types/ws", "cors",
+	"@types/cors", "jsonwebtoken", "@types/jsonwebtoken", "dayjs", "nanoid", "immer", "redux", "zustand",
+	"request", "yup", "luxon", "@types/luxon", "ajv", "qs", "@types/qs", "body-parser", "@types/body-parser",
+	"prop-types", "@types/prop-types", "mkdirp", "rimraf", "ioredis", "node-fetch", "inquirer", "ora", "react-dom", "@types/react-dom",
+}
+
+// TestRecordNPMFixtures re-records testdata/npm/registry from the live npm
+// registry. It runs only with PKGDOCS_RECORD=1.
+func TestRecordNPMFixtures(t *testing.T) {
+	if os.Getenv("PKGDOCS_RECORD") != "1" {
+		t.Skip("set PKGDOCS_RECORD=1 to re-record npm fixtures from the live registry")
+	}
+	dir := "../../testdata/npm/registry"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	only := os.Getenv("PKGDOCS_RECORD_ONLY")
+	src := &Source{Client: fetch.New(nil)}
+	cfg := FromValues(nil)
+	reg := cfg.Registry("x")
+	for _, name := range recordedPackages {
+		if only != "" && !strings.Contains(","+only+",", ","+name+",") {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		fx, err := recordOne(ctx, src, cfg, reg, name)
+		cancel()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		data, err := testutil.FormatNPMFixture(fx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, strings.NewReplacer("/", "__", "@", "").Replace(name)+".txtar")
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s@%s: %d files, %d bytes", name, fx.Version, len(fx.Files), len(data))
+	}
+}
+
+// recordOne fetches name@latest and keeps what pkgdocs reads of it.
+func recordOne(ctx context.Context, src *Source, cfg *Config, reg, name string) (testutil.NPMFixture, error) {
+	body, err := src.get(ctx, cfg, reg+escapeName(name)+"/latest", 8<<20)
+	if err != nil {
+		return testutil.NPMFixture{}, err
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return testutil.NPMFixture{}, err
+	}
+	var vd versionDoc
+	if err := json.Unmarshal(body, &vd); err != nil {
+		return testutil.NPMFixture{}, err
+	}
+	tree, err := src.tarball(ctx, cfg, &vd)
+	if err != nil {
+		return testutil.NPMFixture{}, err
+	}
+	keep := map[string]bool{}
+	for _, n := range tree.Names() {
+		lower := strings.ToLower(n)
+		if n == "package.json" || !strings.Contains(n, "/") && strings.HasPrefix(lower, "readme") {
+			keep[n] = true
+		}
+	}
+	pkg, entry := extract(tree, vd.Description)
+	for _, ex := range pkg.Examples {
+		keep[ex.Name] = true
+	}
+	docs := 0
+	for _, s := range pkg.Sections {
+		if strings.HasPrefix(strings.ToLower(s.File), "doc") && !keep[s.File] && docs < 10 {
+			keep[s.File] = true
+			docs++
+		}
+	}
+	if entry != "" {
+		var pj packageJSON
+		data, _ := tree.Get("package.json")
+		_ = json.Unmarshal(data, &pj)
+		for _, p := range []string{pj.Types, pj.Typings} {
+			// typesVersions maps these; the entry must exist all the same.
+			if p = strings.TrimPrefix(filepath.Clean(p), "./"); tree.Has(p) {
+				keep[p] = true
+			}
+		}
+		sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name), Self: selfResolver(tree, pj.Name, pj.Exports)}
+		sc.Scan(entry)
+		for _, f := range sc.Files() {
+			keep[f] = true
+		}
+	}
+	fx := testutil.NPMFixture{Name: name, Version: vd.Version, Latest: true}
+	delete(doc, "dist")
+	for _, k := range []string{"_npmUser", "maintainers", "_npmOperationalInternal", "contributors", "scripts", "devDependencies", "gitHead", "_nodeVersion", "_npmVersion", "_hasShrinkwrap", "directories", "funding", "files"} {
+		delete(doc, k)
+	}
+	fx.Doc, _ = json.Marshal(doc)
+	addFiles(&fx, tree, keep)
+	return fx, nil
+}
+
+func addFiles(fx *testutil.NPMFixture, tree *archive.Tree, keep map[string]bool) {
+	for _, n := range tree.Names() {
+		if keep[n] {
+			data, _ := tree.Get(n)
+			fx.Files = append(fx.Files, testutil.File{Name: n, Data: data})
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+// SymbolIndex finds a package's symbols by name without scanning them all:
+// built once per package, it answers FindSymbols and SymbolBlocks in time
+// proportional to the matches, which keeps symbol answers for packages with
+// thousands of symbols (@types/node) fast. It is immutable once built and
+// safe for concurrent use.
+type SymbolIndex struct {
+	p       *model.Package
+	exact   map[string][]int // name -> symbols
+	folded  map[string][]int // lower-case name -> symbols
+	last    map[string][]int // lower-case last component of a qualified name -> symbols
+	members map[string][]int // owner name -> member symbols
+}
+
+// NewSymbolIndex indexes the symbols of p.
+func NewSymbolIndex(p *model.Package) *SymbolIndex {
+	x := &SymbolIndex{
+		p:       p,
+		exact:   make(map[string][]int, len(p.Symbols)),
+		folded:  make(map[string][]int, len(p.Symbols)),
+		last:    map[string][]int{},
+		members: map[string][]int{},
+	}
+	for i, s := range p.Symbols {
+		x.exact[s.Name] = append(x.exact[s.Name], i)
+		lower := strings.ToLower(s.Name)
+		x.folded[lower] = append(x.folded[lower], i)
+		if j := strings.LastIndexAny(s.Name, ".:#"); j >= 0 {
+			l := strings.ToLower(s.Name[j+1:])
+			x.last[l] = append(x.last[l], i)
+		}
+		if memberKinds[s.Kind] {
+			if j := max(strings.LastIndex(s.Name, "::"), strings.LastIndexByte(s.Name, '.')); j > 0 {
+				x.members[s.Name[:j]] = append(x.members[s.Name[:j]], i)
+			}
+		}
+	}
+	return x
+}
+
+// Find returns the symbols matching name, as FindSymbols does.
+func (x *SymbolIndex) Find(name string) []model.Symbol {
+	name = strings.TrimSpace(name)
+	if got := x.pick(x.exact[name], func(s model.Symbol) bool { return s.Name == name }); got != nil {
+		return got
+	}
+	lower := strings.ToLower(name)
+	if got := x.pick(x.folded[lower], func(s model.Symbol) bool { return strings.EqualFold(s.Name, name) }); got != nil {
+		return got
+	}
+	if got := x.pick(x.last[lower], func(s model.Symbol) bool {
+		return !strings.EqualFold(s.Name, name) && strings.EqualFold(s.Name[strings.LastIndexAny(s.Name, ".:#")+1:], name)
+	}); got != nil {
+		return got
+	}
+	if !strings.Contains(name, ".") {
+		return nil
+	}
+	return FindSymbols(x.p.Symbols, name) // a qualified suffix ("Moment.format"): rare, scanned
+}
+
+func (x *SymbolIndex) pick(idx []int, ok func(model.Symbol) bool) []model.Symbol {
+	var out []model.Symbol
+	for _, i := range idx {
+		if s := x.p.Symbols[i]; ok(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Blocks returns the answer blocks for symbol name, as SymbolBlocks does.
+func (x *SymbolIndex) Blocks(name string) []Block {
+	return symbolBlocks(x.p, x.Find(name), func(owner string) []model.Symbol {
+		return x.pick(x.members[owner], func(model.Symbol) bool { return true })
+	})
+}

@@ -1,0 +1,66 @@
+package render
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+// The index answers exactly as the scans it replaces, for every kind of
+// lookup: exact, case-insensitive, member name, qualified suffix, unknown.
+func TestSymbolIndexAgreesWithScan(t *testing.T) {
+	p := &model.Package{Ecosystem: model.NPM, Symbols: []model.Symbol{
+		{Name: "Command", Kind: "class", Signature: "class Command"},
+		{Name: "Command.option", Kind: "method", Signature: "option(flags: string): this"},
+		{Name: "Command.option", Kind: "method", Signature: "option(flags: string, description?: string): this"},
+		{Name: "Command.opts", Kind: "method", Signature: "opts(): OptionValues"},
+		{Name: "command", Kind: "function", Signature: "function command(): Command"},
+		{Name: "moment.Moment", Kind: "interface", Signature: "interface Moment"},
+		{Name: "moment.Moment.format", Kind: "method", Signature: "format(f?: string): string"},
+		{Name: "Store::get", Kind: "method", Signature: "pub fn get(&self) -> u8"},
+		{Name: "Store", Kind: "struct", Signature: "pub struct Store;"},
+		{Name: "Ünïcode.İx", Kind: "method", Signature: "İx()"},
+		{Name: "readFile", Kind: "function", Signature: "function readFile(path: string): Buffer"},
+		{Name: "promises.readFile", Kind: "function", Signature: "function readFile(path: string): Promise<Buffer>"},
+	}}
+	x := NewSymbolIndex(p)
+	for _, name := range []string{"Command", "command", "COMMAND", "option", "Command.option", "opts", "Moment.format",
+		"format", "Store", "get", "readFile", "readfile", "promises.readFile", "Nope", "a.Nope", " readFile ", "", "ix", "Ünïcode"} {
+		want, got := FindSymbols(p.Symbols, name), x.Find(name)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Find(%q) = %v, want %v (as the scan)", name, got, want)
+		}
+		if wb, gb := SymbolBlocks(p, name), x.Blocks(name); !reflect.DeepEqual(gb, wb) {
+			t.Errorf("Blocks(%q) = %+v, want %+v", name, gb, wb)
+		}
+	}
+}
+
+// BenchmarkSymbolLookup compares a symbol answer over 10,000 symbols with
+// the index and with a scan.
+func BenchmarkSymbolLookup(b *testing.B) {
+	p := &model.Package{Ecosystem: model.NPM}
+	for i := range 10000 {
+		p.Symbols = append(p.Symbols, model.Symbol{Name: fmt.Sprintf("ns%d.fn%d", i%50, i), Kind: "function", Signature: "function f(): void"})
+	}
+	p.Symbols = append(p.Symbols, model.Symbol{Name: "readFile", Kind: "function", Signature: "function readFile(): void"})
+	x := NewSymbolIndex(p)
+	b.Run("index", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			if x.Blocks("readFile") == nil {
+				b.Fatal("not found")
+			}
+		}
+	})
+	b.Run("scan", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			if SymbolBlocks(p, "readFile") == nil {
+				b.Fatal("not found")
+			}
+		}
+	})
+}

@@ -1,0 +1,139 @@
+// Package redis implements, on Redis, the interfaces through which several
+// instances of an MCP server behind a load balancer share state: the
+// event bus and the session router on pub/sub, the resumable event store
+// on Redis Streams, and the session and task stores on hashes with a TTL.
+//
+// One Backend per process, on one go-redis client, serves all of them:
+//
+//	b := redis.New(goredis.NewClient(&goredis.Options{Addr: "127.0.0.1:6379"}), nil)
+//	defer b.Close()
+//	server := mcp.NewServer("app", "v1", &mcp.ServerOptions{
+//		EventBus:        b.EventBus(),
+//		RequestStateKey: sharedKey,
+//		Tasks:           &mcp.TaskOptions{Store: b.TaskStore()},
+//	})
+//	handler := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+//		SessionStore:  b.SessionStore(),
+//		SessionRouter: b.SessionRouter(),
+//		EventStore:    b.EventStore(),
+//	})
+//
+// Pub/sub delivery is at most once, as the protocol allows for what it
+// carries: list changes and resource updates are hints (clients re-fetch
+// lists), task status is also in the task store, and a lost routed
+// message is a server-to-client request that times out, as on a broken
+// connection. When Redis is unreachable, publishing fails with an error,
+// each instance keeps serving its own clients, and subscriptions are made
+// again when Redis is back.
+package redis
+
+import (
+	"errors"
+	"log/slog"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// Defaults of Options.
+const (
+	DefaultKeyPrefix          = "mcp:"
+	DefaultMaxEventsPerStream = 1000
+	DefaultEventTTL           = time.Hour
+	DefaultMaxMessageBytes    = 4 << 20
+)
+
+// Options configure a Backend. Nil means defaults.
+type Options struct {
+	// KeyPrefix starts every key and channel name the backend uses
+	// (default DefaultKeyPrefix), so that several applications can share
+	// one Redis.
+	KeyPrefix string
+	// MaxEventsPerStream bounds the events kept per SSE stream (default
+	// DefaultMaxEventsPerStream); older ones are trimmed, approximately,
+	// and a client resuming from before them gets an error.
+	MaxEventsPerStream int64
+	// EventTTL is how long a session's events are kept after the last one
+	// was stored (default DefaultEventTTL).
+	EventTTL time.Duration
+	// MaxMessageBytes bounds a message read from a channel or a store
+	// entry (default DefaultMaxMessageBytes); larger ones are dropped.
+	MaxMessageBytes int
+	// Logger receives what cannot be returned: dropped messages, lost
+	// subscriptions (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// A Backend is the Redis implementation of the mcp interfaces shared by
+// the instances of a server. It is safe for concurrent use.
+type Backend struct {
+	client goredis.UniversalClient
+	opts   Options
+	hub    *hub
+}
+
+// New returns a backend using client, which the caller keeps ownership of
+// (Close does not close it).
+func New(client goredis.UniversalClient, opts *Options) *Backend {
+	b := &Backend{client: client}
+	if opts != nil {
+		b.opts = *opts
+	}
+	o := &b.opts
+	if o.KeyPrefix == "" {
+		o.KeyPrefix = DefaultKeyPrefix
+	}
+	if o.MaxEventsPerStream <= 0 {
+		o.MaxEventsPerStream = DefaultMaxEventsPerStream
+	}
+	if o.EventTTL <= 0 {
+		o.EventTTL = DefaultEventTTL
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	b.hub = newHub(client, o.Logger, o.MaxMessageBytes)
+	return b
+}
+
+// Close ends the backend's pub/sub connection; its subscriptions get
+// nothing more.
+func (b *Backend) Close() error { return b.hub.close() }
+
+// key returns the name of a key or channel.
+func (b *Backend) key(parts ...string) string {
+	n := len(b.opts.KeyPrefix)
+	for _, p := range parts {
+		n += len(p) + 1
+	}
+	buf := make([]byte, 0, n)
+	buf = append(buf, b.opts.KeyPrefix...)
+	for i, p := range parts {
+		if i > 0 {
+			buf = append(buf, ':')
+		}
+		buf = append(buf, p...)
+	}
+	return string(buf)
+}
+
+// errBadID reports an id that cannot name a key: only letters, digits,
+// '-', '_' and '.' are allowed, up to 128 bytes, so that no id reaches
+// another part of the key space.
+var errBadID = errors.New("mcp/redis: invalid id")
+
+func validID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}

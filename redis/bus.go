@@ -1,0 +1,87 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/mcp"
+)
+
+var errClosed = errors.New("mcp/redis: backend closed")
+
+// An EventBus is an mcp.EventBus on one Redis pub/sub channel
+// (KeyPrefix + "events"). Delivery is at most once.
+type EventBus struct{ b *Backend }
+
+// EventBus returns the backend's event bus.
+func (b *Backend) EventBus() *EventBus { return &EventBus{b} }
+
+var _ mcp.EventBus = (*EventBus)(nil)
+
+// Publish sends e to every subscribed instance; it fails when Redis is
+// unreachable.
+func (e *EventBus) Publish(ctx context.Context, ev *mcp.BusEvent) error {
+	data, err := strictjson.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	if err := e.b.hub.publish(ctx, e.b.key("events"), data); err != nil {
+		return fmt.Errorf("mcp/redis: publishing event: %w", err)
+	}
+	return nil
+}
+
+// Subscribe calls fn for each event published from now on.
+func (e *EventBus) Subscribe(ctx context.Context, fn func(*mcp.BusEvent)) (func(), error) {
+	return e.b.hub.subscribe(ctx, e.b.key("events"), func(p []byte) {
+		var ev mcp.BusEvent
+		if err := strictjson.Unmarshal(p, &ev); err != nil {
+			e.b.opts.Logger.Warn("mcp/redis: dropped a malformed bus event", "error", err)
+			return
+		}
+		fn(&ev)
+	})
+}
+
+// A SessionRouter is an mcp.SessionRouter on one Redis pub/sub channel
+// per session (KeyPrefix + "route:" + session id). Delivery is at most
+// once.
+type SessionRouter struct{ b *Backend }
+
+// SessionRouter returns the backend's session router.
+func (b *Backend) SessionRouter() *SessionRouter { return &SessionRouter{b} }
+
+var _ mcp.SessionRouter = (*SessionRouter)(nil)
+
+// Publish sends m to the instances serving the session.
+func (r *SessionRouter) Publish(ctx context.Context, sessionID string, m *mcp.SessionMessage) error {
+	if !validID(sessionID) {
+		return errBadID
+	}
+	data, err := strictjson.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if err := r.b.hub.publish(ctx, r.b.key("route", sessionID), data); err != nil {
+		return fmt.Errorf("mcp/redis: routing a session message: %w", err)
+	}
+	return nil
+}
+
+// Subscribe calls fn for each message published for the session from now
+// on.
+func (r *SessionRouter) Subscribe(ctx context.Context, sessionID string, fn func(*mcp.SessionMessage)) (func(), error) {
+	if !validID(sessionID) {
+		return nil, errBadID
+	}
+	return r.b.hub.subscribe(ctx, r.b.key("route", sessionID), func(p []byte) {
+		var m mcp.SessionMessage
+		if err := strictjson.Unmarshal(p, &m); err != nil {
+			r.b.opts.Logger.Warn("mcp/redis: dropped a malformed session message", "error", err)
+			return
+		}
+		fn(&m)
+	})
+}

@@ -1,0 +1,125 @@
+package redis_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+
+	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/mcp/storetest"
+)
+
+// post sends one JSON-RPC message to endpoint and returns the status and
+// body, failing the test if the server takes longer than 10 s.
+func post(t *testing.T, endpoint, sid, body string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// TestRefusingWrites: a Redis that refuses every command makes publishes
+// and saves fail with errors and a new session fail its initialize with a
+// JSON-RPC error; nothing hangs, and all works again once Redis does.
+func TestRefusingWrites(t *testing.T) {
+	m := miniredis.RunT(t)
+	b := newBackend(t, m.Addr())
+	c := storetest.StartCluster(t, func(testing.TB, int) storetest.Backends {
+		b := newBackend(t, m.Addr())
+		return storetest.Backends{EventBus: b.EventBus(), SessionRouter: b.SessionRouter(), SessionStore: b.SessionStore(), EventStore: b.EventStore(), TaskStore: b.TaskStore()}
+	}, nil)
+	ctx := context.Background()
+
+	m.SetError("READONLY You can't write against a read only replica.")
+	if err := b.EventBus().Publish(ctx, &mcp.BusEvent{Kind: mcp.BusToolsListChanged}); err == nil {
+		t.Fatal("Publish to a refusing Redis succeeded")
+	}
+	if err := b.SessionStore().Save(ctx, "S", &mcp.SessionState{ProtocolVersion: "2025-11-25"}, time.Minute); err == nil {
+		t.Fatal("Save to a refusing Redis succeeded")
+	}
+	if _, err := b.TaskStore().Get(ctx, "t"); err == nil || errors.Is(err, mcp.ErrTaskNotFound) {
+		t.Fatalf("Get from a refusing Redis = %v, want an error other than not found", err)
+	}
+	status, body := post(t, c.URL, "", initialize)
+	if status != http.StatusOK || !strings.Contains(body, `"error"`) || !strings.Contains(body, "could not be stored") {
+		t.Fatalf("initialize with a refusing Redis: %d %s", status, body)
+	}
+	for _, s := range c.Servers { // a list change is still made, and published in vain
+		s.AddTools(&mcp.ServerTool{Tool: &mcp.Tool{Name: "late", InputSchema: []byte(`{"type":"object"}`)},
+			Handler: func(context.Context, *mcp.ServerSession, *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				return nil, nil
+			}})
+	}
+	status, _ = post(t, c.URL, "SOMESESSION", `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	if status != http.StatusNotFound {
+		t.Fatalf("an unknown session with a refusing Redis: status %d, want 404", status)
+	}
+
+	m.SetError("")
+	status, body = post(t, c.URL, "", initialize)
+	if status != http.StatusOK || strings.Contains(body, `"error"`) {
+		t.Fatalf("initialize after Redis recovered: %d %s", status, body)
+	}
+}
+
+// TestRestart: while Redis is down, Publish fails at once; when it is
+// back, subscribers made before receive again without being made anew.
+func TestRestart(t *testing.T) {
+	m := miniredis.RunT(t)
+	sub, pub := newBackend(t, m.Addr()), newBackend(t, m.Addr())
+	ctx := context.Background()
+	got := make(chan string, 16)
+	unsub, err := sub.EventBus().Subscribe(ctx, func(e *mcp.BusEvent) { got <- e.URI })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unsub()
+
+	m.Close()
+	start := time.Now()
+	if err := pub.EventBus().Publish(ctx, &mcp.BusEvent{Kind: mcp.BusResourceUpdated, URI: "down"}); err == nil {
+		t.Fatal("Publish with Redis down succeeded")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Publish with Redis down took %v", d)
+	}
+	if err := m.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_ = pub.EventBus().Publish(ctx, &mcp.BusEvent{Kind: mcp.BusResourceUpdated, URI: "up"})
+		select {
+		case uri := <-got:
+			if uri != "up" {
+				t.Fatalf("got %q", uri)
+			}
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the subscriber did not get events after Redis restarted")
+		}
+	}
+}

@@ -1,0 +1,109 @@
+package redis_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/mcp/storetest"
+	"github.com/gomcp/sdk/redis"
+)
+
+// newBackend returns a backend on a fresh client of addr, closed with t.
+func newBackend(t testing.TB, addr string) *redis.Backend {
+	t.Helper()
+	client := goredis.NewClient(&goredis.Options{Addr: addr, MaxRetries: -1, DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second})
+	b := redis.New(client, &redis.Options{KeyPrefix: "test:"})
+	t.Cleanup(func() {
+		_ = b.Close()
+		_ = client.Close()
+	})
+	return b
+}
+
+// server returns the Redis of the tests: the one named by
+// GOMCP_REDIS_ADDR (host:port, flushed first) if set, else a miniredis.
+func server(t *testing.T) (addr string, m *miniredis.Miniredis) {
+	t.Helper()
+	if addr := redisAddr(); addr != "" {
+		c := goredis.NewClient(&goredis.Options{Addr: addr})
+		defer c.Close()
+		if err := c.FlushDB(t.Context()).Err(); err != nil {
+			t.Fatalf("flushing %s: %v", addr, err)
+		}
+		return addr, nil
+	}
+	m = miniredis.RunT(t)
+	return m.Addr(), m
+}
+
+// miniClock advances a miniredis's TTL clock; with a real server it sleeps.
+type miniClock struct{ m *miniredis.Miniredis }
+
+func (c *miniClock) Advance(_ *testing.T, d time.Duration) {
+	if c.m == nil {
+		time.Sleep(d)
+		return
+	}
+	c.m.FastForward(d)
+}
+
+func TestEventBus(t *testing.T) {
+	storetest.TestEventBus(t, func(t *testing.T) mcp.EventBus {
+		addr, _ := server(t)
+		return newBackend(t, addr).EventBus()
+	})
+}
+
+func TestSessionRouter(t *testing.T) {
+	storetest.TestSessionRouter(t, func(t *testing.T) mcp.SessionRouter {
+		addr, _ := server(t)
+		return newBackend(t, addr).SessionRouter()
+	})
+}
+
+func TestSessionStore(t *testing.T) {
+	clock := &miniClock{}
+	storetest.TestSessionStore(t, func(t *testing.T) mcp.SessionStore {
+		addr, m := server(t)
+		clock.m = m
+		return newBackend(t, addr).SessionStore()
+	}, clock)
+}
+
+func TestEventStore(t *testing.T) {
+	storetest.TestEventStore(t, func(t *testing.T) mcp.EventStore {
+		addr, _ := server(t)
+		return newBackend(t, addr).EventStore()
+	})
+}
+
+func TestTaskStore(t *testing.T) {
+	clock := &miniClock{}
+	storetest.TestTaskStore(t, func(t *testing.T) mcp.TaskStore {
+		addr, m := server(t)
+		clock.m = m
+		return newBackend(t, addr).TaskStore()
+	}, clock)
+}
+
+// TestScaleOut runs the multi-instance scenarios: three instances, each
+// with its own Redis client, on one Redis.
+func TestScaleOut(t *testing.T) {
+	storetest.TestScaleOut(t, func(t *testing.T) func(int) storetest.Backends {
+		addr, _ := server(t)
+		return func(int) storetest.Backends {
+			b := newBackend(t, addr)
+			return storetest.Backends{
+				EventBus:      b.EventBus(),
+				SessionRouter: b.SessionRouter(),
+				SessionStore:  b.SessionStore(),
+				EventStore:    b.EventStore(),
+				TaskStore:     b.TaskStore(),
+			}
+		}
+	})
+}
