@@ -26,7 +26,7 @@ var greeterBinaries = sync.OnceValues(func() (map[string]string, error) {
 	bins := make(map[string]string)
 	for _, name := range Names() {
 		bin := filepath.Join(dir, name)
-		cmd := exec.Command("go", "build", "-o", bin, "./internal/greeter/"+name)
+		cmd := exec.Command("go", "build", "-o", bin, "github.com/gomcp/sdk/bench/internal/greeter/"+name)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("build greeter %s: %v\n%s", name, err, out)
 		}
