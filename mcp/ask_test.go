@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/gomcp/sdk/internal/goldentest"
 	"strings"
 	"testing"
 )
@@ -147,7 +148,7 @@ func TestInputKeyNamesTheInputRequest(t *testing.T) {
 	ct, st := NewInMemoryTransports()
 	ss, _ := server.Connect(context.Background(), st)
 	defer ss.Close()
-	var log lockedBuffer
+	var log goldentest.Buffer
 	cs, err := client.Connect(context.Background(), NewLoggingTransport(ct, &log))
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"github.com/gomcp/sdk/internal/goldentest"
 	"log/slog"
 	"net"
 	"net/http"
@@ -134,7 +135,7 @@ func TestStreamableHTTPNonReadingClientIsDropped(t *testing.T) {
 
 // What the handler cannot return to anyone goes to its Logger.
 func TestStreamableHTTPLogger(t *testing.T) {
-	var log lockedBuffer
+	var log goldentest.Buffer
 	logger := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	_, h, ts, _ := newHTTPTest(t, &StreamableHTTPOptions{Logger: logger, SessionTimeout: 50 * time.Millisecond, MaxSessions: 1}, nil)
 	c := &rawClient{t: t, url: ts.URL}

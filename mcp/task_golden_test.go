@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gomcp/sdk/internal/goldentest"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -39,7 +40,7 @@ func TestTaskGoldenExchange(t *testing.T) {
 	var n atomic.Int64
 	s, release := taskTestServer(&TaskOptions{PollInterval: goldenPoll, NewTaskID: func() string { return fmt.Sprintf("task-%d", n.Add(1)) }})
 	defer close(release)
-	var log lockedBuffer
+	var log goldentest.Buffer
 	ct, st := NewInMemoryTransports()
 	ss, err := s.Connect(context.Background(), st)
 	if err != nil {
@@ -101,7 +102,7 @@ func TestTaskGoldenExchange(t *testing.T) {
 	cs.Close()
 	ss.Wait()
 	got := regexp.MustCompile(`"(createdAt|lastUpdatedAt)":"[^"]*"`).ReplaceAllString(log.String(), `"$1":"<timestamp>"`)
-	compareGolden(t, filepath.Join("testdata", "golden", "tasks-2026-07-28.txt"), got)
+	goldentest.Compare(t, filepath.Join("testdata", "golden", "tasks-2026-07-28.txt"), got)
 }
 
 // TestTaskGoldenExchangeLegacy records the exact messages of the tasks of
@@ -121,7 +122,7 @@ func TestTaskGoldenExchangeLegacy(t *testing.T) {
 			return nil, ctx.Err()
 		},
 	})
-	var log lockedBuffer
+	var log goldentest.Buffer
 	ct, st := NewInMemoryTransports()
 	ss, err := s.Connect(context.Background(), st)
 	if err != nil {
@@ -177,5 +178,5 @@ func TestTaskGoldenExchangeLegacy(t *testing.T) {
 	cs.Close()
 	ss.Wait()
 	got := regexp.MustCompile(`"(createdAt|lastUpdatedAt)":"[^"]*"`).ReplaceAllString(log.String(), `"$1":"<timestamp>"`)
-	compareGolden(t, filepath.Join("testdata", "golden", "tasks-2025-11-25.txt"), got)
+	goldentest.Compare(t, filepath.Join("testdata", "golden", "tasks-2025-11-25.txt"), got)
 }
