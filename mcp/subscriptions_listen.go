@@ -187,13 +187,16 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 		return nil, err
 	}
 	filter.TaskIDs = taskIDs
-	l := newListener(filter, ss.request.id.Raw(), s.changeMark(), ss.notify)
+	l := newListener(filter, ss.request.id.Raw(), 0, ss.notify)
+	// The listener is registered before the acknowledgement is written:
+	// a client that changes a list as soon as it reads the acknowledgement
+	// is told of that change (it waits in the queue until serve runs).
+	s.addListener(l)
+	defer s.listeners.remove(l)
 	ack := &SubscriptionsAcknowledgedParams{Notifications: l.filter}
 	if err := l.send(ctx, NotificationSubscriptionsAcknowledged, ack); err != nil {
 		return nil, err
 	}
-	s.listeners.add(l)
-	defer s.listeners.remove(l)
 	s.sendTaskStates(ctx, l) // tasks extension (task_server.go)
 	// The stream also ends gracefully when its connection starts closing
 	// (a stdio client closed its input), so the result is written before
@@ -289,6 +292,16 @@ func (s *Server) scheduleListChanged(method string) {
 	if !scheduled {
 		time.AfterFunc(listChangedDelay, func() { s.flushListChanged(method) })
 	}
+}
+
+// addListener registers l, marked with the number of list changes so far;
+// both happen under the server's lock, so that a flush either sees l or
+// carries a change l's mark already covers.
+func (s *Server) addListener(l *listener) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l.changeMark = s.changeSeq
+	s.listeners.add(l)
 }
 
 // changeMark returns the number of list changes so far: a session or

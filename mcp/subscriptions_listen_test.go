@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestListenDeliversListChangesAndResourceUpdates(t *testing.T) {
@@ -97,5 +98,43 @@ func TestLegacyListChangedIsCoalesced(t *testing.T) {
 	defer mu.Unlock()
 	if n > 2 {
 		t.Fatalf("40 changes gave %d notifications; want them coalesced", n)
+	}
+}
+
+// A client may change a list the moment it reads the acknowledgement of
+// its listen stream (through another request, possibly on another
+// instance); that change must reach the stream. The sending middleware
+// makes the change while the acknowledgement is being written and waits
+// until the server has flushed it.
+func TestListenSeesChangesMadeAsItIsAcknowledged(t *testing.T) {
+	server := NewServer("s", "v1", nil)
+	server.AddTools(echoTool())
+	server.AddSendingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+		return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
+			if method == NotificationSubscriptionsAcknowledged {
+				server.AddTools(&ServerTool{Tool: &Tool{Name: "t1", InputSchema: map[string]any{"type": "object"}}, Handler: echoTool().Handler})
+				time.Sleep(5 * listChangedDelay) // the change is flushed before the acknowledgement is written
+			}
+			return next(ctx, ss, method, params)
+		}
+	})
+	changed := make(chan struct{}, 1)
+	cs, _ := connect(t, server, &ClientOptions{
+		ToolListChangedHandler: func(context.Context, *ClientSession, *ToolListChangedParams) {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		_, _ = cs.Listen(ctx, &SubscriptionsListenParams{Notifications: SubscriptionFilter{ToolsListChanged: true}})
+	}()
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tool list changed as the stream was acknowledged, and the stream was not told")
 	}
 }

@@ -23,7 +23,6 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
@@ -31,9 +30,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/gomcp/sdk/mcp/storetest"
 )
 
 const readyPrefix = "everything-server: listening on "
@@ -63,14 +63,7 @@ func main() {
 		}
 		targets = append(targets, u)
 	}
-	var next atomic.Uint64
-	proxy := &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(targets[(next.Add(1)-1)%uint64(len(targets))])
-			pr.Out.Host = pr.In.Host
-		},
-		FlushInterval: -1, // SSE
-	}
+	proxy := storetest.RoundRobin(targets)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		log.Print(err)

@@ -24,7 +24,6 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/signal"
@@ -36,6 +35,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/mcp/storetest"
 	"github.com/gomcp/sdk/redis"
 )
 
@@ -84,14 +84,9 @@ func run(ctx context.Context, addr, redisURL string, n int) error {
 		stops = append(stops, stopInstance)
 		targets = append(targets, u)
 	}
-	var next atomic.Uint64
-	lb := &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(targets[(next.Add(1)-1)%uint64(len(targets))])
-			pr.Out.Host = pr.In.Host
-		},
-		FlushInterval: -1, // stream SSE as it comes
-	}
+	// A load balancer without affinity: each request goes to the next
+	// instance.
+	lb := storetest.RoundRobin(targets)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

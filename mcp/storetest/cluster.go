@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -103,15 +101,7 @@ func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, 
 		c.Servers = append(c.Servers, s)
 		c.Handlers = append(c.Handlers, h)
 	}
-	var next atomic.Int64
-	proxy := &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(targets[int(next.Add(1)-1)%len(targets)])
-			pr.Out.Host = pr.In.Host
-		},
-		FlushInterval: -1,
-	}
-	ps := httptest.NewServer(proxy)
+	ps := httptest.NewServer(RoundRobin(targets))
 	t.Cleanup(func() {
 		ps.CloseClientConnections()
 		ps.Close()
