@@ -23,12 +23,9 @@ func TestCommandTransportOptionsGrace(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ct := NewCommandTransportWithOptions(childCommand("stubborn"), &CommandTransportOptions{TerminateDuration: tt.grace})
-			conn, err := ct.Connect(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			conn := connectStubborn(t, ct)
 			start := time.Now()
-			err = conn.Close()
+			err := conn.Close()
 			d := time.Since(start)
 			if err == nil || !strings.Contains(err.Error(), "killed") {
 				t.Fatalf("Close = %v, want an error saying the process was killed", err)

@@ -37,6 +37,9 @@ func TestMain(m *testing.M) {
 	case "stubborn":
 		// Ignores its input closing and SIGTERM: only SIGKILL stops it.
 		signalIgnoreTerm()
+		// Tells the parent SIGTERM is ignored from now on (see
+		// connectStubborn).
+		fmt.Println(`{"jsonrpc":"2.0","method":"stubborn/ready"}`)
 		io.Copy(io.Discard, os.Stdin)
 		time.Sleep(time.Hour)
 	}
@@ -73,15 +76,29 @@ func TestCommandTransport(t *testing.T) {
 	}
 }
 
-func TestCommandTransportKillsStubbornServer(t *testing.T) {
-	ct := NewCommandTransport(childCommand("stubborn"))
-	ct.TerminateDuration = 100 * time.Millisecond
+// connectStubborn connects to a "stubborn" child and waits until it says
+// it ignores SIGTERM: closing earlier would stop it with SIGTERM alone on
+// a busy machine.
+func connectStubborn(t *testing.T, ct *CommandTransport) Connection {
+	t.Helper()
 	conn, err := ct.Connect(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := conn.Read(ctx); err != nil {
+		t.Fatalf("waiting for the child to ignore SIGTERM: %v", err)
+	}
+	return conn
+}
+
+func TestCommandTransportKillsStubbornServer(t *testing.T) {
+	ct := NewCommandTransport(childCommand("stubborn"))
+	ct.TerminateDuration = 100 * time.Millisecond
+	conn := connectStubborn(t, ct)
 	start := time.Now()
-	err = conn.Close()
+	err := conn.Close()
 	if err == nil || !strings.Contains(err.Error(), "killed") {
 		t.Fatalf("Close = %v, want an error saying the process was killed", err)
 	}
