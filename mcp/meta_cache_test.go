@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -137,4 +138,36 @@ func TestClientResultsShareServerInfo(t *testing.T) {
 	if got := cs.ServerInfo(); got == nil || got.Name != "share-server" {
 		t.Errorf("ServerInfo() = %+v", got)
 	}
+}
+
+// FuzzMetaDecodeShared checks that a _meta decoded from the caches is the
+// one decoded afresh: the first decoding of new bytes and the later ones
+// agree, in value and in error.
+func FuzzMetaDecodeShared(f *testing.F) {
+	for _, seed := range []string{
+		`{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}`,
+		`{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1","icons":[{"src":"https://example.com/i.png"}]}}`,
+		`{"io.modelcontextprotocol/serverInfo":null}`,
+		`{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"},"io.modelcontextprotocol/related-task":{"taskId":"t"}}`,
+		`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}`,
+		`{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"},"progressToken":1}`,
+		`{"io.modelcontextprotocol/serverInfo":{"name":"s"},"io.modelcontextprotocol/serverInfo":{"name":"t"}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var first, second Meta
+		err1 := first.UnmarshalJSON(data)
+		err2 := second.UnmarshalJSON(data)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("%s: decoded with error %v, then %v", data, err1, err2)
+		}
+		if err1 != nil {
+			return
+		}
+		first.encoded, second.encoded = nil, nil
+		if !reflect.DeepEqual(first, second) {
+			t.Fatalf("%s: decoded as %+v, then %+v", data, first, second)
+		}
+	})
 }
