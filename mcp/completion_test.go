@@ -53,7 +53,7 @@ var completionTests = []struct {
 	name    string
 	params  *CompleteParams
 	want    CompletionResultDetails
-	code    int64
+	code    ErrorCode
 	message string
 }{
 	{

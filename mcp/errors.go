@@ -18,13 +18,13 @@ var (
 )
 
 // newError returns a *JSONRPCError with the code and formatted message.
-func newError(code int64, format string, args ...any) *JSONRPCError {
+func newError(code ErrorCode, format string, args ...any) *JSONRPCError {
 	return &JSONRPCError{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // newErrorWithData returns a *JSONRPCError whose data member is data
 // encoded as JSON.
-func newErrorWithData(code int64, message string, data any) *JSONRPCError {
+func newErrorWithData(code ErrorCode, message string, data any) *JSONRPCError {
 	raw, err := strictjson.Marshal(data)
 	if err != nil {
 		return &JSONRPCError{Code: code, Message: message}

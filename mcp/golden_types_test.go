@@ -30,7 +30,7 @@ type typeFixture struct {
 	method string
 	// code, if non-zero, is the error code constant the fixture's
 	// "error.code" (or "code") must equal.
-	code int
+	code ErrorCode
 	// ignore lists members of the value that the Go type does not carry, with
 	// the reason in a comment where the entry is made.
 	ignore []string

@@ -254,7 +254,7 @@ func putBody(bp *[]byte) {
 // writeHTTPError answers with status and a JSON-RPC error response that
 // has no id, as the transports specify for errors outside any request.
 // A failed write means the client is gone: there is no one to tell.
-func writeHTTPError(w http.ResponseWriter, status int, code int64, msg string) {
+func writeHTTPError(w http.ResponseWriter, status int, code ErrorCode, msg string) {
 	_ = writeJSONResponse(w, status, &jsonrpc2.Response{Error: &jsonrpc2.Error{Code: code, Message: msg}})
 }
 

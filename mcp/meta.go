@@ -44,7 +44,10 @@ const (
 // ServerInfo; notifications and the subscriptions/listen result carry
 // SubscriptionID.
 //
-// The zero Meta is empty and is omitted from the wire.
+// The zero Meta is empty and is omitted from the wire. In a decoded Meta,
+// ClientCapabilities, ClientInfo and ServerInfo may point to values shared
+// with other messages that carried the same bytes (a peer repeats them in
+// every message, so they are decoded once): treat them as read-only.
 type Meta struct {
 	// ProgressToken ("progressToken") asks the receiver for progress
 	// notifications. It is a string or an integer; after decoding it is a
@@ -275,7 +278,7 @@ func (m *Meta) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	defer func() {
-		if m.ProgressToken == nil && m.SubscriptionID == nil && len(m.Data) == 0 && m.ClientCapabilities != nil {
+		if m.sharable() {
 			decodedMetas.put(data, *m)
 		}
 	}()
@@ -299,13 +302,17 @@ func (m *Meta) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	server, err := decodedInfos.decode(w.ServerInfo)
+	if err != nil {
+		return err
+	}
 	*m = Meta{
 		ProgressToken:      progress,
 		ProtocolVersion:    w.ProtocolVersion,
 		ClientCapabilities: caps,
 		ClientInfo:         info,
 		LogLevel:           w.LogLevel,
-		ServerInfo:         w.ServerInfo,
+		ServerInfo:         server,
 		SubscriptionID:     sub,
 		RelatedTask:        w.RelatedTask,
 		Data:               w.Data,
@@ -314,9 +321,10 @@ func (m *Meta) UnmarshalJSON(data []byte) error {
 }
 
 // metaWireIn is metaWire for decoding, with the client's capabilities and
-// identity kept as bytes: a 2026-07-28 client sends the same ones with
-// every request, so they are decoded once (decodedCaps, decodedInfos) even
-// when the rest of the _meta differs from request to request (a progress
+// the client's and server's identities kept as bytes: a 2026-07-28 client
+// sends the same ones with every request, and a server names itself in
+// every result, so they are decoded once (decodedCaps, decodedInfos) even
+// when the rest of the _meta differs from message to message (a progress
 // token, trace context).
 type metaWireIn struct {
 	ProgressToken      json.RawMessage      `json:"progressToken,omitzero"`
@@ -324,15 +332,26 @@ type metaWireIn struct {
 	ClientCapabilities json.RawMessage      `json:"io.modelcontextprotocol/clientCapabilities,omitzero"`
 	ClientInfo         json.RawMessage      `json:"io.modelcontextprotocol/clientInfo,omitzero"`
 	LogLevel           LoggingLevel         `json:"io.modelcontextprotocol/logLevel,omitempty"`
-	ServerInfo         *Implementation      `json:"io.modelcontextprotocol/serverInfo,omitzero"`
+	ServerInfo         json.RawMessage      `json:"io.modelcontextprotocol/serverInfo,omitzero"`
 	SubscriptionID     json.RawMessage      `json:"io.modelcontextprotocol/subscriptionId,omitzero"`
 	RelatedTask        *RelatedTaskMetadata `json:"io.modelcontextprotocol/related-task,omitzero"`
 	Data               map[string]any       `json:",inline"`
 }
 
+// sharable reports whether m, just decoded, may be remembered and shared
+// with later decodings of the same bytes: it carries the identities a peer
+// repeats in every message (a client's capabilities and identity in a
+// request, a server's identity in a result) and nothing that varies per
+// message (a progress token, a subscription, other members).
+func (m *Meta) sharable() bool {
+	return m.ProgressToken == nil && m.SubscriptionID == nil && len(m.Data) == 0 &&
+		(m.ClientCapabilities != nil || m.ServerInfo != nil && m.RelatedTask == nil)
+}
+
 // decodedCaps and decodedInfos remember the decoding of recent client
-// capabilities and client identities in request _meta. Like decodedMetas,
-// what they return is shared and read-only, and they are bounded.
+// capabilities in request _meta and of client and server identities in
+// request and result _meta. Like decodedMetas, what they return is shared
+// and read-only, and they are bounded.
 var (
 	decodedCaps  partCache[ClientCapabilities]
 	decodedInfos partCache[Implementation]
@@ -361,6 +380,9 @@ func (c *partCache[T]) decode(raw json.RawMessage) (*T, error) {
 	}
 	if v == nil {
 		return nil, nil // null
+	}
+	if len(raw) > maxCachedMetaLen {
+		return v, nil
 	}
 	c.mu.Lock()
 	if c.entries == nil || len(c.entries) >= metaCacheSize {
@@ -450,6 +472,11 @@ type metaCache struct {
 
 const metaCacheSize = 256
 
+// maxCachedMetaLen bounds the encoding of a _meta, or of one member, that
+// the caches keep, so that a peer sending large ones cannot make them hold
+// more than metaCacheSize times this much.
+const maxCachedMetaLen = 4 << 10
+
 func (c *metaCache) get(data []byte) (Meta, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -458,6 +485,9 @@ func (c *metaCache) get(data []byte) (Meta, bool) {
 }
 
 func (c *metaCache) put(data []byte, m Meta) {
+	if len(data) > maxCachedMetaLen {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil || len(c.entries) >= metaCacheSize {

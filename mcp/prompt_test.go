@@ -43,7 +43,7 @@ func (d describe) applySchema(s *jsonschema.Schema) { s.Description = string(d) 
 
 // wantCode checks that err is a *JSONRPCError with code and a message
 // containing substr.
-func wantCode(t *testing.T, err error, code int64, substr string) {
+func wantCode(t *testing.T, err error, code ErrorCode, substr string) {
 	t.Helper()
 	var werr *JSONRPCError
 	if !errors.As(err, &werr) {
@@ -108,7 +108,7 @@ func TestGetPromptErrors(t *testing.T) {
 	tests := []struct {
 		name   string
 		params *GetPromptParams
-		code   int64
+		code   ErrorCode
 		msg    string
 	}{
 		{"unknown prompt", &GetPromptParams{Name: "invalid_prompt_name"}, CodeInvalidParams, "Unknown prompt: invalid_prompt_name"},

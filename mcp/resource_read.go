@@ -113,7 +113,7 @@ func (ss *ServerSession) readResource(ctx context.Context, p *ReadResourceParams
 // the session's protocol version: -32002 before 2026-07-28, -32602 since;
 // both carry data {"uri": uri}.
 func (ss *ServerSession) resourceNotFound(uri string) error {
-	code := int64(CodeResourceNotFound)
+	code := CodeResourceNotFound
 	if ss.request != nil { // per-request metadata (2026-07-28)
 		code = CodeInvalidParams
 	}

@@ -191,13 +191,13 @@ func TestReadResourceErrors(t *testing.T) {
 	eras(t, func(t *testing.T, version string) {
 		ctx := context.Background()
 		cs, _ := connect(t, resourceServer(nil), &ClientOptions{ProtocolVersion: version})
-		notFoundCode := int64(CodeResourceNotFound)
+		notFoundCode := CodeResourceNotFound
 		if isModernVersion(version) {
 			notFoundCode = CodeInvalidParams
 		}
 		tests := []struct {
 			uri      string
-			code     int64
+			code     ErrorCode
 			notFound bool
 		}{
 			{"test://missing", notFoundCode, true},

@@ -3,7 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"sync/atomic"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -20,27 +20,20 @@ func (s *Server) withServerInfo(res any, err error) (any, error) {
 	return withServerInfo(res, err, s.serverInfoMember())
 }
 
-// A serverInfoEntry caches the encoded serverInfo member of the server
-// whose Implementation impl points to. A server's Implementation does not
-// change after NewServer, and the entry keeps it alive, so the pointer
-// cannot name another server.
-type serverInfoEntry struct {
-	impl   *Implementation
+// serverInfoOnce holds a server's encoded serverInfo member, made when
+// the server first answers a 2026-07-28 request: a server's
+// Implementation does not change after NewServer, so it is encoded once
+// per server, and a server that never answers such a request never
+// encodes it.
+type serverInfoOnce struct {
+	once   sync.Once
 	member []byte
 }
 
-// lastServerInfo is the entry of the server served last: most programs
-// have one, which then encodes its identity once.
-var lastServerInfo atomic.Pointer[serverInfoEntry]
-
 // serverInfoMember returns the encoded serverInfo member of s.
 func (s *Server) serverInfoMember() []byte {
-	if e := lastServerInfo.Load(); e != nil && e.impl == &s.impl {
-		return e.member
-	}
-	m := encodeServerInfo(&s.impl)
-	lastServerInfo.Store(&serverInfoEntry{impl: &s.impl, member: m})
-	return m
+	s.info.once.Do(func() { s.info.member = encodeServerInfo(&s.impl) })
+	return s.info.member
 }
 
 // encodeServerInfo returns the encoded _meta member naming the server:

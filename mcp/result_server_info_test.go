@@ -121,3 +121,25 @@ func TestServerInfoInModernResults(t *testing.T) {
 		t.Errorf("HTTP 2026-07-28 result without serverInfo: %v", msgs)
 	}
 }
+
+// Each server encodes its identity once, however the servers of a program
+// take turns answering.
+func TestServerInfoEncodedOncePerServer(t *testing.T) {
+	a := NewServer("server-a", "v1", nil)
+	b := NewServer("server-b", "v2", &ServerOptions{Title: "B"})
+	wantA := `"io.modelcontextprotocol/serverInfo":{"name":"server-a","version":"v1"}`
+	wantB := `"io.modelcontextprotocol/serverInfo":{"name":"server-b","title":"B","version":"v2"}`
+	if got := string(a.serverInfoMember()); got != wantA {
+		t.Errorf("server a: %s, want %s", got, wantA)
+	}
+	if got := string(b.serverInfoMember()); got != wantB {
+		t.Errorf("server b: %s, want %s", got, wantB)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		a.serverInfoMember()
+		b.serverInfoMember()
+	})
+	if allocs != 0 {
+		t.Errorf("two servers in turn: %v allocations per pair, want 0 (encoded again)", allocs)
+	}
+}

@@ -134,6 +134,8 @@ type Server struct {
 
 	tasks taskEngine // the tasks extension's state (task_server.go)
 
+	info serverInfoOnce // the encoded serverInfo of results (result_server_info.go)
+
 	scale scaleState // sharing with other instances (event_bus.go)
 }
 

@@ -235,10 +235,10 @@ func decodeMap(t testing.TB, b []byte) map[string]any {
 }
 
 // errorCode returns the JSON-RPC error code of a decoded response, or 0.
-func errorCode(m map[string]any) int {
+func errorCode(m map[string]any) ErrorCode {
 	e, _ := m["error"].(map[string]any)
 	code, _ := e["code"].(float64)
-	return int(code)
+	return ErrorCode(code)
 }
 
 // resultText returns the first text content of a decoded tools/call

@@ -22,8 +22,8 @@ func TestStreamableHTTPModernRequests(t *testing.T) {
 		body   string
 		hdr    map[string]string
 		status int
-		code   int    // JSON-RPC error code, 0 for success
-		text   string // expected result text on success
+		code   ErrorCode // JSON-RPC error code, 0 for success
+		text   string    // expected result text on success
 	}{
 		{"tools/call", call(1, `"name":"echo","arguments":{"text":"hi"}`), modernHeaders(MethodCallTool, "echo"), 200, 0, "hi"},
 		{"header names are case-insensitive", call(1, `"name":"echo","arguments":{"text":"hi"}`),

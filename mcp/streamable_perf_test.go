@@ -152,7 +152,7 @@ func TestModernHeaderCheckOrder(t *testing.T) {
 		name, method, params string
 		hdr                  []string
 		status               int
-		code                 int64
+		code                 ErrorCode
 	}{
 		{"unknown method, wrong Mcp-Method", "nope/nope", `{` + probeTestMeta + `}`, []string{headerMethod, "other"}, http.StatusBadRequest, CodeHeaderMismatch},
 		{"unknown method", "nope/nope", `{` + probeTestMeta + `}`, []string{headerMethod, "nope/nope"}, http.StatusNotFound, CodeMethodNotFound},
@@ -171,13 +171,13 @@ func TestModernHeaderCheckOrder(t *testing.T) {
 			h.ServeHTTP(w, r)
 			var resp struct {
 				Error *struct {
-					Code int64 `json:"code"`
+					Code ErrorCode `json:"code"`
 				} `json:"error"`
 			}
 			if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil {
 				t.Fatalf("%v: %s", err, w.Body)
 			}
-			code := int64(0)
+			code := ErrorCode(0)
 			if resp.Error != nil {
 				code = resp.Error.Code
 			}

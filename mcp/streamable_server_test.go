@@ -22,7 +22,7 @@ func TestStreamableHTTPRequestChecks(t *testing.T) {
 		body   string
 		hdr    map[string]string
 		status int
-		code   int // JSON-RPC error code of the body, if any
+		code   ErrorCode // JSON-RPC error code of the body, if any
 	}{
 		{"foreign Host is refused", "POST", init, map[string]string{"Host": "evil.example.com"}, 403, CodeInvalidRequest},
 		{"cross-site Origin is refused", "POST", init, map[string]string{"Origin": "http://evil.example.com"}, 403, CodeInvalidRequest},

@@ -156,7 +156,7 @@ func TestSubscribeWireErrors(t *testing.T) {
 		name     string
 		opts     *ServerOptions
 		messages []string
-		wantCode int64
+		wantCode ErrorCode
 	}{
 		{"no handlers", nil, []string{legacyInit, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"x://a"}}`}, CodeMethodNotFound},
 		{"no handlers unsubscribe", nil, []string{legacyInit, `{"jsonrpc":"2.0","id":1,"method":"resources/unsubscribe","params":{"uri":"x://a"}}`}, CodeMethodNotFound},

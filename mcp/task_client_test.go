@@ -228,7 +228,7 @@ func TestTasksOverHTTP(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		mcpName  string
-		wantCode int
+		wantCode ErrorCode
 	}{
 		{"matching", task.TaskID, 0},
 		{"mismatched", "another-task", CodeHeaderMismatch},

@@ -134,7 +134,7 @@ func TestTaskGoldenExchangeLegacy(t *testing.T) {
 	}
 	ctx := context.Background()
 	var werr *JSONRPCError
-	wantCode := func(code int64, err error) error {
+	wantCode := func(code ErrorCode, err error) error {
 		if !errors.As(err, &werr) || werr.Code != code {
 			return fmt.Errorf("error %v, want code %d", err, code)
 		}

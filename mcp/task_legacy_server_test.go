@@ -37,7 +37,7 @@ func TestLegacyTasksEndToEnd(t *testing.T) {
 	tests := []struct {
 		tool, want string
 		isError    bool
-		code       int64
+		code       ErrorCode
 	}{
 		{tool: "wait", want: "released in "}, // the task id follows
 		{tool: "quick", want: "quick done"},

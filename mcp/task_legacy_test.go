@@ -146,7 +146,7 @@ func TestLegacyTaskWire(t *testing.T) {
 	cs := connectTasks(t, s, &ClientOptions{ProtocolVersion: Version20251125})
 	ctx := context.Background()
 	var werr *JSONRPCError
-	code := func(err error) int64 {
+	code := func(err error) ErrorCode {
 		if errors.As(err, &werr) {
 			return werr.Code
 		}

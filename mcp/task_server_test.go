@@ -206,7 +206,7 @@ func TestToolsCallTaskCreation(t *testing.T) {
 		tool     string
 		caps     *ClientCapabilities
 		wantTask bool
-		wantCode int64
+		wantCode ErrorCode
 	}{
 		{"task tool, client with the extension: a task", "wait", withTasks, true, 0},
 		{"required tool, client with the extension: a task", "quick", withTasks, true, 0},
@@ -354,7 +354,7 @@ func TestTasksMethodsErrors(t *testing.T) {
 		caps   *ClientCapabilities
 		method string
 		params map[string]any
-		code   int64
+		code   ErrorCode
 	}{
 		{"tasks/get without the extension", nil, MethodGetTask, map[string]any{"taskId": "x"}, CodeMissingRequiredClientCapability},
 		{"tasks/update without the extension", nil, MethodUpdateTask, map[string]any{"taskId": "x", "inputResponses": map[string]any{}}, CodeMissingRequiredClientCapability},

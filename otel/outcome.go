@@ -26,14 +26,14 @@ func classify(res any, err error, server bool) (errType, code, desc string) {
 		var je *mcp.JSONRPCError
 		switch {
 		case errors.As(err, &je):
-			code = strconv.FormatInt(je.Code, 10)
+			code = strconv.FormatInt(int64(je.Code), 10)
 			return code, code, je.Message
 		case errors.Is(err, context.Canceled):
 			return errorTypeCancelled, "", err.Error()
 		case errors.Is(err, context.DeadlineExceeded):
 			return errorTypeTimeout, "", err.Error()
 		case server:
-			code = strconv.Itoa(mcp.CodeInternalError)
+			code = strconv.FormatInt(int64(mcp.CodeInternalError), 10)
 			return code, code, err.Error()
 		}
 		return errorTypeOther, "", err.Error()

@@ -7,15 +7,6 @@ import (
 	"strconv"
 )
 
-// JSON-RPC 2.0 error codes.
-const (
-	CodeParseError     = -32700
-	CodeInvalidRequest = -32600
-	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeInternalError  = -32603
-)
-
 // Sentinel errors. Decoding errors wrap ErrParse or ErrInvalidRequest, so a
 // connection can answer them with the right code and keep going.
 var (
@@ -38,25 +29,25 @@ var (
 // Error is a JSON-RPC error object, as carried in an error response. It is
 // also a Go error, so handlers may return one to choose the code.
 type Error struct {
-	Code    int64           `json:"code"`
+	Code    Code            `json:"code"`
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
 // Error returns the message, followed by the code.
 func (e *Error) Error() string {
-	return e.Message + " (code " + strconv.FormatInt(e.Code, 10) + ")"
+	return e.Message + " (code " + strconv.FormatInt(int64(e.Code), 10) + ")"
 }
 
 // NewError returns an *Error with the given code and formatted message.
-func NewError(code int64, format string, args ...any) *Error {
+func NewError(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // CodeOf returns the code of the error response that reports err: the
 // code of the *Error it wraps, the code of the decoding failure it reports,
 // or CodeInternalError. It returns 0 for a nil error.
-func CodeOf(err error) int64 {
+func CodeOf(err error) Code {
 	if err == nil {
 		return 0
 	}

@@ -253,7 +253,7 @@ func AppendMessage(dst []byte, msg Message) ([]byte, error) {
 
 func appendError(dst []byte, e *Error) []byte {
 	dst = append(dst, `{"code":`...)
-	dst = strconv.AppendInt(dst, e.Code, 10)
+	dst = strconv.AppendInt(dst, int64(e.Code), 10)
 	dst = append(dst, `,"message":`...)
 	dst, _ = jsontext.AppendQuote(dst, e.Message)
 	if len(e.Data) > 0 {
