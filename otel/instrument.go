@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gomcp/sdk/mcp"
@@ -105,22 +106,47 @@ func (in *instruments) begin(parent context.Context, d *direction, method string
 		return spanStatic{name: spanName(method, params), attrs: appendStatic(nil, method, params, target(params), &op.peer, d.server)}
 	})
 	// One slice for all the attributes: the span's configuration copies
-	// them once, where several options would make it grow the copy.
-	attrs := make([]attribute.KeyValue, 0, len(static.attrs)+maxDynamic)
-	attrs = append(attrs, static.attrs...)
-	attrs = appendDynamic(attrs, params, &op.peer, d.server, requestID)
-	opts := make([]trace.SpanStartOption, 0, 3)
-	opts = append(opts, d.start[0], trace.WithAttributes(attrs...))
+	// them once, where several options would make it grow the copy. The
+	// slice and the options are borrowed from a pool, since Start is done
+	// with them when it returns.
+	sa := spanArgsPool.Get().(*spanArgs)
+	sa.attrs = append(sa.attrs[:0], static.attrs...)
+	sa.attrs = appendDynamic(sa.attrs, params, &op.peer, d.server, requestID)
+	opts := append(sa.opts[:0], d.start[0], trace.WithAttributes(sa.attrs...))
 	if link.IsValid() {
 		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
 	}
 	ctx, span := in.tracer.Start(parent, static.name, opts...)
+	sa.release()
 	if span.IsRecording() {
 		op.ctx, op.span = ctx, span
 	} else {
 		op.ctx = ctx // carries a non-recording span: the trace context still propagates
 	}
 	return op
+}
+
+// spanArgs are the arguments of one Start call: the span's attributes and
+// options, reused from span to span. The OpenTelemetry API's span
+// configuration (trace.NewSpanStartConfig), which tracer providers build
+// from the options, copies the attributes and links it is given, so they
+// are free again when Start returns.
+type spanArgs struct {
+	attrs []attribute.KeyValue
+	opts  [3]trace.SpanStartOption
+}
+
+var spanArgsPool = sync.Pool{New: func() any {
+	return &spanArgs{attrs: make([]attribute.KeyValue, 0, 16)}
+}}
+
+// release clears what sa refers to, so that the pool keeps no attribute
+// value or span context alive, and returns sa to the pool.
+func (sa *spanArgs) release() {
+	clear(sa.attrs)
+	sa.attrs = sa.attrs[:0]
+	sa.opts = [3]trace.SpanStartOption{}
+	spanArgsPool.Put(sa)
 }
 
 // spanStatic is what the spans of messages with equal keys share: their
