@@ -90,6 +90,9 @@ type operation struct {
 	params  any
 	peer    peer
 	metrics bool
+	// toolCalls is the byte limit of recorded tool call content, 0 when
+	// it is not recorded.
+	toolCalls int
 }
 
 // begin starts observing a message: it starts the span when tracing is on
@@ -98,7 +101,7 @@ type operation struct {
 // the _meta trace context replaced as parent). requestID is the JSON-RPC
 // id of an incoming request, "" for a notification or when unknown.
 func (in *instruments) begin(parent context.Context, d *direction, method string, params any, requestID string, p peer, link trace.SpanContext, tracing, metrics bool) operation {
-	op := operation{ctx: parent, start: time.Now(), d: d, method: method, params: params, peer: p, metrics: metrics}
+	op := operation{ctx: parent, start: time.Now(), d: d, method: method, params: params, peer: p, metrics: metrics, toolCalls: in.toolCalls}
 	if !tracing {
 		return op
 	}
@@ -120,6 +123,7 @@ func (in *instruments) begin(parent context.Context, d *direction, method string
 	sa.release()
 	if span.IsRecording() {
 		op.ctx, op.span = ctx, span
+		op.recordArguments(in.toolCalls)
 	} else {
 		op.ctx = ctx // carries a non-recording span: the trace context still propagates
 	}
@@ -180,6 +184,7 @@ func (op *operation) end(res any, err error, requestID string) {
 		op.peer.protocolVersion = r.ProtocolVersion
 	}
 	if span := op.span; span != nil {
+		recordResult(span, res, op.toolCalls)
 		var attrs []attribute.KeyValue
 		if requestID != "" {
 			attrs = append(attrs, keyRequestID.String(requestID))
