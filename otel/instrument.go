@@ -93,6 +93,10 @@ type operation struct {
 	// toolCalls is the byte limit of recorded tool call content, 0 when
 	// it is not recorded.
 	toolCalls int
+	// adopted reports that span is an outer execute_tool span the
+	// operation added its attributes to, rather than one it started: its
+	// owner ends it.
+	adopted bool
 }
 
 // begin starts observing a message: it starts the span when tracing is on
@@ -115,6 +119,13 @@ func (in *instruments) begin(parent context.Context, d *direction, method string
 	sa := spanArgsPool.Get().(*spanArgs)
 	sa.attrs = append(sa.attrs[:0], static.attrs...)
 	sa.attrs = appendDynamic(sa.attrs, params, &op.peer, d.server, requestID)
+	if outer := in.outerToolSpan(parent, d, method); outer != nil {
+		outer.SetAttributes(sa.attrs...)
+		sa.release()
+		op.span, op.adopted = outer, true
+		op.recordArguments(in.toolCalls)
+		return op
+	}
 	opts := append(sa.opts[:0], d.start[0], trace.WithAttributes(sa.attrs...))
 	if link.IsValid() {
 		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
@@ -202,7 +213,9 @@ func (op *operation) end(res any, err error, requestID string) {
 		if len(attrs) > 0 {
 			span.SetAttributes(attrs...)
 		}
-		span.End()
+		if !op.adopted {
+			span.End()
+		}
 	}
 	if op.metrics {
 		op.record(elapsed.Seconds(), errType, code)
@@ -242,7 +255,9 @@ func (op *operation) abandon() {
 	if op.span != nil {
 		op.span.SetAttributes(keyErrorType.String(errorTypeOther))
 		op.span.SetStatus(codes.Error, "panic")
-		op.span.End()
+		if !op.adopted {
+			op.span.End()
+		}
 	}
 }
 

@@ -37,6 +37,15 @@ type Options struct {
 	// result text; longer ones are cut at a character boundary (and are
 	// no longer valid JSON). Zero means DefaultMaxToolCallSize.
 	MaxToolCallSize int
+	// NestToolSpans gives a tools/call sent while an execute_tool span is
+	// current (the span an agent framework opens around a tool's
+	// execution, named "execute_tool {tool}") a CLIENT span of its own, a
+	// child of that span. By default, as the semantic conventions advise,
+	// the call starts no span: its attributes are added to the
+	// execute_tool span, whose trace context the server receives.
+	// Recognizing the outer span needs its name, which spans of the
+	// OpenTelemetry SDK tell.
+	NestToolSpans bool
 }
 
 // defaultPropagator carries traceparent, tracestate and baggage.
@@ -62,6 +71,7 @@ type providers struct {
 	propagator  propagation.TextMapPropagator
 	w3cDefaults bool // propagator is defaultPropagator
 	toolCalls   int  // the byte limit of recorded tool call content; 0: not recorded
+	nestTools   bool // Options.NestToolSpans
 }
 
 func resolve(opts *Options) providers {
@@ -85,6 +95,7 @@ func resolve(opts *Options) providers {
 	}
 	p.meter = mp.Meter(instrumentationName, metric.WithInstrumentationVersion(version))
 	p.toolCalls = toolCallLimit(&o)
+	p.nestTools = o.NestToolSpans
 	p.propagator = o.Propagator
 	if p.propagator == nil {
 		p.propagator, p.w3cDefaults = defaultPropagator, true
