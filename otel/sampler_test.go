@@ -2,6 +2,7 @@ package otel
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -59,6 +60,19 @@ func TestRequestIDAtSpanStart(t *testing.T) {
 			}
 			if c["mcp.method.name"] != mcp.MethodCallTool || c["gen_ai.tool.name"] != "greet" {
 				t.Errorf("client span started with %v", c)
+			}
+			// Every request the client sent (initialize or server/discover
+			// too) had its id at start; notifications have none.
+			sampler.mu.Lock()
+			defer sampler.mu.Unlock()
+			for key, a := range sampler.attrs {
+				name, client := strings.CutPrefix(key, "client ")
+				if !client {
+					continue
+				}
+				if _, has := a["jsonrpc.request.id"]; has == isNotification(a["mcp.method.name"]) {
+					t.Errorf("CLIENT span %q started with jsonrpc.request.id %q (%v)", name, a["jsonrpc.request.id"], has)
+				}
 			}
 		})
 	}
