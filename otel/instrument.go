@@ -152,7 +152,8 @@ type spanArgs struct {
 }
 
 var spanArgsPool = sync.Pool{New: func() any {
-	return &spanArgs{attrs: make([]attribute.KeyValue, 0, 16)}
+	// Room for the shared attributes (at most 9) and the dynamic ones.
+	return &spanArgs{attrs: make([]attribute.KeyValue, 0, 9+maxDynamic)}
 }}
 
 // release clears what sa refers to, so that the pool keeps no attribute
