@@ -23,7 +23,8 @@ const otelClients = 64
 // server and client, both instrumented with the OpenTelemetry SDK (every
 // span sampled and handed to a batching exporter that discards it,
 // metrics aggregated by the SDK meter provider), "uninstrumented" the same
-// server and client without. Reported like BenchmarkHTTPLoad.
+// server and client without. Reported like BenchmarkHTTPLoad, plus the CPU
+// time of the process per call (cpu-ns/call).
 func BenchmarkOTelHTTPLoad(b *testing.B) {
 	for _, era := range Eras {
 		for _, target := range []string{"ours", "uninstrumented"} {
@@ -67,5 +68,15 @@ func benchOTelLoad(b *testing.B, era Era, instrument bool) {
 		sessions[i] = &oursSession{cs: cs}
 		defer sessions[i].Close()
 	}
+	cpu0, err := processCPU()
+	if err != nil {
+		b.Fatal(err)
+	}
 	runLoad(b, otelClients, func(w int) error { return sessions[w].Echo(ctx, EchoText) })
+	if cpu1, err := processCPU(); err == nil {
+		// The whole process's CPU time, client and server and exporter,
+		// per call: what the instrumentation costs, less noisy than the
+		// throughput on a busy machine. (It includes the warm-up calls.)
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/call")
+	}
 }

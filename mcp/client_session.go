@@ -424,7 +424,9 @@ func (cs *ClientSession) sendRequest(ctx context.Context, sending MethodHandler[
 		}
 		return raw, res, nil
 	}
-	rc := &requestContext{method: method, client: cs, send: sendClientRequest, results: results}
+	// The id is reserved before the middleware runs, so that it can tell
+	// it (telemetry records it when the request's span starts).
+	rc := &requestContext{method: method, id: cs.conn.NewCallID(), hasID: true, client: cs, send: sendClientRequest, results: results}
 	out, err := sendVia(ctx, sending, rc, cs, p)
 	if err != nil {
 		return nil, nil, err
@@ -435,7 +437,12 @@ func (cs *ClientSession) sendRequest(ctx context.Context, sending MethodHandler[
 // sendClientRequest is the send function of a client request: it calls
 // the server and decodes the result.
 func sendClientRequest(rc *requestContext, ctx context.Context, params any) (any, error) {
-	raw, err := rc.client.conn.Call(ctx, rc.method, params)
+	id := rc.id
+	if rc.idUsed { // middleware sends the request again: with an id of its own
+		id = rc.client.conn.NewCallID()
+	}
+	rc.idUsed = true
+	raw, err := rc.client.conn.CallWithID(ctx, id, rc.method, params)
 	if err != nil {
 		return nil, err
 	}

@@ -13,9 +13,10 @@ import (
 // is handling or sending. [RequestInfoFromContext] returns it.
 type RequestInfo struct {
 	// ID is the JSON-RPC id of a request: a string or an int64. It is nil
-	// for a notification. For a request being sent, the id is assigned when
-	// the request is written: sending middleware reads it after calling
-	// the next handler.
+	// for a notification. A client's request being sent has its id before
+	// the sending middleware runs. A server's request to the client (legacy
+	// era) is given its id when it is written: sending middleware reads it
+	// after calling the next handler.
 	ID any
 	// Method is the message's method, such as "tools/call".
 	Method string
@@ -90,6 +91,7 @@ type requestContext struct {
 	method  string
 	id      jsonrpc2.ID
 	hasID   bool
+	idUsed  bool // a client request was sent with id
 	sending bool
 	server  *ServerSession // the session handling or sending, one of the two
 	client  *ClientSession

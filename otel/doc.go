@@ -18,6 +18,11 @@
 //     mcp.client.operation.duration, mcp.server.operation.duration,
 //     mcp.client.session.duration and mcp.server.session.duration.
 //
+// A tools/call sent under an agent's execute_tool span adds its attributes
+// to that span rather than starting one ([Options].NestToolSpans changes
+// that). Tool arguments and results are recorded only when
+// [Options].RecordToolCalls asks for them.
+//
 // The package depends on the OpenTelemetry API only: the program installs
 // the SDK and exporters it wants, passes their providers in [Options] or
 // installs them globally. With no provider installed, the instrumentation

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gomcp/sdk/mcp"
@@ -89,6 +90,13 @@ type operation struct {
 	params  any
 	peer    peer
 	metrics bool
+	// toolCalls is the byte limit of recorded tool call content, 0 when
+	// it is not recorded.
+	toolCalls int
+	// adopted reports that span is an outer execute_tool span the
+	// operation added its attributes to, rather than one it started: its
+	// owner ends it.
+	adopted bool
 }
 
 // begin starts observing a message: it starts the span when tracing is on
@@ -97,7 +105,7 @@ type operation struct {
 // the _meta trace context replaced as parent). requestID is the JSON-RPC
 // id of an incoming request, "" for a notification or when unknown.
 func (in *instruments) begin(parent context.Context, d *direction, method string, params any, requestID string, p peer, link trace.SpanContext, tracing, metrics bool) operation {
-	op := operation{ctx: parent, start: time.Now(), d: d, method: method, params: params, peer: p, metrics: metrics}
+	op := operation{ctx: parent, start: time.Now(), d: d, method: method, params: params, peer: p, metrics: metrics, toolCalls: in.toolCalls}
 	if !tracing {
 		return op
 	}
@@ -105,22 +113,56 @@ func (in *instruments) begin(parent context.Context, d *direction, method string
 		return spanStatic{name: spanName(method, params), attrs: appendStatic(nil, method, params, target(params), &op.peer, d.server)}
 	})
 	// One slice for all the attributes: the span's configuration copies
-	// them once, where several options would make it grow the copy.
-	attrs := make([]attribute.KeyValue, 0, len(static.attrs)+maxDynamic)
-	attrs = append(attrs, static.attrs...)
-	attrs = appendDynamic(attrs, params, &op.peer, d.server, requestID)
-	opts := make([]trace.SpanStartOption, 0, 3)
-	opts = append(opts, d.start[0], trace.WithAttributes(attrs...))
+	// them once, where several options would make it grow the copy. The
+	// slice and the options are borrowed from a pool, since Start is done
+	// with them when it returns.
+	sa := spanArgsPool.Get().(*spanArgs)
+	sa.attrs = append(sa.attrs[:0], static.attrs...)
+	sa.attrs = appendDynamic(sa.attrs, params, &op.peer, d.server, requestID)
+	if outer := in.outerToolSpan(parent, d, method); outer != nil {
+		outer.SetAttributes(sa.attrs...)
+		sa.release()
+		op.span, op.adopted = outer, true
+		op.recordArguments(in.toolCalls)
+		return op
+	}
+	opts := append(sa.opts[:0], d.start[0], trace.WithAttributes(sa.attrs...))
 	if link.IsValid() {
 		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
 	}
 	ctx, span := in.tracer.Start(parent, static.name, opts...)
+	sa.release()
 	if span.IsRecording() {
 		op.ctx, op.span = ctx, span
+		op.recordArguments(in.toolCalls)
 	} else {
 		op.ctx = ctx // carries a non-recording span: the trace context still propagates
 	}
 	return op
+}
+
+// spanArgs are the arguments of one Start call: the span's attributes and
+// options, reused from span to span. The OpenTelemetry API's span
+// configuration (trace.NewSpanStartConfig), which tracer providers build
+// from the options, copies the attributes and links it is given, so they
+// are free again when Start returns.
+type spanArgs struct {
+	attrs []attribute.KeyValue
+	opts  [3]trace.SpanStartOption
+}
+
+var spanArgsPool = sync.Pool{New: func() any {
+	// Room for the shared attributes (at most 9) and the dynamic ones.
+	return &spanArgs{attrs: make([]attribute.KeyValue, 0, 9+maxDynamic)}
+}}
+
+// release clears what sa refers to, so that the pool keeps no attribute
+// value or span context alive, and returns sa to the pool.
+func (sa *spanArgs) release() {
+	clear(sa.attrs)
+	sa.attrs = sa.attrs[:0]
+	sa.opts = [3]trace.SpanStartOption{}
+	spanArgsPool.Put(sa)
 }
 
 // spanStatic is what the spans of messages with equal keys share: their
@@ -154,6 +196,7 @@ func (op *operation) end(res any, err error, requestID string) {
 		op.peer.protocolVersion = r.ProtocolVersion
 	}
 	if span := op.span; span != nil {
+		recordResult(span, res, op.toolCalls)
 		var attrs []attribute.KeyValue
 		if requestID != "" {
 			attrs = append(attrs, keyRequestID.String(requestID))
@@ -171,7 +214,9 @@ func (op *operation) end(res any, err error, requestID string) {
 		if len(attrs) > 0 {
 			span.SetAttributes(attrs...)
 		}
-		span.End()
+		if !op.adopted {
+			span.End()
+		}
 	}
 	if op.metrics {
 		op.record(elapsed.Seconds(), errType, code)
@@ -211,7 +256,9 @@ func (op *operation) abandon() {
 	if op.span != nil {
 		op.span.SetAttributes(keyErrorType.String(errorTypeOther))
 		op.span.SetStatus(codes.Error, "panic")
-		op.span.End()
+		if !op.adopted {
+			op.span.End()
+		}
 	}
 }
 

@@ -61,8 +61,11 @@ func sending[S session](in *instruments, describe describer[S]) mcp.Middleware[S
 				in.inject(ctx, params) // pass on a trace context this side only carries
 				return next(ctx, s, method, params)
 			}
+			// A client's request has its id now; a server's request to the
+			// client (legacy era) only once it has been written.
 			info, _ := mcp.RequestInfoFromContext(ctx)
-			op := in.begin(ctx, d, method, params, "", describe(s, info.Transport), noLink, tracing, metrics)
+			id := formatID(info.ID)
+			op := in.begin(ctx, d, method, params, id, describe(s, info.Transport), noLink, tracing, metrics)
 			in.inject(op.ctx, params)
 			done := false
 			defer func() {
@@ -72,7 +75,12 @@ func sending[S session](in *instruments, describe describer[S]) mcp.Middleware[S
 			}()
 			res, err = next(op.ctx, s, method, params)
 			done = true
-			op.end(res, err, requestID(op.ctx))
+			if id == "" && !isNotification(method) {
+				id = requestID(op.ctx)
+			} else {
+				id = "" // set when the span started
+			}
+			op.end(res, err, id)
 			return res, err
 		}
 	}

@@ -26,6 +26,26 @@ type Options struct {
 	// tracestate and baggage), the keys MCP reserves for it; the global
 	// propagator is not used, since its default propagates nothing.
 	Propagator propagation.TextMapPropagator
+	// RecordToolCalls records the arguments and the result of every
+	// tools/call on its spans, client's and server's, as JSON text in the
+	// attributes gen_ai.tool.call.arguments and gen_ai.tool.call.result.
+	// The semantic conventions make them opt-in, and they are off by
+	// default: arguments and results may carry personal or secret data,
+	// and encoding them costs time. Only spans that record get them.
+	RecordToolCalls bool
+	// MaxToolCallSize is the most bytes recorded of each argument or
+	// result text; longer ones are cut at a character boundary (and are
+	// no longer valid JSON). Zero means DefaultMaxToolCallSize.
+	MaxToolCallSize int
+	// NestToolSpans gives a tools/call sent while an execute_tool span is
+	// current (the span an agent framework opens around a tool's
+	// execution, named "execute_tool {tool}") a CLIENT span of its own, a
+	// child of that span. By default, as the semantic conventions advise,
+	// the call starts no span: its attributes are added to the
+	// execute_tool span, whose trace context the server receives.
+	// Recognizing the outer span needs its name, which spans of the
+	// OpenTelemetry SDK tell.
+	NestToolSpans bool
 }
 
 // defaultPropagator carries traceparent, tracestate and baggage.
@@ -50,6 +70,8 @@ type providers struct {
 	meter       metric.Meter
 	propagator  propagation.TextMapPropagator
 	w3cDefaults bool // propagator is defaultPropagator
+	toolCalls   int  // the byte limit of recorded tool call content; 0: not recorded
+	nestTools   bool // Options.NestToolSpans
 }
 
 func resolve(opts *Options) providers {
@@ -72,6 +94,8 @@ func resolve(opts *Options) providers {
 		mp = otelapi.GetMeterProvider()
 	}
 	p.meter = mp.Meter(instrumentationName, metric.WithInstrumentationVersion(version))
+	p.toolCalls = toolCallLimit(&o)
+	p.nestTools = o.NestToolSpans
 	p.propagator = o.Propagator
 	if p.propagator == nil {
 		p.propagator, p.w3cDefaults = defaultPropagator, true

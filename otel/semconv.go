@@ -23,6 +23,9 @@ const (
 	keyServerPort        = attribute.Key("server.port")
 	keyClientAddress     = attribute.Key("client.address")
 	keyClientPort        = attribute.Key("client.port")
+	// Opt-in (Options.RecordToolCalls).
+	keyToolCallArguments = attribute.Key("gen_ai.tool.call.arguments")
+	keyToolCallResult    = attribute.Key("gen_ai.tool.call.result")
 )
 
 // Values of the attributes above.

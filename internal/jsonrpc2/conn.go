@@ -140,7 +140,18 @@ func (c *Conn) Start() {
 // It returns the raw result, an *Error sent by the peer, ctx.Err() at once
 // when ctx ends (after calling OnCancel), or ErrClosed if the connection ends.
 func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	id := Int64ID(c.nextID.Add(1))
+	return c.CallWithID(ctx, c.NewCallID(), method, params)
+}
+
+// NewCallID reserves an id for an outgoing call, for a caller that must
+// know it before making the call with CallWithID. Every call takes an id of
+// its own: an id must not be used twice.
+func (c *Conn) NewCallID() ID {
+	return Int64ID(c.nextID.Add(1))
+}
+
+// CallWithID is Call with an id reserved by NewCallID.
+func (c *Conn) CallWithID(ctx context.Context, id ID, method string, params any) (json.RawMessage, error) {
 	NoteCallID(ctx, id)
 	req, err := NewCall(id, method, params)
 	if err != nil {
