@@ -112,8 +112,8 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request, src source
 	if err != nil {
 		return nil, err
 	}
-	if m.enabled != nil && !m.enabled(ss) {
-		return nil, newError(CodeMethodNotFound, "%s: %s", req.Method, m.unsupported)
+	if m, err = s.admit(req.Method, m, ss); err != nil { // methods_capability.go
+		return nil, err
 	}
 	if err := m.check(params); err != nil {
 		return nil, err
