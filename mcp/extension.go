@@ -33,8 +33,9 @@ import (
 // It panics if id has no vendor prefix or name, if settings do not encode
 // as a JSON object, or as AddMethods does: these are programming errors.
 func (s *Server) AddExtension(id string, settings any, methods ...*Method[ServerSession]) {
-	s.extensions.set(id, settings)
+	settings = checkExtension(id, settings)
 	s.methods.add(serverMethods, extensionMethods(id, methods))
+	s.extensions.set(id, settings)
 }
 
 // AddExtension turns the extension id on for the client: it declares it
@@ -50,8 +51,9 @@ func (s *Server) AddExtension(id string, settings any, methods ...*Method[Server
 // capabilities); a session that completed initialize (earlier revisions)
 // keeps the capabilities it declared there.
 func (c *Client) AddExtension(id string, settings any, methods ...*Method[ClientSession]) {
-	c.extensions.set(id, settings)
+	settings = checkExtension(id, settings)
 	c.methods.add(clientMethods, extensionMethods(id, methods))
+	c.extensions.set(id, settings)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.caps.Store(c.capabilities())
@@ -80,17 +82,24 @@ type extensionSet struct {
 	m  atomic.Pointer[map[string]any]
 }
 
-// set declares extension id with settings.
-func (e *extensionSet) set(id string, settings any) {
+// checkExtension returns the settings to declare for extension id: {}
+// for nil. It panics if id is not of the form vendor-prefix/name or the
+// settings do not encode as a JSON object.
+func checkExtension(id string, settings any) any {
 	if err := checkExtensionID(id); err != nil {
 		panic("mcp: AddExtension: " + err.Error())
 	}
 	if settings == nil {
-		settings = map[string]any{}
+		return map[string]any{}
 	}
 	if b, err := strictjson.Marshal(settings); err != nil || len(b) == 0 || b[0] != '{' {
 		panic(fmt.Sprintf("mcp: AddExtension: settings of %s must encode as a JSON object (got %T)", id, settings))
 	}
+	return settings
+}
+
+// set declares extension id with settings, checked by checkExtension.
+func (e *extensionSet) set(id string, settings any) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	next := map[string]any{id: settings}
