@@ -5,7 +5,6 @@ import (
 	"log"
 	"time"
 
-	"github.com/gomcp/sdk/ext/skills"
 	"github.com/gomcp/sdk/mcp"
 )
 
