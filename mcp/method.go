@@ -32,7 +32,9 @@ type methodSpec[S ClientSession | ServerSession] struct {
 	// protocol (ping).
 	beforeInit bool
 	// capability names the capability the method belongs to (for example
-	// "tools", "resources.subscribe"), or "" for none.
+	// "tools", "resources.subscribe", "extensions.<id>"), or "" for none.
+	// A request is served only while its side declares it
+	// (methods_capability.go).
 	capability string
 	// enabled, if set, reports whether the session's side supports the
 	// method now; if not, the request fails with -32601 and unsupported.
@@ -159,9 +161,10 @@ func notificationMethod[S ClientSession | ServerSession, P any](h func(*S, conte
 // its name, typed params and result, handler, and the protocol revisions
 // it exists in. Make one with [NewServerMethod], [NewServerNotification],
 // [NewClientMethod] or [NewClientNotification] and add it with
-// [Server.AddMethods] or [Client.AddMethods]. The SDK decodes its params,
-// routes it, runs middleware and the handler and encodes its result as it
-// does for the protocol's own methods.
+// [Server.AddExtension] or [Client.AddExtension] (an extension's methods)
+// or with [Server.AddMethods] or [Client.AddMethods]. The SDK decodes its
+// params, routes it, runs middleware and the handler and encodes its
+// result as it does for the protocol's own methods.
 type Method[S ClientSession | ServerSession] struct {
 	name string
 	info *methodInfo[S]
