@@ -14,7 +14,16 @@ import "strings"
 // "Now" matters: a server declares tools, prompts, resources and
 // completions as soon as it has some, so a server that gains its first
 // prompt serves prompts/list from then on, in every protocol revision.
-// Notifications name no capability: they need no answer.
+// Rows without a capability are so on purpose: the lifecycle (initialize,
+// ping, server/discover) belongs to no capability; subscriptions/listen
+// carries the notifications of several (tools, prompts and resources list
+// changes, resource updates, tasks), and which of them a stream gets is
+// settled per member of its filter, in its acknowledgement, rather than by
+// refusing the request; notifications need no answer, so a notification of
+// a capability not declared is dropped by its handler, not answered. On
+// the client, the input requests of a 2026-07-28 input-required result
+// (answerInput) are not refused here either: a request for input the
+// client cannot give already fails the call with its handler's error.
 
 // noServerCapabilities stands for ServerOptions without Capabilities.
 var noServerCapabilities ServerCapabilities
