@@ -19,8 +19,8 @@ import "strings"
 // carries the notifications of several (tools, prompts and resources list
 // changes, resource updates, tasks), and which of them a stream gets is
 // settled per member of its filter, in its acknowledgement, rather than by
-// refusing the request; notifications need no answer, so a notification of
-// a capability not declared is dropped by its handler, not answered. On
+// refusing the request; notifications get no answer, so there is no error
+// to give them. On
 // the client, the input requests of a 2026-07-28 input-required result
 // (answerInput) are not refused here either: a request for input the
 // client cannot give already fails the call with its handler's error.
