@@ -92,10 +92,16 @@ func checkExtension(id string, settings any) any {
 	if settings == nil {
 		return map[string]any{}
 	}
-	if b, err := strictjson.Marshal(settings); err != nil || len(b) == 0 || b[0] != '{' {
+	if !isJSONObject(settings) {
 		panic(fmt.Sprintf("mcp: AddExtension: settings of %s must encode as a JSON object (got %T)", id, settings))
 	}
 	return settings
+}
+
+// isJSONObject reports whether v encodes as a JSON object.
+func isJSONObject(v any) bool {
+	b, err := strictjson.Marshal(v)
+	return err == nil && len(b) > 0 && b[0] == '{'
 }
 
 // set declares extension id with settings, checked by checkExtension.

@@ -402,10 +402,15 @@ func (s *Server) enableTasks(settings any) {
 }
 
 // declaredTasks turns the tasks extension on for a server whose
-// ServerOptions declare it, with the settings declared there.
+// ServerOptions declare it, with the settings declared there ({} if they
+// are not a JSON object, as settings must be).
 func (s *Server) declaredTasks() {
 	if c := s.opts.Capabilities; c != nil && c.Extensions[TasksExtension] != nil {
-		s.enableTasks(c.Extensions[TasksExtension])
+		settings := c.Extensions[TasksExtension]
+		if !isJSONObject(settings) {
+			settings = nil
+		}
+		s.enableTasks(settings)
 	}
 }
 
