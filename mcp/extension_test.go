@@ -165,24 +165,28 @@ func TestAddExtensionPanics(t *testing.T) {
 // A method may take the name of a protocol method in revisions the
 // protocol does not have it in, with the protocol's params type, as the
 // tasks extension does with tasks/get: each revision is served by its own
-// row.
+// row, and the added row's 2026-07-28 results get their resultType as any
+// added method's do.
 func TestAddedMethodExtendsProtocolMethod(t *testing.T) {
+	type levelResult struct {
+		Level string `json:"level"`
+	}
 	server := mcp.NewServer("s", "v1", nil)
-	var added int
 	server.AddExtension(testExt, nil, mcp.NewServerMethod(mcp.MethodSetLoggingLevel,
-		func(ctx context.Context, ss *mcp.ServerSession, p *mcp.SetLoggingLevelParams) (*mcp.EmptyResult, error) {
-			added++
-			return &mcp.EmptyResult{}, nil
+		func(ctx context.Context, ss *mcp.ServerSession, p *mcp.SetLoggingLevelParams) (*levelResult, error) {
+			return &levelResult{Level: string(p.Level)}, nil
 		}, &mcp.MethodOptions{Since: mcp.Version20260728}))
+	want := map[string]string{
+		mcp.Version20251125: "map[]", // the protocol's logging/setLevel
+		mcp.Version20260728: "map[level:info resultType:complete]",
+	}
 	for _, v := range eras {
 		cs := pair(t, server, mcp.NewClient("c", "v1", &mcp.ClientOptions{ProtocolVersion: v}))
-		before := added
-		err := cs.Call(context.Background(), mcp.MethodSetLoggingLevel, &mcp.SetLoggingLevelParams{Level: "info"}, &mcp.EmptyResult{})
-		if err != nil {
-			t.Fatalf("%s: %v", v, err)
-		}
-		if got, want := added-before, map[string]int{mcp.Version20251125: 0, mcp.Version20260728: 1}[v]; got != want {
-			t.Errorf("%s: the added handler ran %d times, want %d", v, got, want)
+		var res map[string]any
+		err := cs.Call(context.Background(), mcp.MethodSetLoggingLevel, &mcp.SetLoggingLevelParams{Level: "info"}, &res)
+		delete(res, "_meta") // the server's identity, in 2026-07-28
+		if got := fmt.Sprint(res); err != nil || got != want[v] {
+			t.Errorf("%s: result %s, %v; want %s", v, got, err, want[v])
 		}
 	}
 }

@@ -263,7 +263,7 @@ func (ss *ServerSession) serve(ctx context.Context, method string, params any) (
 			if f.String() == "" {
 				f.SetString("complete")
 			}
-		} else if serverMethods[method] == nil {
+		} else if m := serverMethods[method]; m == nil || !m.methodSpec.existsIn(ss.request.meta.ProtocolVersion) {
 			return completeAdded(res) // an added method's result type may lack the field
 		}
 	}
