@@ -82,8 +82,8 @@ type Client struct {
 	impl Implementation
 	opts ClientOptions
 
-	caps *ClientCapabilities         // declared by every session; read-only
-	meta atomic.Pointer[encodedMeta] // the _meta of modern requests, encoded once
+	caps atomic.Pointer[ClientCapabilities] // what the client declares now; each value read-only
+	meta atomic.Pointer[encodedMeta]        // the _meta of modern requests, encoded once
 
 	mu        sync.Mutex
 	roots     []*Root
@@ -92,7 +92,8 @@ type Client struct {
 	sending   middlewareChain[ClientSession] // around sendBase
 	observers []func(*ClientSession) func(error)
 
-	methods addedMethods[ClientSession] // beyond the protocol's (method.go)
+	methods    addedMethods[ClientSession] // beyond the protocol's (method.go)
+	extensions extensionSet                // turned on with AddExtension (extension.go)
 }
 
 // NewClient returns a client that identifies itself with name and version.
@@ -108,7 +109,7 @@ func NewClient(name, version string, opts *ClientOptions) *Client {
 		c.opts.ProbeTimeout = 3 * time.Second
 	}
 	c.receiving.handler = clientMethodHandler
-	c.caps = c.capabilities()
+	c.caps.Store(c.capabilities())
 	return c
 }
 
@@ -185,6 +186,7 @@ func (c *Client) capabilities() *ClientCapabilities {
 	if c.opts.Capabilities != nil {
 		*caps = *c.opts.Capabilities
 	}
+	caps.Extensions = c.extensions.merge(caps.Extensions) // extension.go
 	if caps.Roots == nil {
 		caps.Roots = &RootsCapability{ListChanged: true}
 	}
@@ -218,13 +220,14 @@ func (c *Client) wantsServerMessages() bool {
 }
 
 // encodedMeta returns the encoding of the per-request _meta its sessions
-// send at version, made once and shared by every session.
-func (c *Client) encodedMeta(version string) *encodedMeta {
-	if e := c.meta.Load(); e != nil && e.version == version {
+// send at version with capabilities caps, made once and shared by every
+// session.
+func (c *Client) encodedMeta(version string, caps *ClientCapabilities) *encodedMeta {
+	if e := c.meta.Load(); e != nil && e.version == version && e.caps == caps {
 		return e
 	}
-	e := &encodedMeta{version: version, caps: c.caps, info: &c.impl}
-	b, err := strictjson.Marshal(&Meta{ProtocolVersion: version, ClientCapabilities: c.caps, ClientInfo: &c.impl})
+	e := &encodedMeta{version: version, caps: caps, info: &c.impl}
+	b, err := strictjson.Marshal(&Meta{ProtocolVersion: version, ClientCapabilities: caps, ClientInfo: &c.impl})
 	if err != nil {
 		return nil
 	}

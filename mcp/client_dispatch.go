@@ -41,7 +41,8 @@ func (cs *ClientSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 		return nil, newError(CodeMethodNotFound, "method not found: %s", req.Method)
 	}
 	params := m.newParams()
-	if err := decodeRequestParams(req, params); err != nil {
+	var err error
+	if err = decodeRequestParams(req, params); err != nil {
 		if notification {
 			return nil, nil
 		}
@@ -49,6 +50,11 @@ func (cs *ClientSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 	}
 	if v := cs.version; v != "" && !m.existsIn(v) && !notification {
 		return nil, notInRevision(req.Method, v)
+	}
+	if !notification {
+		if m, err = cs.client.admit(req.Method, m, cs); err != nil { // methods_capability.go
+			return nil, err
+		}
 	}
 	if err := m.check(params); err != nil {
 		if notification {

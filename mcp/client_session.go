@@ -55,7 +55,7 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting client: %w", err)
 	}
-	cs := &ClientSession{client: c, caps: c.caps, raw: conn, transport: transportInfoOf(t)}
+	cs := &ClientSession{client: c, caps: c.caps.Load(), raw: conn, transport: transportInfoOf(t)}
 	cs.opener, _ = conn.(serverStreamOpener)
 	cs.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
 		Handler:     jsonrpc2.HandlerFunc(cs.handle),
@@ -320,14 +320,15 @@ func (cs *ClientSession) sendCancelled(id jsonrpc2.ID) {
 func (cs *ClientSession) fillMeta(meta *Meta) {
 	c := cs.client
 	meta.ProtocolVersion = cs.version
-	meta.ClientCapabilities = c.caps
+	caps := c.caps.Load()
+	meta.ClientCapabilities = caps
 	meta.ClientInfo = &c.impl
 	if meta.LogLevel == "" {
 		cs.mu.Lock()
 		meta.LogLevel = cs.logLevel
 		cs.mu.Unlock()
 	}
-	meta.encoded = c.encodedMeta(cs.version)
+	meta.encoded = c.encodedMeta(cs.version, caps)
 }
 
 // clientCall sends a request and decodes its result. In the modern era it

@@ -17,18 +17,17 @@ type counterResult struct {
 	Next int `json:"next"`
 }
 
-// An extension written outside package mcp, as a third party would: the
-// server declares it in its capabilities and adds its method; the method
-// reads the settings the client declared for it (per request in
-// 2026-07-28, from initialize before) and refuses clients that did not
-// declare it with -32021.
+// An extension written outside package mcp, as a third party would: one
+// AddExtension call declares it in the server's capabilities, with its
+// settings, and adds its method; a client turns it on with its own
+// settings the same way. The method reads the settings the client declared
+// for it (per request in 2026-07-28, from initialize before) and refuses
+// clients that did not declare it with -32021.
 func Example_extension() {
 	ctx := context.Background()
 	const ext = "example.com/counter"
-	server := mcp.NewServer("counter", "v1.0.0", &mcp.ServerOptions{
-		Capabilities: &mcp.ServerCapabilities{Extensions: map[string]any{ext: map[string]any{"maxStep": 10}}},
-	})
-	server.AddMethods(mcp.NewServerMethod("counter/next",
+	server := mcp.NewServer("counter", "v1.0.0", nil)
+	server.AddExtension(ext, map[string]any{"maxStep": 10}, mcp.NewServerMethod("counter/next",
 		func(ctx context.Context, ss *mcp.ServerSession, p *counterParams) (*counterResult, error) {
 			settings, ok := ss.ClientExtension(ext)
 			if !ok {
@@ -44,16 +43,17 @@ func Example_extension() {
 		}, nil))
 
 	for _, version := range []string{mcp.Version20260728, mcp.Version20251125} {
-		for _, caps := range []*mcp.ClientCapabilities{
-			{Extensions: map[string]any{ext: map[string]any{"step": 2}}},
-			nil, // a client without the extension
-		} {
+		for _, declare := range []bool{true, false} {
+			client := mcp.NewClient("client", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: version})
+			if declare {
+				client.AddExtension(ext, map[string]any{"step": 2})
+			}
 			clientTransport, serverTransport := mcp.NewInMemoryTransports()
 			serverSession, err := server.Connect(ctx, serverTransport)
 			if err != nil {
 				log.Fatal(err)
 			}
-			session, err := mcp.NewClient("client", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: version, Capabilities: caps}).Connect(ctx, clientTransport)
+			session, err := client.Connect(ctx, clientTransport)
 			if err != nil {
 				log.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"sync/atomic"
 )
@@ -16,6 +17,10 @@ type methodInfo[S ClientSession | ServerSession] struct {
 	handle       func(ctx context.Context, session *S, params any) (any, error)
 	notification bool
 	methodSpec[S]
+	// alt, if set, is the row of an added method that shares this row's
+	// name in other protocol revisions (see splitRow); this row is then the
+	// protocol's, with a handle that serves each revision from its row.
+	alt *methodInfo[S]
 }
 
 // A methodSpec is the part of a method's row that is not about types.
@@ -27,7 +32,9 @@ type methodSpec[S ClientSession | ServerSession] struct {
 	// protocol (ping).
 	beforeInit bool
 	// capability names the capability the method belongs to (for example
-	// "tools", "resources.subscribe"), or "" for none.
+	// "tools", "resources.subscribe", "extensions.<id>"), or "" for none.
+	// A request is served only while its side declares it
+	// (methods_capability.go).
 	capability string
 	// enabled, if set, reports whether the session's side supports the
 	// method now; if not, the request fails with -32601 and unsupported.
@@ -47,6 +54,58 @@ const (
 // existsIn reports whether the method is part of protocol version.
 func (m *methodSpec[S]) existsIn(version string) bool {
 	return (m.since == "" || version >= m.since) && (m.until == "" || version <= m.until)
+}
+
+// existsIn reports whether the method is part of protocol version, in
+// this row or in its alternative.
+func (m *methodInfo[S]) existsIn(version string) bool {
+	return m.methodSpec.existsIn(version) || (m.alt != nil && m.alt.methodSpec.existsIn(version))
+}
+
+// at returns the row that serves the method at protocol version: m, or
+// its alternative when only that exists in version.
+func (m *methodInfo[S]) at(version string) *methodInfo[S] {
+	if m.alt != nil && !m.methodSpec.existsIn(version) && m.alt.methodSpec.existsIn(version) {
+		return m.alt
+	}
+	return m
+}
+
+// splitRow returns the row of a method the protocol defines (builtin) in
+// some revisions and an added method (added) defines in others, such as
+// tasks/get: in 2025-11-25 a core method, since 2026-07-28 the tasks
+// extension's. Params are decoded before the revision of a request is
+// known, so both must have the same params type; their revision ranges
+// must not overlap.
+func splitRow[S ClientSession | ServerSession](builtin, added *methodInfo[S]) (*methodInfo[S], error) {
+	disjoint := (builtin.until != "" && added.since > builtin.until) || (added.until != "" && builtin.since > added.until)
+	switch {
+	case !disjoint:
+		return nil, errors.New("the protocol defines it in revisions the added method exists in (set MethodOptions.Since or Until)")
+	case builtin.notification != added.notification:
+		return nil, errors.New("the protocol's method and the added one differ in kind (request, notification)")
+	case reflect.TypeOf(builtin.newParams()) != reflect.TypeOf(added.newParams()):
+		return nil, fmt.Errorf("the added method's params must be of the protocol's type %T", builtin.newParams())
+	}
+	row := &methodInfo[S]{newParams: builtin.newParams, notification: builtin.notification, methodSpec: builtin.methodSpec, alt: added}
+	row.handle = func(ctx context.Context, s *S, params any) (any, error) {
+		if v := sessionRevision(s); !builtin.methodSpec.existsIn(v) && added.methodSpec.existsIn(v) {
+			return added.handle(ctx, s, params)
+		}
+		return builtin.handle(ctx, s, params)
+	}
+	return row, nil
+}
+
+// sessionRevision returns the protocol revision a session serves.
+func sessionRevision[S ClientSession | ServerSession](s *S) string {
+	switch x := any(s).(type) {
+	case *ServerSession:
+		return x.ProtocolVersion()
+	case *ClientSession:
+		return x.version
+	}
+	return ""
 }
 
 // check runs the method's check of required params, if it has one: a
@@ -102,12 +161,20 @@ func notificationMethod[S ClientSession | ServerSession, P any](h func(*S, conte
 // its name, typed params and result, handler, and the protocol revisions
 // it exists in. Make one with [NewServerMethod], [NewServerNotification],
 // [NewClientMethod] or [NewClientNotification] and add it with
-// [Server.AddMethods] or [Client.AddMethods]. The SDK decodes its params,
-// routes it, runs middleware and the handler and encodes its result as it
-// does for the protocol's own methods.
+// [Server.AddExtension] or [Client.AddExtension] (an extension's methods)
+// or with [Server.AddMethods] or [Client.AddMethods]. The SDK decodes its
+// params, routes it, runs middleware and the handler and encodes its
+// result as it does for the protocol's own methods.
 type Method[S ClientSession | ServerSession] struct {
 	name string
 	info *methodInfo[S]
+}
+
+// withCapability returns a copy of m's row that belongs to capability.
+func (m *Method[S]) withCapability(capability string) *Method[S] {
+	info := *m.info
+	info.capability = capability
+	return &Method[S]{name: m.name, info: &info}
 }
 
 // Name returns the method's name.
@@ -167,7 +234,7 @@ func NewClientNotification[P any](name string, handler func(context.Context, *Cl
 }
 
 // ErrMethodDefined is the panic value of AddMethods given a method the
-// protocol defines.
+// protocol defines in a revision the added method exists in.
 var ErrMethodDefined = errors.New("mcp: method is defined by the protocol")
 
 // addedMethods is a side's table of added methods: a map replaced, never
@@ -191,35 +258,50 @@ func (a *addedMethods[S]) add(builtin map[string]*methodInfo[S], methods []*Meth
 		if m == nil || m.name == "" {
 			panic("mcp: AddMethods: nil method or empty name")
 		}
-		if builtin[m.name] != nil {
-			panic(fmt.Errorf("%w: %s", ErrMethodDefined, m.name))
+		info := m.info
+		if b := builtin[m.name]; b != nil {
+			row, err := splitRow(b, info)
+			if err != nil {
+				panic(fmt.Errorf("%w: %s: %v", ErrMethodDefined, m.name, err))
+			}
+			info = row
 		}
-		next[m.name] = m.info
+		next[m.name] = info
 	}
 	a.m.Store(&next)
 }
 
-// lookup returns the row of method: the protocol's, else an added one.
+// lookup returns the row of method: the protocol's, else an added one. A
+// protocol method that exists in some revisions only may have been
+// extended to others by an added method (splitRow).
 func (a *addedMethods[S]) lookup(builtin map[string]*methodInfo[S], method string) *methodInfo[S] {
-	if m := builtin[method]; m != nil {
+	m := builtin[method]
+	if m != nil && m.since == "" && m.until == "" {
 		return m
 	}
 	if added := a.m.Load(); added != nil {
-		return (*added)[method]
+		if x := (*added)[method]; x != nil {
+			return x
+		}
 	}
-	return nil
+	return m
 }
 
 // AddMethods adds request and notification methods beyond the protocol's
-// to the server, replacing added methods of the same names. It panics
-// with [ErrMethodDefined] for a method the protocol defines.
+// to the server, replacing added methods of the same names. A method may
+// take the name of a protocol method in revisions the protocol does not
+// have it in (see [MethodOptions]), with the same params type; otherwise
+// AddMethods panics with [ErrMethodDefined] for a method the protocol
+// defines. Methods of an extension are better added with
+// [Server.AddExtension], which also declares the extension.
 func (s *Server) AddMethods(methods ...*Method[ServerSession]) {
 	s.methods.add(serverMethods, methods)
 }
 
 // AddMethods adds request and notification methods beyond the protocol's
-// to the client, replacing added methods of the same names. It panics
-// with [ErrMethodDefined] for a method the protocol defines.
+// to the client, replacing added methods of the same names. The rules of
+// [Server.AddMethods] apply; methods of an extension are better added with
+// [Client.AddExtension].
 func (c *Client) AddMethods(methods ...*Method[ClientSession]) {
 	c.methods.add(clientMethods, methods)
 }

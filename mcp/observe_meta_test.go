@@ -13,10 +13,10 @@ func clientMeta(data map[string]any) Meta {
 	c := NewClient("c", "v1", nil)
 	return Meta{
 		ProtocolVersion:    Version20260728,
-		ClientCapabilities: c.caps,
+		ClientCapabilities: c.caps.Load(),
 		ClientInfo:         &c.impl,
 		Data:               data,
-		encoded:            c.encodedMeta(Version20260728),
+		encoded:            c.encodedMeta(Version20260728, c.caps.Load()),
 	}
 }
 

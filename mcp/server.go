@@ -130,7 +130,8 @@ type Server struct {
 	sending   middlewareChain[ServerSession] // around sendBase
 	observers []func(*ServerSession) func(error)
 
-	methods addedMethods[ServerSession] // beyond the protocol's (method.go)
+	methods    addedMethods[ServerSession] // beyond the protocol's (method.go)
+	extensions extensionSet                // turned on with AddExtension (extension.go)
 
 	tasks taskEngine // the tasks extension's state (task_server.go)
 
@@ -154,6 +155,7 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	}
 	s.receiving.handler = serverMethodHandler
 	s.startBus()
+	s.declaredTasks() // task_server.go
 	return s
 }
 
@@ -275,6 +277,7 @@ func (s *Server) capabilities() *ServerCapabilities {
 	if s.opts.Capabilities != nil {
 		*caps = *s.opts.Capabilities
 	}
+	caps.Extensions = s.extensions.merge(caps.Extensions) // extension.go
 	if s.tools.len() > 0 && caps.Tools == nil {
 		caps.Tools = &ToolCapabilities{ListChanged: true}
 	}
@@ -282,6 +285,5 @@ func (s *Server) capabilities() *ServerCapabilities {
 	resourceCapabilities(s, caps)   // resource.go
 	completionCapabilities(s, caps) // completion.go
 	loggingCapabilities(s, caps)    // logging.go
-	taskCapabilities(s, caps)       // task_server.go
 	return caps
 }

@@ -112,8 +112,8 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request, src source
 	if err != nil {
 		return nil, err
 	}
-	if m.enabled != nil && !m.enabled(ss) {
-		return nil, newError(CodeMethodNotFound, "%s: %s", req.Method, m.unsupported)
+	if m, err = s.admit(req.Method, m, ss); err != nil { // methods_capability.go
+		return nil, err
 	}
 	if err := m.check(params); err != nil {
 		return nil, err
@@ -263,7 +263,7 @@ func (ss *ServerSession) serve(ctx context.Context, method string, params any) (
 			if f.String() == "" {
 				f.SetString("complete")
 			}
-		} else if serverMethods[method] == nil {
+		} else if m := serverMethods[method]; m == nil || !m.methodSpec.existsIn(ss.request.meta.ProtocolVersion) {
 			return completeAdded(res) // an added method's result type may lack the field
 		}
 	}

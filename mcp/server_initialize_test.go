@@ -112,6 +112,10 @@ func TestRequiredParams(t *testing.T) {
 	server := NewServer("s", "v1", nil)
 	server.AddTools(echoTool())
 	server.AddPrompts(languagePrompt())
+	server.AddResources(&ServerResource{Resource: &Resource{URI: "repo://readme", Name: "readme"},
+		Handler: func(context.Context, *ServerSession, *ReadResourceParams) (*ReadResourceResult, error) {
+			return &ReadResourceResult{}, nil
+		}})
 	tests := []struct {
 		method, params, message string
 	}{

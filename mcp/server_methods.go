@@ -46,13 +46,13 @@ var serverMethods = map[string]*methodInfo[ServerSession]{
 	MethodComplete:        requestMethod((*ServerSession).complete, methodSpec[ServerSession]{capability: "completions", validate: requireCompletionRef}),
 	MethodSetLoggingLevel: requestMethod((*ServerSession).setLoggingLevel, methodSpec[ServerSession]{until: lastHandshakeVersion, capability: "logging"}),
 
-	// In 2025-11-25 tasks are core methods (task_legacy_server.go); since
-	// 2026-07-28 they are the tasks extension (task_server.go).
-	MethodGetTask:        byRevision((*ServerSession).getTask, (*ServerSession).getLegacyTask, methodSpec[ServerSession]{since: Version20251125, capability: "tasks"}),
-	MethodCancelTask:     byRevision((*ServerSession).cancelTask, (*ServerSession).cancelLegacyTask, methodSpec[ServerSession]{since: Version20251125, capability: "tasks.cancel"}),
+	// In 2025-11-25 tasks are core methods (task_legacy_server.go). Since
+	// 2026-07-28 tasks/get, tasks/update and tasks/cancel are the tasks
+	// extension's, added with Server.AddExtension (task_server.go).
+	MethodGetTask:        requestMethod((*ServerSession).getLegacyTask, methodSpec[ServerSession]{since: Version20251125, until: lastHandshakeVersion, capability: "tasks"}),
+	MethodCancelTask:     requestMethod((*ServerSession).cancelLegacyTask, methodSpec[ServerSession]{since: Version20251125, until: lastHandshakeVersion, capability: "tasks.cancel"}),
 	MethodGetTaskPayload: requestMethod((*ServerSession).taskPayload, methodSpec[ServerSession]{since: Version20251125, until: lastHandshakeVersion, capability: "tasks"}),
 	MethodListTasks:      requestMethod((*ServerSession).listLegacyTasks, methodSpec[ServerSession]{since: Version20251125, until: lastHandshakeVersion, capability: "tasks.list"}),
-	MethodUpdateTask:     requestMethod((*ServerSession).updateTask, methodSpec[ServerSession]{since: firstPerRequestMeta, capability: "extensions." + TasksExtension}),
 }
 
 // subscriptionsEnabled reports whether the session's server takes

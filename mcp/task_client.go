@@ -31,7 +31,7 @@ func (cs *ClientSession) requireTasks() error {
 	switch {
 	case !cs.modern:
 		return fmt.Errorf("%w: the tasks extension needs protocol %s", ErrNotSupported, Version20260728)
-	case !declaresTasks(cs.caps):
+	case !declaresTasks(cs.declared()):
 		return fmt.Errorf("%w: the client does not declare the %s extension in ClientOptions.Capabilities", ErrNotSupported, TasksExtension)
 	case cs.serverCaps.Extensions[TasksExtension] == nil:
 		return fmt.Errorf("%w: the server does not declare the %s extension", ErrNotSupported, TasksExtension)
@@ -157,7 +157,7 @@ func (cs *ClientSession) awaitTask(ctx context.Context, method string, raw []byt
 	switch {
 	case method != MethodCallTool:
 		return fmt.Errorf("%s: the server answered with a task, which this request cannot have", method)
-	case !declaresTasks(cs.caps):
+	case !declaresTasks(cs.declared()):
 		return fmt.Errorf("%s: the server answered with a task, but the client did not declare the %s extension", method, TasksExtension)
 	}
 	var t DetailedTask
@@ -275,4 +275,14 @@ func (cs *ClientSession) abandonTask(ctx context.Context, taskID string) {
 		// Best effort: the task expires by its TTL anyway.
 		cs.client.logger().Debug("mcp: cancelling an abandoned task failed", "task", taskID, "error", err)
 	}
+}
+
+// declared returns the capabilities the session declares now: the
+// client's current ones in 2026-07-28 (each request carries them), those
+// sent at initialize before.
+func (cs *ClientSession) declared() *ClientCapabilities {
+	if cs.modern {
+		return cs.client.caps.Load()
+	}
+	return cs.caps
 }

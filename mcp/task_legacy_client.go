@@ -194,7 +194,7 @@ func legacyPollInterval(t *Task) time.Duration {
 // task-augmented tool calls and the tool supports them, as tools/list
 // said.
 func (cs *ClientSession) offerTask(p *CallToolParams) {
-	if p.Task != nil || cs.version != Version20251125 || !declaresTasks(cs.caps) {
+	if p.Task != nil || cs.version != Version20251125 || !declaresTasks(cs.declared()) {
 		return
 	}
 	if tc := cs.serverCaps.Tasks; tc == nil || tc.Requests == nil || tc.Requests.Tools == nil || tc.Requests.Tools.Call == nil {

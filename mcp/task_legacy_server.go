@@ -494,19 +494,3 @@ func firstText(res *CallToolResult) string {
 	}
 	return "the tool reported an error"
 }
-
-// byRevision makes the row of a method whose params are the same in
-// 2025-11-25 and 2026-07-28 but whose result is not: perRequest serves
-// requests with per-request metadata, handshake the others.
-func byRevision[P, R1, R2 any](perRequest func(*ServerSession, context.Context, *P) (*R1, error), handshake func(*ServerSession, context.Context, *P) (*R2, error), spec methodSpec[ServerSession]) *methodInfo[ServerSession] {
-	modern := requestMethod(perRequest, spec)
-	modernHandle := modern.handle
-	legacyHandle := requestMethod(handshake, spec).handle
-	modern.handle = func(ctx context.Context, ss *ServerSession, params any) (any, error) {
-		if ss.request == nil {
-			return legacyHandle(ctx, ss, params)
-		}
-		return modernHandle(ctx, ss, params)
-	}
-	return modern
-}

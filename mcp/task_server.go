@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -14,6 +13,8 @@ import (
 // taskEngine is a server's tasks extension state: its configuration and
 // the tasks whose handlers run in this process.
 type taskEngine struct {
+	enabled sync.Once // the extension was turned on (enableTasks)
+
 	once  sync.Once
 	store TaskStore
 	ttl   time.Duration
@@ -378,16 +379,47 @@ func (s *Server) hasTaskTools() bool {
 	})
 }
 
-// taskCapabilities declares the tasks extension when a tool of the server
-// supports tasks.
-func taskCapabilities(s *Server, caps *ServerCapabilities) {
-	if _, ok := caps.Extensions[TasksExtension]; ok || !s.hasTaskTools() {
-		return
+// The tasks extension's methods (2026-07-28): tasks/get, tasks/update and
+// tasks/cancel, made and added with the public API any extension uses.
+// tasks/get and tasks/cancel keep the names of the 2025-11-25 core methods,
+// with the same params, so they extend those methods to 2026-07-28.
+var taskExtensionMethods = []*Method[ServerSession]{
+	NewServerMethod(MethodGetTask, func(ctx context.Context, ss *ServerSession, p *GetTaskParams) (*DetailedTask, error) {
+		return ss.getTask(ctx, p)
+	}, &MethodOptions{Since: firstPerRequestMeta}),
+	NewServerMethod(MethodUpdateTask, func(ctx context.Context, ss *ServerSession, p *UpdateTaskParams) (*EmptyResult, error) {
+		return ss.updateTask(ctx, p)
+	}, &MethodOptions{Since: firstPerRequestMeta}),
+	NewServerMethod(MethodCancelTask, func(ctx context.Context, ss *ServerSession, p *CancelTaskParams) (*EmptyResult, error) {
+		return ss.cancelTask(ctx, p)
+	}, &MethodOptions{Since: firstPerRequestMeta}),
+}
+
+// enableTasks turns the tasks extension on, once: it declares it, with
+// settings (nil for {}), and adds its methods with AddExtension.
+func (s *Server) enableTasks(settings any) {
+	s.tasks.enabled.Do(func() { s.AddExtension(TasksExtension, settings, taskExtensionMethods...) })
+}
+
+// declaredTasks turns the tasks extension on for a server whose
+// ServerOptions declare it, with the settings declared there ({} if they
+// are not a JSON object, as settings must be).
+func (s *Server) declaredTasks() {
+	if c := s.opts.Capabilities; c != nil && c.Extensions[TasksExtension] != nil {
+		settings := c.Extensions[TasksExtension]
+		if !isJSONObject(settings) {
+			settings = nil
+		}
+		s.enableTasks(settings)
 	}
-	ext := maps.Clone(caps.Extensions)
-	if ext == nil {
-		ext = make(map[string]any, 1)
+}
+
+// toolsAdded turns the tasks extension on when one of tools supports
+// tasks: a program turns the extension on by adding such a tool. It stays
+// on when the tools are removed, so that tasks already created can still
+// be read and cancelled.
+func (s *Server) toolsAdded(tools []*ServerTool) {
+	if slices.ContainsFunc(tools, func(t *ServerTool) bool { return taskSupportOf(t.Tool) != TaskSupportForbidden }) {
+		s.enableTasks(nil)
 	}
-	ext[TasksExtension] = map[string]any{}
-	caps.Extensions = ext
 }

@@ -38,6 +38,7 @@ func (s *Server) AddTools(tools ...*ServerTool) {
 		}
 	}
 	s.tools.add(func(t *ServerTool) string { return t.Tool.Name }, tools...)
+	s.toolsAdded(tools) // task_server.go
 	s.listChanged(NotificationToolListChanged)
 }
 

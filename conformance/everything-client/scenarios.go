@@ -39,9 +39,10 @@ func init() {
 	withSkills(scenarios)
 }
 
-// connect connects a client with the given options to the scenario's
-// server, at the protocol version under test when the suite names one.
-func connect(ctx context.Context, env *scenarioEnv, opts *mcp.ClientOptions) (*mcp.ClientSession, error) {
+// connect connects a client with the given options, turned on for the
+// extensions enable names, to the scenario's server, at the protocol
+// version under test when the suite names one.
+func connect(ctx context.Context, env *scenarioEnv, opts *mcp.ClientOptions, enable ...func(*mcp.Client) *mcp.Client) (*mcp.ClientSession, error) {
 	if opts == nil {
 		opts = &mcp.ClientOptions{}
 	}
@@ -49,6 +50,9 @@ func connect(ctx context.Context, env *scenarioEnv, opts *mcp.ClientOptions) (*m
 		opts.ProtocolVersion = env.version
 	}
 	client := mcp.NewClient("gomcp-everything-client", "1.0.0", opts)
+	for _, e := range enable { // an extension's Enable function, such as skills.EnableClient
+		client = e(client)
+	}
 	var topts *mcp.StreamableClientTransportOptions
 	if env.httpClient != nil {
 		topts = &mcp.StreamableClientTransportOptions{HTTPClient: env.httpClient}

@@ -17,7 +17,7 @@ import (
 // skillsNoPrefetch lists the server's skills and reads nothing else
 // (sep-2640-client-no-prefetch).
 func skillsNoPrefetch(ctx context.Context, env *scenarioEnv) error {
-	cs, err := connect(ctx, env, skills.EnableClient(nil))
+	cs, err := connect(ctx, env, nil, skills.EnableClient)
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func skillsNoPrefetch(ctx context.Context, env *scenarioEnv) error {
 // -verify-frontmatter). A skill that fails verification is not loaded and
 // none of its other files is read: the scenario then ends with the error.
 func skillsLoad(ctx context.Context, env *scenarioEnv) error {
-	cs, err := connect(ctx, env, skills.EnableClient(nil))
+	cs, err := connect(ctx, env, nil, skills.EnableClient)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"log"
 	"time"
 
-	"github.com/gomcp/sdk/ext/skills"
 	"github.com/gomcp/sdk/mcp"
 )
 
@@ -28,8 +27,6 @@ func newServer(tune ...func(*mcp.ServerOptions)) *mcp.Server {
 		// Tasks (tools_tasks.go): clients poll every 100ms.
 		Tasks: &mcp.TaskOptions{PollInterval: 100 * time.Millisecond},
 	}
-	// Skills (skills.go), with resources/directory/read.
-	skills.EnableServer(opts, &skills.Settings{DirectoryRead: true})
 	for _, f := range tune { // scaleout.go: shared state for -redis
 		f(opts)
 	}

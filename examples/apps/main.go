@@ -68,7 +68,7 @@ func showClock(ctx context.Context, ss *mcp.ServerSession, in clockIn) (clockOut
 // registered.
 func newServer() *mcp.Server {
 	// docs:region server
-	s := mcp.NewServer("apps-example", "v1.0.0", apps.EnableServer(nil))
+	s := apps.EnableServer(mcp.NewServer("apps-example", "v1.0.0", nil))
 	tool := mcp.NewStructuredTool("show_clock", "Show the current time, as a clock in hosts that render MCP Apps", showClock)
 	border := true
 	err := apps.AddAppTool(s, tool, &apps.View{

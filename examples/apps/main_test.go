@@ -21,12 +21,12 @@ func TestClockApp(t *testing.T) {
 	defer func() { now = time.Now }()
 	for _, version := range []string{"2025-11-25", ""} {
 		for _, host := range []struct {
-			name string
-			opts *mcp.ClientOptions
-			want string
+			name   string
+			client *mcp.Client
+			want   string
 		}{
-			{"apps", apps.EnableClient(&mcp.ClientOptions{ProtocolVersion: version}), "It is 09:30:15 in UTC. The clock is shown in its view."},
-			{"text", &mcp.ClientOptions{ProtocolVersion: version}, "It is 09:30:15 in UTC."},
+			{"apps", apps.EnableClient(mcp.NewClient("host", "v1", &mcp.ClientOptions{ProtocolVersion: version})), "It is 09:30:15 in UTC. The clock is shown in its view."},
+			{"text", mcp.NewClient("host", "v1", &mcp.ClientOptions{ProtocolVersion: version}), "It is 09:30:15 in UTC."},
 		} {
 			t.Run(host.name+"/"+version, func(t *testing.T) {
 				ctx := context.Background()
@@ -36,7 +36,7 @@ func TestClockApp(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer ss.Close()
-				cs, err := mcp.NewClient("host", "v1", host.opts).Connect(ctx, ct)
+				cs, err := host.client.Connect(ctx, ct)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -28,21 +28,24 @@ func main() {
 	}
 }
 
-// connect connects a new client made with opts to server in memory.
-func connect(ctx context.Context, server *mcp.Server, opts *mcp.ClientOptions) (*mcp.ClientSession, error) {
+// connect connects client to server in memory.
+func connect(ctx context.Context, server *mcp.Server, client *mcp.Client) (*mcp.ClientSession, error) {
 	ct, st := mcp.NewInMemoryTransports()
 	if _, err := server.Connect(ctx, st); err != nil {
 		return nil, err
 	}
-	return mcp.NewClient("notes-client", "v1.0.0", opts).Connect(ctx, ct)
+	return client.Connect(ctx, ct)
 }
 
 func run(ctx context.Context, out io.Writer, protocol string) error {
 	// docs:region run
-	server := mcp.NewServer("notes-server", "v1.0.0", notes.EnableServer(nil, notes.Settings{MaxNotes: 2}))
-	notes.Serve(server, 2)
+	server := notes.EnableServer(mcp.NewServer("notes-server", "v1.0.0", nil), notes.Settings{MaxNotes: 2})
 
-	cs, err := connect(ctx, server, notes.EnableClient(&mcp.ClientOptions{ProtocolVersion: protocol}))
+	client := mcp.NewClient("notes-client", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: protocol})
+	notes.EnableClient(client, func(ctx context.Context, p *notes.AddedParams) {
+		fmt.Fprintf(out, "added %q, the server holds %d\n", p.Text, p.Count)
+	})
+	cs, err := connect(ctx, server, client)
 	if err != nil {
 		return err
 	}
@@ -64,7 +67,7 @@ func run(ctx context.Context, out io.Writer, protocol string) error {
 	fmt.Fprintf(out, "notes: %q\n", list)
 
 	// A client that did not declare the extension may list, not add.
-	other, err := connect(ctx, server, &mcp.ClientOptions{ProtocolVersion: protocol})
+	other, err := connect(ctx, server, mcp.NewClient("other", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: protocol}))
 	if err != nil {
 		return err
 	}

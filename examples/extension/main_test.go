@@ -15,6 +15,9 @@ func TestRun(t *testing.T) {
 			t.Fatalf("%s: %v", protocol, err)
 		}
 		want := "server keeps 2 notes\n" +
+			"added \"buy milk\", the server holds 1\n" +
+			"added \"call Ada\", the server holds 2\n" +
+			"added \"water plants\", the server holds 2\n" +
 			"notes: [\"call Ada\" \"water plants\"]\n" +
 			"without the extension: code -32021: Missing required client capability: the request needs the extension com.example/notes\n"
 		if out.String() != want {

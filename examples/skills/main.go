@@ -34,7 +34,7 @@ func newServer() (*mcp.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := mcp.NewServer("skills-example", "v1.0.0", skills.EnableServer(nil, &skills.Settings{DirectoryRead: true}))
+	s := mcp.NewServer("skills-example", "v1.0.0", nil)
 	skills.AddCatalog(s, cat, &skills.ServeOptions{DirectoryRead: true})
 	// docs:endregion
 	return s, nil

@@ -29,7 +29,7 @@ func TestCatalog(t *testing.T) {
 			}
 			defer ss.Close()
 			// docs:region client
-			cs, err := mcp.NewClient("host", "v1", skills.EnableClient(&mcp.ClientOptions{ProtocolVersion: version})).Connect(ctx, ct)
+			cs, err := skills.EnableClient(mcp.NewClient("host", "v1", &mcp.ClientOptions{ProtocolVersion: version})).Connect(ctx, ct)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +73,7 @@ func TestStdioExitsWhenInputCloses(t *testing.T) {
 	defer cancel()
 	cmd := exec.Command(bin)
 	cmd.Stderr = os.Stderr
-	cs, err := mcp.NewClient("host", "v1", skills.EnableClient(nil)).Connect(ctx, mcp.NewCommandTransport(cmd))
+	cs, err := skills.EnableClient(mcp.NewClient("host", "v1", nil)).Connect(ctx, mcp.NewCommandTransport(cmd))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ type clockIn struct {
 // reports whether the caller renders apps.
 func newAppServer(t *testing.T) *mcp.Server {
 	t.Helper()
-	s := mcp.NewServer("apps-test", "v1.0.0", apps.EnableServer(nil))
+	s := apps.EnableServer(mcp.NewServer("apps-test", "v1.0.0", nil))
 	tool := mcp.NewTool("clock", "show a clock", func(ctx context.Context, ss *mcp.ServerSession, in clockIn) ([]*mcp.Content, error) {
 		if apps.SessionSupportsApps(ss) {
 			return []*mcp.Content{mcp.NewTextContent("rendered")}, nil
@@ -44,7 +44,12 @@ func newAppServer(t *testing.T) *mcp.Server {
 }
 
 // connect connects a client made with opts to s in memory.
-func connect(t *testing.T, s *mcp.Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+// client returns a client that speaks version ("" for the newest).
+func client(version string) *mcp.Client {
+	return mcp.NewClient("host", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: version})
+}
+
+func connect(t *testing.T, s *mcp.Server, c *mcp.Client) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -53,7 +58,7 @@ func connect(t *testing.T, s *mcp.Server, opts *mcp.ClientOptions) *mcp.ClientSe
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient("host", "v1.0.0", opts).Connect(ctx, ct)
+	cs, err := c.Connect(ctx, ct)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +92,7 @@ var eras = []struct {
 func TestAppToolOnTheWire(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
-			cs := connect(t, newAppServer(t), apps.EnableClient(&mcp.ClientOptions{ProtocolVersion: era.version}))
+			cs := connect(t, newAppServer(t), apps.EnableClient(client(era.version)))
 			ctx := context.Background()
 			tools, err := cs.ListTools(ctx, nil)
 			if err != nil {
@@ -137,7 +142,7 @@ func TestAppToolOnTheWire(t *testing.T) {
 func TestServerDeclaresExtension(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
-			cs := connect(t, newAppServer(t), &mcp.ClientOptions{ProtocolVersion: era.version})
+			cs := connect(t, newAppServer(t), client(era.version))
 			caps := cs.ServerCapabilities()
 			if caps == nil || caps.Extensions[apps.ExtensionID] == nil {
 				t.Fatalf("server capabilities %+v lack %s", caps, apps.ExtensionID)
@@ -145,7 +150,7 @@ func TestServerDeclaresExtension(t *testing.T) {
 		})
 	}
 	s := mcp.NewServer("plain", "v1.0.0", nil)
-	cs := connect(t, s, nil)
+	cs := connect(t, s, client(""))
 	if caps := cs.ServerCapabilities(); caps != nil && caps.Extensions[apps.ExtensionID] != nil {
 		t.Errorf("a server that did not enable Apps declares it: %+v", caps.Extensions)
 	}
@@ -154,15 +159,15 @@ func TestServerDeclaresExtension(t *testing.T) {
 func TestHandlerSeesWhetherHostRendersApps(t *testing.T) {
 	for _, era := range eras {
 		for _, tc := range []struct {
-			name string
-			opts *mcp.ClientOptions
-			want string
+			name   string
+			client *mcp.Client
+			want   string
 		}{
-			{"apps host", apps.EnableClient(&mcp.ClientOptions{ProtocolVersion: era.version}), "rendered"},
-			{"plain host", &mcp.ClientOptions{ProtocolVersion: era.version}, "text only"},
+			{"apps host", apps.EnableClient(client(era.version)), "rendered"},
+			{"plain host", client(era.version), "text only"},
 		} {
 			t.Run(era.name+"/"+tc.name, func(t *testing.T) {
-				cs := connect(t, newAppServer(t), tc.opts)
+				cs := connect(t, newAppServer(t), tc.client)
 				res, err := cs.CallTool(context.Background(), "clock", map[string]any{}, nil)
 				if err != nil {
 					t.Fatal(err)

@@ -6,38 +6,19 @@ import (
 	"github.com/gomcp/sdk/mcp"
 )
 
-// EnableServer turns the extension on for a server made with opts: it
-// declares the extension in the server's capabilities and returns opts (a
-// new ServerOptions if opts is nil), to be passed to mcp.NewServer.
-func EnableServer(opts *mcp.ServerOptions) *mcp.ServerOptions {
-	if opts == nil {
-		opts = &mcp.ServerOptions{}
-	}
-	if opts.Capabilities == nil {
-		opts.Capabilities = &mcp.ServerCapabilities{}
-	}
-	if opts.Capabilities.Extensions == nil {
-		opts.Capabilities.Extensions = make(map[string]any)
-	}
-	opts.Capabilities.Extensions[ExtensionID] = map[string]any{}
-	return opts
+// EnableServer turns the extension on for s: it declares it in the
+// server's capabilities (with no settings) and returns s. Call it before
+// connecting clients; app tools are added with AddAppTool.
+func EnableServer(s *mcp.Server) *mcp.Server {
+	s.AddExtension(ExtensionID, nil)
+	return s
 }
 
-// EnableClient declares, for a client made with opts, that it renders app
-// views, and returns opts (a new ClientOptions if opts is nil), to be
-// passed to mcp.NewClient.
-func EnableClient(opts *mcp.ClientOptions) *mcp.ClientOptions {
-	if opts == nil {
-		opts = &mcp.ClientOptions{}
-	}
-	if opts.Capabilities == nil {
-		opts.Capabilities = &mcp.ClientCapabilities{}
-	}
-	if opts.Capabilities.Extensions == nil {
-		opts.Capabilities.Extensions = make(map[string]any)
-	}
-	opts.Capabilities.Extensions[ExtensionID] = ClientCapability{MIMETypes: []string{MIMEType}}
-	return opts
+// EnableClient declares, for c, that it renders app views (its settings
+// list MIMEType) and returns c. Call it before connecting.
+func EnableClient(c *mcp.Client) *mcp.Client {
+	c.AddExtension(ExtensionID, ClientCapability{MIMETypes: []string{MIMEType}})
+	return c
 }
 
 // ClientSupportsApps reports whether caps say that the client renders app

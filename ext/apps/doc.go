@@ -11,5 +11,7 @@
 //
 // Like every extension, Apps is off until a program turns it on:
 // EnableServer declares it in a server's capabilities, and EnableClient
-// declares a client's support (so that servers send it app tools).
+// declares a client's support (so that servers send it app tools). Both
+// use the SDK's public extension API (mcp.Server.AddExtension,
+// mcp.Client.AddExtension), as any extension package can.
 package apps

@@ -10,7 +10,7 @@ import (
 
 // A server with one app tool, and a host that renders apps listing it.
 func ExampleAddAppTool() {
-	server := mcp.NewServer("weather", "v1.0.0", apps.EnableServer(nil))
+	server := apps.EnableServer(mcp.NewServer("weather", "v1.0.0", nil))
 	forecast := mcp.NewTool("forecast", "Show the forecast",
 		func(ctx context.Context, ss *mcp.ServerSession, in struct {
 			City string `json:"city"`
@@ -30,7 +30,7 @@ func ExampleAddAppTool() {
 	st, ct := mcp.NewInMemoryTransports()
 	ss, _ := server.Connect(ctx, st)
 	defer ss.Close()
-	host, _ := mcp.NewClient("host", "v1.0.0", apps.EnableClient(nil)).Connect(ctx, ct)
+	host, _ := apps.EnableClient(mcp.NewClient("host", "v1.0.0", nil)).Connect(ctx, ct)
 	defer host.Close()
 
 	tools, _ := host.ListTools(ctx, nil)

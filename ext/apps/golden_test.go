@@ -25,7 +25,7 @@ func TestGoldenExchanges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cs, err := mcp.NewClient("golden-host", "v1.0.0", apps.EnableClient(&mcp.ClientOptions{ProtocolVersion: version})).
+			cs, err := apps.EnableClient(mcp.NewClient("golden-host", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: version})).
 				Connect(ctx, mcp.NewLoggingTransport(ct, &log))
 			if err != nil {
 				t.Fatal(err)

@@ -16,6 +16,7 @@
 // returned.
 //
 // Like every extension, Skills is off until a program turns it on:
-// EnableServer declares it in a server's capabilities, EnableClient in a
+// AddCatalog declares it in a server's capabilities and adds its methods,
+// with one call to mcp.Server.AddExtension; EnableClient declares it in a
 // client's.
 package skills

@@ -25,7 +25,7 @@ func TestGoldenExchanges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			client := mcp.NewClient("golden-client", "v1.0.0", skills.EnableClient(&mcp.ClientOptions{ProtocolVersion: version}))
+			client := skills.EnableClient(mcp.NewClient("golden-client", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: version}))
 			cs, err := client.Connect(ctx, mcp.NewLoggingTransport(ct, &log))
 			if err != nil {
 				t.Fatal(err)

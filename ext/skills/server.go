@@ -17,44 +17,11 @@ type Settings struct {
 	DirectoryRead bool `json:"directoryRead,omitempty"`
 }
 
-// EnableServer turns the extension on for a server made with opts: it
-// declares the extension, with settings (nil means none), in the server's
-// capabilities and returns opts (a new ServerOptions if opts is nil), to be
-// passed to mcp.NewServer. Declaring the extension commits the server to
-// skills/list and skills/get: serve a catalog with AddCatalog, with the
-// same DirectoryRead setting.
-func EnableServer(opts *mcp.ServerOptions, settings *Settings) *mcp.ServerOptions {
-	if opts == nil {
-		opts = &mcp.ServerOptions{}
-	}
-	if opts.Capabilities == nil {
-		opts.Capabilities = &mcp.ServerCapabilities{}
-	}
-	if opts.Capabilities.Extensions == nil {
-		opts.Capabilities.Extensions = make(map[string]any)
-	}
-	value := map[string]any{}
-	if settings != nil && settings.DirectoryRead {
-		value["directoryRead"] = true
-	}
-	opts.Capabilities.Extensions[ExtensionID] = value
-	return opts
-}
-
-// EnableClient declares, for a client made with opts, that it uses
-// skills, and returns opts (a new ClientOptions if opts is nil).
-func EnableClient(opts *mcp.ClientOptions) *mcp.ClientOptions {
-	if opts == nil {
-		opts = &mcp.ClientOptions{}
-	}
-	if opts.Capabilities == nil {
-		opts.Capabilities = &mcp.ClientCapabilities{}
-	}
-	if opts.Capabilities.Extensions == nil {
-		opts.Capabilities.Extensions = make(map[string]any)
-	}
-	opts.Capabilities.Extensions[ExtensionID] = map[string]any{}
-	return opts
+// EnableClient declares, for c, that it uses skills, and returns c. Call
+// it before connecting.
+func EnableClient(c *mcp.Client) *mcp.Client {
+	c.AddExtension(ExtensionID, nil)
+	return c
 }
 
 // DefaultPageSize is how many entries a page of skills/list and
@@ -67,7 +34,7 @@ type ServeOptions struct {
 	// DefaultPageSize).
 	PageSize int
 	// DirectoryRead serves resources/directory/read on the skills'
-	// folders; declare it with Settings.DirectoryRead.
+	// folders, and says so in the extension's Settings.
 	DirectoryRead bool
 	// CacheHint is what 2026-07-28 results of skills/list and skills/get
 	// tell clients about caching them (default: immediately stale,
@@ -75,9 +42,11 @@ type ServeOptions struct {
 	CacheHint mcp.CacheHint
 }
 
-// AddCatalog serves c on s: skills/list, skills/get, every file of every
-// skill as a resource (SKILL.md named and described by its frontmatter),
-// and, if opts.DirectoryRead, resources/directory/read.
+// AddCatalog turns the extension on for s and serves c there: it declares
+// the extension in the server's capabilities, with Settings that follow
+// opts, and serves skills/list, skills/get, every file of every skill as a
+// resource (SKILL.md named and described by its frontmatter), and, if
+// opts.DirectoryRead, resources/directory/read.
 func AddCatalog(s *mcp.Server, c *Catalog, opts *ServeOptions) {
 	o := ServeOptions{}
 	if opts != nil {
@@ -94,8 +63,8 @@ func AddCatalog(s *mcp.Server, c *Catalog, opts *ServeOptions) {
 	if o.DirectoryRead {
 		methods = append(methods, mcp.NewServerMethod(MethodDirectoryRead, h.directoryRead, nil))
 	}
-	s.AddMethods(methods...)
 	s.AddResources(c.resources()...)
+	s.AddExtension(ExtensionID, Settings{DirectoryRead: o.DirectoryRead}, methods...)
 }
 
 // resources returns a server resource for every file of the catalog.

@@ -45,7 +45,7 @@ func newSkillsServer(t *testing.T, pageSize int) *mcp.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := mcp.NewServer("skills-test", "v1.0.0", skills.EnableServer(nil, &skills.Settings{DirectoryRead: true}))
+	s := mcp.NewServer("skills-test", "v1.0.0", nil)
 	skills.AddCatalog(s, cat, &skills.ServeOptions{PageSize: pageSize, DirectoryRead: true})
 	return s
 }
@@ -59,7 +59,7 @@ func connect(t *testing.T, s *mcp.Server, version string) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient("host", "v1", skills.EnableClient(&mcp.ClientOptions{ProtocolVersion: version})).Connect(ctx, ct)
+	cs, err := skills.EnableClient(mcp.NewClient("host", "v1", &mcp.ClientOptions{ProtocolVersion: version})).Connect(ctx, ct)
 	if err != nil {
 		t.Fatal(err)
 	}

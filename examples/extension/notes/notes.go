@@ -3,8 +3,9 @@
 // that clients add and list with two methods the protocol does not define.
 //
 // Like every extension it is off until a program turns it on: EnableServer
-// declares it in a server's capabilities, with its settings, and
-// EnableClient in a client's. Listing works for every client; adding a
+// declares it in a server's capabilities, with its settings, and adds its
+// methods; EnableClient declares it in a client's and handles the
+// server's notification. Listing works for every client; adding a
 // note requires the client to have declared the extension, and a client
 // that did not gets a "missing required client capability" error.
 package notes
@@ -29,6 +30,9 @@ const ExtensionID = "com.example/notes"
 const (
 	MethodAdd  = "com.example/notes/add"
 	MethodList = "com.example/notes/list"
+	// NotificationAdded tells a client that added a note the server's
+	// new count (server to client).
+	NotificationAdded = "com.example/notes/added"
 )
 
 // Settings is the extension's entry in the server's capabilities.
@@ -50,6 +54,13 @@ type AddResult struct {
 	Count int `json:"count"`
 }
 
+// AddedParams are the params of NotificationAdded.
+type AddedParams struct {
+	Meta  mcp.Meta `json:"_meta,omitzero"`
+	Text  string   `json:"text"`
+	Count int      `json:"count"`
+}
+
 // ListParams are the params of MethodList.
 type ListParams struct {
 	Meta mcp.Meta `json:"_meta,omitzero"`
@@ -65,41 +76,6 @@ type ListResult struct {
 // ErrNotSupported reports a server that did not declare the extension.
 var ErrNotSupported = errors.New("notes: the server does not support " + ExtensionID)
 
-// docs:region enable
-// EnableServer declares the extension, with settings, in opts (a new
-// ServerOptions if nil) and returns opts, to be passed to mcp.NewServer.
-func EnableServer(opts *mcp.ServerOptions, settings Settings) *mcp.ServerOptions {
-	if opts == nil {
-		opts = &mcp.ServerOptions{}
-	}
-	if opts.Capabilities == nil {
-		opts.Capabilities = &mcp.ServerCapabilities{}
-	}
-	if opts.Capabilities.Extensions == nil {
-		opts.Capabilities.Extensions = map[string]any{}
-	}
-	opts.Capabilities.Extensions[ExtensionID] = settings
-	return opts
-}
-
-// EnableClient declares the extension in opts (a new ClientOptions if nil)
-// and returns opts, to be passed to mcp.NewClient.
-func EnableClient(opts *mcp.ClientOptions) *mcp.ClientOptions {
-	if opts == nil {
-		opts = &mcp.ClientOptions{}
-	}
-	if opts.Capabilities == nil {
-		opts.Capabilities = &mcp.ClientCapabilities{}
-	}
-	if opts.Capabilities.Extensions == nil {
-		opts.Capabilities.Extensions = map[string]any{}
-	}
-	opts.Capabilities.Extensions[ExtensionID] = struct{}{} // {}: no settings
-	return opts
-}
-
-// docs:endregion
-
 // A store holds a server's notes.
 type store struct {
 	mu    sync.Mutex
@@ -107,12 +83,14 @@ type store struct {
 	notes []string
 }
 
-// docs:region serve
-// Serve adds the extension's methods to s; max is the number of notes kept
-// (the oldest go first).
-func Serve(s *mcp.Server, max int) {
-	st := &store{max: max}
-	s.AddMethods(
+// docs:region enable
+// EnableServer turns the extension on for s and returns s: one call to
+// AddExtension declares it in the server's capabilities, with settings,
+// and adds its methods. The server keeps settings.MaxNotes notes (the
+// oldest go first).
+func EnableServer(s *mcp.Server, settings Settings) *mcp.Server {
+	st := &store{max: settings.MaxNotes}
+	s.AddExtension(ExtensionID, settings,
 		mcp.NewServerMethod(MethodAdd, st.add, &mcp.MethodOptions{
 			// Validate runs before the handler; its error reaches the
 			// client as -32602 (invalid params).
@@ -125,8 +103,25 @@ func Serve(s *mcp.Server, max int) {
 		}),
 		mcp.NewServerMethod(MethodList, st.list, nil),
 	)
+	return s
 }
 
+// EnableClient declares the extension, with no settings, for c and
+// returns c. If added is not nil, it receives the server's
+// NotificationAdded notifications.
+func EnableClient(c *mcp.Client, added func(context.Context, *AddedParams)) *mcp.Client {
+	c.AddExtension(ExtensionID, nil, mcp.NewClientNotification(NotificationAdded,
+		func(ctx context.Context, cs *mcp.ClientSession, p *AddedParams) {
+			if added != nil {
+				added(ctx, p)
+			}
+		}, nil))
+	return c
+}
+
+// docs:endregion
+
+// docs:region serve
 func (st *store) add(ctx context.Context, ss *mcp.ServerSession, p *AddParams) (*AddResult, error) {
 	// Adding is for clients that declared the extension: in 2026-07-28 in
 	// this request's metadata, before it at initialize.
@@ -135,12 +130,19 @@ func (st *store) add(ctx context.Context, ss *mcp.ServerSession, p *AddParams) (
 		return nil, mcp.MissingExtensionError(ExtensionID)
 	}
 	st.mu.Lock()
-	defer st.mu.Unlock()
 	st.notes = append(st.notes, p.Text)
 	if len(st.notes) > st.max {
 		st.notes = st.notes[len(st.notes)-st.max:]
 	}
-	return &AddResult{Count: len(st.notes)}, nil
+	n := len(st.notes)
+	st.mu.Unlock()
+	// Tell the client, which declared the extension and so handles the
+	// notification. It travels before the result: on the connection, or
+	// in 2026-07-28 over HTTP on this request's response stream.
+	if err := ss.Notify(ctx, NotificationAdded, &AddedParams{Text: p.Text, Count: n}); err != nil {
+		return nil, err
+	}
+	return &AddResult{Count: n}, nil
 }
 
 func (st *store) list(ctx context.Context, ss *mcp.ServerSession, p *ListParams) (*ListResult, error) {

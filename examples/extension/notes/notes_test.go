@@ -10,9 +10,8 @@ import (
 	"github.com/gomcp/sdk/mcp"
 )
 
-// pair connects a client made with copts to server over in-memory
-// transports.
-func pair(t *testing.T, server *mcp.Server, copts *mcp.ClientOptions) *mcp.ClientSession {
+// pair connects client to server over in-memory transports.
+func pair(t *testing.T, server *mcp.Server, client *mcp.Client) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
@@ -20,7 +19,7 @@ func pair(t *testing.T, server *mcp.Server, copts *mcp.ClientOptions) *mcp.Clien
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient("test", "v1", copts).Connect(ctx, ct)
+	cs, err := client.Connect(ctx, ct)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,9 +28,12 @@ func pair(t *testing.T, server *mcp.Server, copts *mcp.ClientOptions) *mcp.Clien
 }
 
 func newServer() *mcp.Server {
-	s := mcp.NewServer("notes", "v1", notes.EnableServer(nil, notes.Settings{MaxNotes: 3}))
-	notes.Serve(s, 3)
-	return s
+	return notes.EnableServer(mcp.NewServer("notes", "v1", nil), notes.Settings{MaxNotes: 3})
+}
+
+// newClient returns a client that speaks version ("" for the newest).
+func newClient(version string) *mcp.Client {
+	return mcp.NewClient("test", "v1", &mcp.ClientOptions{ProtocolVersion: version})
 }
 
 var versions = []string{mcp.Version20251125, mcp.Version20260728}
@@ -40,7 +42,10 @@ func TestExtension(t *testing.T) {
 	ctx := context.Background()
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
-			cs := pair(t, newServer(), notes.EnableClient(&mcp.ClientOptions{ProtocolVersion: v}))
+			var added []notes.AddedParams // the handler runs before Add returns
+			cs := pair(t, newServer(), notes.EnableClient(newClient(v), func(_ context.Context, p *notes.AddedParams) {
+				added = append(added, *p)
+			}))
 			settings, err := notes.ServerSettings(cs)
 			if err != nil || settings.MaxNotes != 3 {
 				t.Fatalf("ServerSettings = %+v, %v; want MaxNotes 3", settings, err)
@@ -58,6 +63,15 @@ func TestExtension(t *testing.T) {
 			if err != nil || !slices.Equal(got, []string{"b", "c", "d"}) {
 				t.Errorf("List = %q, %v; want the last three", got, err)
 			}
+			want := []notes.AddedParams{{Text: "a", Count: 1}, {Text: "b", Count: 2}, {Text: "c", Count: 3}, {Text: "d", Count: 3}}
+			if len(added) != len(want) {
+				t.Fatalf("client got %d added notifications, want %d", len(added), len(want))
+			}
+			for i := range want {
+				if added[i].Text != want[i].Text || added[i].Count != want[i].Count {
+					t.Errorf("notification %d = %+v, want %+v", i, added[i], want[i])
+				}
+			}
 		})
 	}
 }
@@ -69,30 +83,28 @@ func TestErrors(t *testing.T) {
 	tests := []struct {
 		name   string
 		server *mcp.Server
-		client *mcp.ClientOptions
+		client bool // declares the extension
 		call   func(cs *mcp.ClientSession) error
 		code   mcp.ErrorCode
 	}{
-		{"add without declaring the extension", newServer(), nil,
+		{"add without declaring the extension", newServer(), false,
 			func(cs *mcp.ClientSession) error { _, err := notes.Add(ctx, cs, "x"); return err },
 			mcp.CodeMissingRequiredClientCapability},
-		{"empty text is invalid params", newServer(), notes.EnableClient(nil),
+		{"empty text is invalid params", newServer(), true,
 			func(cs *mcp.ClientSession) error { _, err := notes.Add(ctx, cs, ""); return err },
 			mcp.CodeInvalidParams},
-		{"server without the extension", plain, notes.EnableClient(nil),
+		{"server without the extension", plain, true,
 			func(cs *mcp.ClientSession) error { _, err := notes.List(ctx, cs); return err },
 			mcp.CodeMethodNotFound},
 	}
 	for _, tt := range tests {
 		for _, v := range versions {
 			t.Run(tt.name+"/"+v, func(t *testing.T) {
-				opts := &mcp.ClientOptions{}
-				if tt.client != nil {
-					c := *tt.client
-					opts = &c
+				c := newClient(v)
+				if tt.client {
+					notes.EnableClient(c, nil)
 				}
-				opts.ProtocolVersion = v
-				err := tt.call(pair(t, tt.server, opts))
+				err := tt.call(pair(t, tt.server, c))
 				if got := mcp.CodeOf(err); got != tt.code {
 					t.Errorf("error %v has code %v, want %v", err, got, tt.code)
 				}
@@ -102,14 +114,14 @@ func TestErrors(t *testing.T) {
 }
 
 func TestListWithoutDeclaring(t *testing.T) {
-	cs := pair(t, newServer(), nil)
+	cs := pair(t, newServer(), newClient(""))
 	if got, err := notes.List(context.Background(), cs); err != nil || len(got) != 0 {
 		t.Errorf("List = %q, %v; want no notes, no error", got, err)
 	}
 }
 
 func TestServerSettingsNotSupported(t *testing.T) {
-	cs := pair(t, mcp.NewServer("plain", "v1", nil), nil)
+	cs := pair(t, mcp.NewServer("plain", "v1", nil), newClient(""))
 	if _, err := notes.ServerSettings(cs); !errors.Is(err, notes.ErrNotSupported) {
 		t.Errorf("err = %v, want ErrNotSupported", err)
 	}
@@ -121,7 +133,7 @@ func TestServerSettingsStrict(t *testing.T) {
 	opts := &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{
 		Extensions: map[string]any{notes.ExtensionID: map[string]any{"MAXNOTES": 5}},
 	}}
-	cs := pair(t, mcp.NewServer("odd", "v1", opts), nil)
+	cs := pair(t, mcp.NewServer("odd", "v1", opts), newClient(""))
 	s, err := notes.ServerSettings(cs)
 	if err != nil || s.MaxNotes != 0 {
 		t.Errorf("ServerSettings = %+v, %v; want MaxNotes 0 (MAXNOTES is not maxNotes)", s, err)
