@@ -238,10 +238,8 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, http.StatusUnauthorized, "DPoP", "invalid_token", "the DPoP proof key is not the key the token is bound to", nil)
 		return
 	}
-	ok, release := h.checkScopes(w, r, scheme, ti)
-	if release != nil {
-		defer release()
-	}
+	ok, peeked := h.checkScopes(w, r, scheme, ti)
+	defer peeked.release()
 	if !ok {
 		return
 	}
@@ -249,9 +247,9 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // checkScopes answers 403 and returns false if the token lacks a scope
-// the request needs. release, if not nil, must be called when the request
-// is done (it frees the buffered body).
-func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, scheme string, ti *TokenInfo) (ok bool, release func()) {
+// the request needs. peeked.release must be called when the request is
+// done (it frees the buffered body, if any).
+func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, scheme string, ti *TokenInfo) (ok bool, peeked *peekState) {
 	sr := &h.o.Scopes
 	if len(sr.Endpoint) == 0 && !h.perOperation {
 		return true, nil
@@ -267,14 +265,14 @@ func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, sche
 			var opsArr [1]operation
 			var ops []operation
 			var err error
-			ops, release, err = peekOperations(r, h.maxBody, opsArr[:0])
+			ops, peeked, err = peekOperations(r, h.maxBody, opsArr[:0])
 			switch {
 			case errors.Is(err, errBodyTooLarge):
 				writeOAuthError(w, http.StatusRequestEntityTooLarge, "invalid_request", "request body larger than the limit")
-				return false, release
+				return false, peeked
 			case err != nil:
 				writeOAuthError(w, http.StatusBadRequest, "invalid_request", "request body is not a JSON-RPC message or batch")
-				return false, release
+				return false, peeked
 			}
 			for _, op := range ops {
 				required = sr.add(required, op.method, op.target())
@@ -282,10 +280,10 @@ func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, sche
 		}
 	}
 	if !missingScopes(ti.Scopes, required, h.o.ScopeImplies) {
-		return true, release
+		return true, peeked
 	}
 	h.refuse(w, r, http.StatusForbidden, scheme, "insufficient_scope", "the token lacks scopes this request needs", required)
-	return false, release
+	return false, peeked
 }
 
 // isModern reports whether a request says it speaks protocol 2026-07-28 or
@@ -385,11 +383,8 @@ func parseAuthorization(h http.Header) (scheme, token, desc string) {
 // syntax of bearer and DPoP tokens.
 func isToken68(s string) bool {
 	i := 0
-	for ; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/') {
-			break
-		}
+	for i < len(s) && token68Chars[s[i]] {
+		i++
 	}
 	if i == 0 {
 		return false
@@ -401,6 +396,14 @@ func isToken68(s string) bool {
 	}
 	return true
 }
+
+// token68Chars are the characters of a token68 before its trailing "=".
+var token68Chars = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/'
+	}
+	return t
+}()
 
 // refuse answers status with the challenge(s) of the schemes in use.
 // scheme is that of the request ("" when it had no token).
