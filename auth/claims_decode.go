@@ -235,6 +235,65 @@ func (sc *claimScanner) str() string {
 	return ""
 }
 
+// skipStr reads a string that may have escapes, checking them. Escaped
+// surrogates are left to the general decoder.
+func (sc *claimScanner) skipStr() {
+	if !sc.byte('"') {
+		return
+	}
+	start, ascii := sc.i, true
+	for sc.i < len(sc.s) {
+		switch c := sc.s[sc.i]; {
+		case c == '"':
+			if !ascii && !utf8.ValidString(sc.s[start:sc.i]) {
+				sc.fail()
+			}
+			sc.i++
+			return
+		case c == '\\':
+			if !sc.escape() {
+				sc.fail()
+				return
+			}
+		case c < 0x20:
+			sc.fail()
+			return
+		default:
+			ascii = ascii && c < utf8.RuneSelf
+			sc.i++
+		}
+	}
+	sc.fail()
+}
+
+// escape reads one escape sequence other than a surrogate's.
+func (sc *claimScanner) escape() bool {
+	if sc.i+1 >= len(sc.s) {
+		return false
+	}
+	switch sc.s[sc.i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		sc.i += 2
+		return true
+	case 'u':
+		if sc.i+6 > len(sc.s) {
+			return false
+		}
+		h := sc.s[sc.i+2 : sc.i+6]
+		for j := range 4 {
+			if c := h[j]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+		if (h[0] == 'd' || h[0] == 'D') && (h[1] >= '8' && h[1] <= '9' || h[1] >= 'a' && h[1] <= 'f' || h[1] >= 'A' && h[1] <= 'F') {
+			return false // a surrogate
+		}
+		sc.i += 6
+		return true
+	}
+	return false
+}
+
 // literal consumes the literal word (true, false, null).
 func (sc *claimScanner) literal(word string) {
 	if len(sc.s)-sc.i >= len(word) && sc.s[sc.i:sc.i+len(word)] == word {
@@ -402,7 +461,7 @@ func (sc *claimScanner) skip(depth int) {
 	}
 	switch c := sc.peek(); {
 	case c == '"':
-		sc.str()
+		sc.skipStr()
 	case c == '-' || c >= '0' && c <= '9':
 		sc.number()
 	case c == 't':

@@ -35,6 +35,10 @@ var claimsCases = []struct {
 	{"non-ASCII", `{"sub":"zoë","名前":"値"}`, true, true},
 	{"case differs: unknown", `{"SUB":"alice","Exp":"x"}`, true, true},
 
+	{"escapes in an unknown claim", `{"x":"a\nb\u00e9\"\\\/","y":["\t"],"sub":"a"}`, true, true},
+	{"surrogate pair in an unknown claim", `{"x":"\ud83d\ude00"}`, false, true},
+	{"bad escape in an unknown claim", `{"x":"\q"}`, false, false},
+	{"short escape in an unknown claim", `{"x":"\u12"}`, false, false},
 	{"escape in value", `{"sub":"al\u0069ce"}`, false, true},
 	{"escape in name", `{"s\u0075b":"alice"}`, false, true},
 	{"null audience", `{"aud":null}`, false, true},

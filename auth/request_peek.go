@@ -97,6 +97,9 @@ func peekOperations(r *http.Request, max int64, ops []operation) (_ []operation,
 	body := ps.buf.Bytes()
 	ps.body.Reset(body)
 	r.Body = &ps.body
+	if direct, ok := scanOperationsDirect(body, ops); ok {
+		return direct, ps, nil
+	}
 	ps.rd.Reset(body)
 	ps.dec.Reset(&ps.rd, scanOptions)
 	ops, err = scanOperations(&ps.dec, ops)
