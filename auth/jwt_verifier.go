@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -296,7 +297,8 @@ func newTokenInfo(c *jwtClaims, exp time.Time, payload []byte) *TokenInfo {
 		ti.IssuedAt = unixTime(c.Iat)
 	}
 	if c.Scope != "" {
-		ti.Scopes = appendScopes(st.scopes[:0:len(st.scopes)], c.Scope)
+		// Clipped, so that an append to a shared TokenInfo's scopes copies.
+		ti.Scopes = slices.Clip(appendScopes(st.scopes[:0:len(st.scopes)], c.Scope))
 	} else {
 		ti.Scopes = tokenScopes("", c.Scp)
 	}
