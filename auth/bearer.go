@@ -25,7 +25,8 @@ type RequireBearerTokenOptions struct {
 	Resource string
 	// Realm, if set, is sent as the realm of every challenge.
 	Realm string
-	// Scopes say which scopes each request needs.
+	// Scopes say which scopes each request needs. RequireBearerToken
+	// copies them: later changes to the maps have no effect.
 	Scopes ScopeRules
 	// ScopeImplies, if set, reports whether a granted scope implies a
 	// required one, for scope hierarchies ("files" implying "files:read").
@@ -83,7 +84,9 @@ type RequireBearerTokenOptions struct {
 // In protocol 2026-07-28 the method and name a request acts on are read
 // from its Mcp-Method and Mcp-Name headers, which the MCP handler checks
 // against the body; in earlier versions, when per-operation scopes are
-// set, from the POST body (bounded by opts.MaxBodyBytes).
+// set, from the POST body (bounded by opts.MaxBodyBytes), unless the
+// token grants every scope the rules name (and no ScopeRules.Func may add
+// others), in which case what the request acts on does not matter.
 func RequireBearerToken(verify TokenVerifier, opts *RequireBearerTokenOptions) func(http.Handler) http.Handler {
 	m, err := newMiddleware(verify, opts)
 	return func(next http.Handler) http.Handler {
@@ -109,6 +112,7 @@ type middleware struct {
 	maxSessions  int
 	sessionIdle  time.Duration
 	perOperation bool
+	everyScope   []string // every scope a rule names; nil with ScopeRules.Func
 	now          func() time.Time
 	dpopAlgs     []string
 }
@@ -157,7 +161,9 @@ func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*midd
 	if m.sessionIdle == 0 {
 		m.sessionIdle = mcp.DefaultSessionTimeout
 	}
+	m.o.Scopes = m.o.Scopes.clone()
 	m.perOperation = m.o.Scopes.perOperation()
+	m.everyScope = m.o.Scopes.every()
 	return m, nil
 }
 
@@ -252,6 +258,11 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, scheme string, ti *TokenInfo) (ok bool, peeked *peekState) {
 	sr := &h.o.Scopes
 	if len(sr.Endpoint) == 0 && !h.perOperation {
+		return true, nil
+	}
+	if h.everyScope != nil && !missingScopes(ti.Scopes, h.everyScope, h.o.ScopeImplies) {
+		// The token grants every scope a request can need: no need to
+		// find out which ones this one needs (nor to read its body).
 		return true, nil
 	}
 	var arr [4]string
