@@ -11,8 +11,10 @@ import (
 // BenchmarkRequireBearerTokenCached is the cost of the middleware alone
 // (around a handler that does nothing) for a tools/call whose token is
 // already in the verifier's cache: modern (scopes from the Mcp-Method and
-// Mcp-Name headers) and legacy (scopes from the body, a session bound to
-// its principal).
+// Mcp-Name headers) and legacy (a session bound to its principal). The
+// token holds every scope the rules name, except in legacy-body, where a
+// rule for another tool names a scope it lacks, so the middleware reads the
+// body to find the tool called.
 func BenchmarkRequireBearerTokenCached(b *testing.B) {
 	as := newTestAS(b)
 	v := newTestVerifier(b, as, nil)
@@ -26,8 +28,12 @@ func BenchmarkRequireBearerTokenCached(b *testing.B) {
 			b.Fatal("no TokenInfo")
 		}
 	})
-	for _, era := range []string{"modern", "legacy"} {
+	for _, era := range []string{"modern", "legacy", "legacy-body"} {
 		b.Run(era, func(b *testing.B) {
+			rules := rules
+			if era == "legacy-body" {
+				rules.Tools = map[string][]string{"echo": {"mcp:call"}, "admin": {"mcp:admin"}}
+			}
 			bh := RequireBearerToken(v, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: rules})(noop).(*bearerHandler)
 			body := modernCall("echo")
 			hdr := http.Header{"Authorization": {"Bearer " + tok}, "Content-Type": {"application/json"}}
