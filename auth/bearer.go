@@ -297,10 +297,19 @@ func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, sche
 	return false, peeked
 }
 
+// headerValue returns the first value of the header named by key, which
+// must be in canonical form: it is h.Get(key) without canonicalizing key.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // isModern reports whether a request says it speaks protocol 2026-07-28 or
 // later, whose request metadata headers the MCP handler verifies.
 func isModern(h http.Header) bool {
-	v := h.Get("Mcp-Protocol-Version")
+	v := headerValue(h, "Mcp-Protocol-Version")
 	return len(v) == len(mcp.Version20260728) && v >= mcp.Version20260728
 }
 
@@ -311,7 +320,7 @@ func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenI
 		w.Header().Set("DPoP-Nonce", h.dpop.nonce.Nonce())
 	}
 	principal := ti.principal()
-	sid := r.Header.Get("Mcp-Session-Id")
+	sid := headerValue(r.Header, "Mcp-Session-Id")
 	if sid == "" && r.Method == http.MethodPost && r.URL.RawQuery != "" {
 		if q := r.URL.Query(); q.Has("sessionId") {
 			sid = sseKey(q.Get("sessionId")) // an HTTP+SSE session
@@ -354,7 +363,7 @@ func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenI
 // or DPoP, matched case-insensitively) and token. desc explains a
 // malformed header; scheme and desc are both empty when there is none.
 func parseAuthorization(h http.Header) (scheme, token, desc string) {
-	vals := h.Values("Authorization")
+	vals := h["Authorization"] // the canonical key, as Values("Authorization") reads it
 	switch {
 	case len(vals) == 0:
 		return "", "", ""

@@ -266,12 +266,12 @@ func stringValue(v jsontext.Value) (string, bool) {
 // metadata headers, which the MCP handler checks against the body (so a
 // request whose headers lie is refused there).
 func headerOperation(h http.Header) (operation, bool) {
-	m := h.Values("Mcp-Method")
+	m := h["Mcp-Method"] // canonical keys, as Values reads them
 	if len(m) != 1 {
 		return operation{}, false
 	}
 	op := operation{method: m[0]}
-	n := h.Values("Mcp-Name")
+	n := h["Mcp-Name"]
 	switch len(n) {
 	case 0:
 	case 1:
