@@ -16,7 +16,7 @@ import (
 func scanOperationsDirect(body []byte, ops []operation) ([]operation, bool) {
 	n := len(ops)
 	// The scanner reads body in place; every string it keeps is copied.
-	sc := claimScanner{s: unsafe.String(unsafe.SliceData(body), len(body)), ok: true}
+	sc := jsonScanner{s: unsafe.String(unsafe.SliceData(body), len(body)), ok: true}
 	sc.ws()
 	switch sc.peek() {
 	case '[':
@@ -50,7 +50,7 @@ func scanOperationsDirect(body []byte, ops []operation) ([]operation, bool) {
 }
 
 // message reads one JSON-RPC message object, appending its operation.
-func (sc *claimScanner) message(ops []operation) []operation {
+func (sc *jsonScanner) message(ops []operation) []operation {
 	if sc.peek() != '{' {
 		sc.fail()
 		return ops
