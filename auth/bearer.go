@@ -25,7 +25,8 @@ type RequireBearerTokenOptions struct {
 	Resource string
 	// Realm, if set, is sent as the realm of every challenge.
 	Realm string
-	// Scopes say which scopes each request needs.
+	// Scopes say which scopes each request needs. RequireBearerToken
+	// copies them: later changes to the maps have no effect.
 	Scopes ScopeRules
 	// ScopeImplies, if set, reports whether a granted scope implies a
 	// required one, for scope hierarchies ("files" implying "files:read").
@@ -83,7 +84,9 @@ type RequireBearerTokenOptions struct {
 // In protocol 2026-07-28 the method and name a request acts on are read
 // from its Mcp-Method and Mcp-Name headers, which the MCP handler checks
 // against the body; in earlier versions, when per-operation scopes are
-// set, from the POST body (bounded by opts.MaxBodyBytes).
+// set, from the POST body (bounded by opts.MaxBodyBytes), unless the
+// token grants every scope the rules name (and no ScopeRules.Func may add
+// others), in which case what the request acts on does not matter.
 func RequireBearerToken(verify TokenVerifier, opts *RequireBearerTokenOptions) func(http.Handler) http.Handler {
 	m, err := newMiddleware(verify, opts)
 	return func(next http.Handler) http.Handler {
@@ -109,6 +112,7 @@ type middleware struct {
 	maxSessions  int
 	sessionIdle  time.Duration
 	perOperation bool
+	everyScope   []string // every scope a rule names; nil with ScopeRules.Func
 	now          func() time.Time
 	dpopAlgs     []string
 }
@@ -157,7 +161,9 @@ func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*midd
 	if m.sessionIdle == 0 {
 		m.sessionIdle = mcp.DefaultSessionTimeout
 	}
+	m.o.Scopes = m.o.Scopes.clone()
 	m.perOperation = m.o.Scopes.perOperation()
+	m.everyScope = m.o.Scopes.every()
 	return m, nil
 }
 
@@ -238,10 +244,8 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, http.StatusUnauthorized, "DPoP", "invalid_token", "the DPoP proof key is not the key the token is bound to", nil)
 		return
 	}
-	ok, release := h.checkScopes(w, r, scheme, ti)
-	if release != nil {
-		defer release()
-	}
+	ok, peeked := h.checkScopes(w, r, scheme, ti)
+	defer peeked.release()
 	if !ok {
 		return
 	}
@@ -249,11 +253,16 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // checkScopes answers 403 and returns false if the token lacks a scope
-// the request needs. release, if not nil, must be called when the request
-// is done (it frees the buffered body).
-func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, scheme string, ti *TokenInfo) (ok bool, release func()) {
+// the request needs. peeked.release must be called when the request is
+// done (it frees the buffered body, if any).
+func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, scheme string, ti *TokenInfo) (ok bool, peeked *peekState) {
 	sr := &h.o.Scopes
 	if len(sr.Endpoint) == 0 && !h.perOperation {
+		return true, nil
+	}
+	if h.everyScope != nil && !missingScopes(ti.Scopes, h.everyScope, h.o.ScopeImplies) {
+		// The token grants every scope a request can need: no need to
+		// find out which ones this one needs (nor to read its body).
 		return true, nil
 	}
 	var arr [4]string
@@ -267,14 +276,14 @@ func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, sche
 			var opsArr [1]operation
 			var ops []operation
 			var err error
-			ops, release, err = peekOperations(r, h.maxBody, opsArr[:0])
+			ops, peeked, err = peekOperations(r, h.maxBody, opsArr[:0])
 			switch {
 			case errors.Is(err, errBodyTooLarge):
 				writeOAuthError(w, http.StatusRequestEntityTooLarge, "invalid_request", "request body larger than the limit")
-				return false, release
+				return false, peeked
 			case err != nil:
 				writeOAuthError(w, http.StatusBadRequest, "invalid_request", "request body is not a JSON-RPC message or batch")
-				return false, release
+				return false, peeked
 			}
 			for _, op := range ops {
 				required = sr.add(required, op.method, op.target())
@@ -282,16 +291,25 @@ func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, sche
 		}
 	}
 	if !missingScopes(ti.Scopes, required, h.o.ScopeImplies) {
-		return true, release
+		return true, peeked
 	}
 	h.refuse(w, r, http.StatusForbidden, scheme, "insufficient_scope", "the token lacks scopes this request needs", required)
-	return false, release
+	return false, peeked
+}
+
+// headerValue returns the first value of the header named by key, which
+// must be in canonical form: it is h.Get(key) without canonicalizing key.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // isModern reports whether a request says it speaks protocol 2026-07-28 or
 // later, whose request metadata headers the MCP handler verifies.
 func isModern(h http.Header) bool {
-	v := h.Get("Mcp-Protocol-Version")
+	v := headerValue(h, "Mcp-Protocol-Version")
 	return len(v) == len(mcp.Version20260728) && v >= mcp.Version20260728
 }
 
@@ -302,7 +320,7 @@ func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenI
 		w.Header().Set("DPoP-Nonce", h.dpop.nonce.Nonce())
 	}
 	principal := ti.principal()
-	sid := r.Header.Get("Mcp-Session-Id")
+	sid := headerValue(r.Header, "Mcp-Session-Id")
 	if sid == "" && r.Method == http.MethodPost && r.URL.RawQuery != "" {
 		if q := r.URL.Query(); q.Has("sessionId") {
 			sid = sseKey(q.Get("sessionId")) // an HTTP+SSE session
@@ -345,7 +363,7 @@ func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenI
 // or DPoP, matched case-insensitively) and token. desc explains a
 // malformed header; scheme and desc are both empty when there is none.
 func parseAuthorization(h http.Header) (scheme, token, desc string) {
-	vals := h.Values("Authorization")
+	vals := h["Authorization"] // the canonical key, as Values("Authorization") reads it
 	switch {
 	case len(vals) == 0:
 		return "", "", ""
@@ -385,11 +403,8 @@ func parseAuthorization(h http.Header) (scheme, token, desc string) {
 // syntax of bearer and DPoP tokens.
 func isToken68(s string) bool {
 	i := 0
-	for ; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/') {
-			break
-		}
+	for i < len(s) && token68Chars[s[i]] {
+		i++
 	}
 	if i == 0 {
 		return false
@@ -401,6 +416,14 @@ func isToken68(s string) bool {
 	}
 	return true
 }
+
+// token68Chars are the characters of a token68 before its trailing "=".
+var token68Chars = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/'
+	}
+	return t
+}()
 
 // refuse answers status with the challenge(s) of the schemes in use.
 // scheme is that of the request ("" when it had no token).

@@ -219,3 +219,13 @@ func TestSessionBindingsIdle(t *testing.T) {
 		t.Error("forgotten binding still valid")
 	}
 }
+
+// TestHeaderKeysCanonical checks that the header names read by direct map
+// access are in canonical form, so that they find what Header.Get finds.
+func TestHeaderKeysCanonical(t *testing.T) {
+	for _, k := range []string{"Authorization", "Mcp-Protocol-Version", "Mcp-Session-Id", "Mcp-Method", "Mcp-Name"} {
+		if c := http.CanonicalHeaderKey(k); c != k {
+			t.Errorf("%q is not canonical (%q)", k, c)
+		}
+	}
+}

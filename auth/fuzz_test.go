@@ -137,8 +137,8 @@ func FuzzPeekOperations(f *testing.F) {
 	f.Add(`{"method":"resources/read","params":{"name":"x","uri":"file:///secret"}}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
-		ops, release, err := peekOperations(r, 1<<16, nil)
-		release()
+		ops, ps, err := peekOperations(r, 1<<16, nil)
+		ps.release()
 		if err == nil && len(ops) > len(body) {
 			t.Fatal("more operations than bytes")
 		}

@@ -8,7 +8,6 @@ import (
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
-	"math/big"
 	"strings"
 	"sync"
 	"unsafe"
@@ -213,9 +212,8 @@ func (jws *compactJWS) verifySignature(alg string, key crypto.PublicKey) bool {
 			return false
 		}
 		h := sha256.Sum256(bytesOf(jws.signingInput))
-		r := new(big.Int).SetBytes(jws.sig[:32])
-		s := new(big.Int).SetBytes(jws.sig[32:])
-		return ecdsa.Verify(k, h[:], r, s)
+		var der [72]byte
+		return ecdsa.VerifyASN1(k, h[:], p256SigDER(der[:0], jws.sig))
 	case AlgRS256:
 		k, ok := key.(*rsa.PublicKey)
 		if !ok {
@@ -228,6 +226,42 @@ func (jws *compactJWS) verifySignature(alg string, key crypto.PublicKey) bool {
 		return ok && ed25519.Verify(k, bytesOf(jws.signingInput), jws.sig)
 	}
 	return false
+}
+
+// p256SigDER appends to dst the ASN.1 DER form (RFC 3279 section 2.2.3)
+// of a JWS ES256 signature, the 32-byte big-endian r and s concatenated
+// (RFC 7518 section 3.4), as ecdsa.VerifyASN1 reads it.
+func p256SigDER(dst, sig []byte) []byte {
+	r, s := derInt(sig[:32]), derInt(sig[32:])
+	dst = append(dst, 0x30, byte(4+len(r)+len(s)+btoi(r[0]&0x80 != 0)+btoi(s[0]&0x80 != 0)))
+	dst = appendDERInt(dst, r)
+	return appendDERInt(dst, s)
+}
+
+// derInt strips the leading zeros of an unsigned big-endian integer,
+// keeping one byte for zero.
+func derInt(b []byte) []byte {
+	for len(b) > 1 && b[0] == 0 {
+		b = b[1:]
+	}
+	return b
+}
+
+// appendDERInt appends the DER INTEGER of the unsigned minimal b.
+func appendDERInt(dst, b []byte) []byte {
+	if b[0]&0x80 != 0 {
+		dst = append(dst, 0x02, byte(len(b)+1), 0)
+	} else {
+		dst = append(dst, 0x02, byte(len(b)))
+	}
+	return append(dst, b...)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // bytesOf returns the bytes of s without copying them. The result must

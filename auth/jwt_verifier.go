@@ -5,8 +5,10 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -157,6 +159,8 @@ type jwtClaims struct {
 	Cnf      struct {
 		Jkt string `json:"jkt"`
 	} `json:"cnf"`
+
+	aud1 [1]string // Aud's storage when it is one string
 }
 
 // audience is "aud": one string or an array of strings.
@@ -203,7 +207,7 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*TokenInfo
 		return nil, invalid("token type " + sanitizeToken(jws.header.Typ) + " is not an access token")
 	}
 	var c jwtClaims
-	if err := strictjson.UnmarshalTrusted(jws.payload, &c); err != nil { // bounded; see parseCompactJWS
+	if err := decodeClaims(jws.payload, &c); err != nil { // bounded; see parseCompactJWS
 		return nil, invalid("token claims are not valid JSON")
 	}
 	exp, err := v.checkClaims(&c, now)
@@ -213,23 +217,7 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*TokenInfo
 	if err := v.keys.verify(ctx, jws); err != nil {
 		return nil, err
 	}
-	ti := &TokenInfo{
-		Subject:    c.Sub,
-		ClientID:   c.ClientID,
-		Issuer:     c.Iss,
-		Audience:   c.Aud,
-		Expiration: exp,
-		ID:         c.Jti,
-		JKT:        c.Cnf.Jkt,
-		RawClaims:  jws.payload,
-	}
-	if ti.ClientID == "" {
-		ti.ClientID = c.Azp
-	}
-	if c.Iat > 0 {
-		ti.IssuedAt = unixTime(c.Iat)
-	}
-	ti.Scopes = tokenScopes(c.Scope, c.Scp)
+	ti := newTokenInfo(&c, exp, jws.payload)
 	if v.cache != nil {
 		v.cache.put(key, ti, exp, now)
 	}
@@ -274,6 +262,73 @@ func unixTime(f float64) time.Time {
 	}
 	sec, frac := math.Modf(f)
 	return time.Unix(int64(sec), int64(frac*1e9))
+}
+
+// tokenInfoStorage is a TokenInfo with room for a typical token's
+// audience and scopes, so that building one takes one allocation.
+type tokenInfoStorage struct {
+	ti     TokenInfo
+	aud    [1]string
+	scopes [4]string
+}
+
+// newTokenInfo describes a token whose claims c were checked.
+func newTokenInfo(c *jwtClaims, exp time.Time, payload []byte) *TokenInfo {
+	st := &tokenInfoStorage{}
+	ti := &st.ti
+	*ti = TokenInfo{
+		Subject:    c.Sub,
+		ClientID:   c.ClientID,
+		Issuer:     c.Iss,
+		Audience:   c.Aud,
+		Expiration: exp,
+		ID:         c.Jti,
+		JKT:        c.Cnf.Jkt,
+		RawClaims:  payload,
+	}
+	if len(c.Aud) == 1 {
+		st.aud[0] = c.Aud[0]
+		ti.Audience = st.aud[:1:1]
+	}
+	if ti.ClientID == "" {
+		ti.ClientID = c.Azp
+	}
+	if c.Iat > 0 {
+		ti.IssuedAt = unixTime(c.Iat)
+	}
+	if c.Scope != "" {
+		// Clipped, so that an append to a shared TokenInfo's scopes copies.
+		ti.Scopes = slices.Clip(appendScopes(st.scopes[:0:len(st.scopes)], c.Scope))
+	} else {
+		ti.Scopes = tokenScopes("", c.Scp)
+	}
+	return ti
+}
+
+// appendScopes appends the scopes of s, split as parseScope splits them,
+// to dst.
+func appendScopes(dst []string, s string) []string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= '\t' && c <= '\r' || c >= utf8.RuneSelf {
+			return append(dst, parseScope(s)...) // other white space
+		}
+	}
+	for s != "" {
+		i := 0
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		s = s[i:]
+		j := strings.IndexByte(s, ' ')
+		if j < 0 {
+			j = len(s)
+		}
+		if j > 0 {
+			dst = append(dst, s[:j])
+		}
+		s = s[j:]
+	}
+	return dst
 }
 
 // tokenScopes returns the scopes of "scope" (a space-separated string)

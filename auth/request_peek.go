@@ -36,14 +36,38 @@ var (
 	errBadBody      = errors.New("request body is not a JSON-RPC message or batch")
 )
 
-// peekState pools the buffer and decoder of peekOperations.
+// peekState pools the buffer, readers and decoder of peekOperations.
 type peekState struct {
-	buf bytes.Buffer
-	rd  bytes.Reader
-	dec jsontext.Decoder
+	buf  bytes.Buffer
+	lim  io.LimitedReader
+	body peekBody // the body the next handler reads
+	rd   bytes.Reader
+	dec  jsontext.Decoder
 }
 
+// peekBody is a buffered request body.
+type peekBody struct{ bytes.Reader }
+
+// Close does nothing: the buffer is freed by release.
+func (*peekBody) Close() error { return nil }
+
 var peekPool = sync.Pool{New: func() any { return new(peekState) }}
+
+// release returns ps to the pool once the next handler is done with the
+// body. It may be called on nil.
+func (ps *peekState) release() {
+	if ps == nil {
+		return
+	}
+	ps.lim = io.LimitedReader{}
+	ps.body.Reset(nil)
+	ps.rd.Reset(nil)
+	ps.dec.Reset(&ps.rd)
+	if ps.buf.Cap() <= 64<<10 {
+		ps.buf.Reset()
+		peekPool.Put(ps)
+	}
+}
 
 // scanOptions: duplicate names are tracked only for the members read (the
 // MCP handler refuses any duplicate, so such a message never runs).
@@ -56,35 +80,33 @@ var scanOptions = jsontext.AllowDuplicateNames(true)
 // are matched after unescaping, case-sensitively, as the MCP handler's
 // strict decoding matches them, so both see the same method and name; a
 // message with one of those members twice is refused. The caller calls
-// release once the next handler is done with the body.
-func peekOperations(r *http.Request, max int64, ops []operation) (_ []operation, release func(), err error) {
-	ps := peekPool.Get().(*peekState)
-	release = func() {
-		ps.rd.Reset(nil)
-		ps.dec.Reset(&ps.rd)
-		if ps.buf.Cap() <= 64<<10 {
-			ps.buf.Reset()
-			peekPool.Put(ps)
-		}
-	}
+// ps.release() once the next handler is done with the body.
+func peekOperations(r *http.Request, max int64, ops []operation) (_ []operation, ps *peekState, err error) {
+	ps = peekPool.Get().(*peekState)
 	ps.buf.Reset()
-	_, err = ps.buf.ReadFrom(io.LimitReader(r.Body, max+1))
+	ps.lim = io.LimitedReader{R: r.Body, N: max + 1}
+	_, err = ps.buf.ReadFrom(&ps.lim)
+	ps.lim.R = nil
 	r.Body.Close()
 	if err != nil {
-		return ops, release, err
+		return ops, ps, err
 	}
 	if int64(ps.buf.Len()) > max {
-		return ops, release, errBodyTooLarge
+		return ops, ps, errBodyTooLarge
 	}
 	body := ps.buf.Bytes()
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	ps.body.Reset(body)
+	r.Body = &ps.body
+	if direct, ok := scanOperationsDirect(body, ops); ok {
+		return direct, ps, nil
+	}
 	ps.rd.Reset(body)
 	ps.dec.Reset(&ps.rd, scanOptions)
 	ops, err = scanOperations(&ps.dec, ops)
 	if err != nil {
-		return ops, release, errBadBody
+		return ops, ps, errBadBody
 	}
-	return ops, release, nil
+	return ops, ps, nil
 }
 
 // scanOperations reads a message or a batch.
@@ -244,12 +266,12 @@ func stringValue(v jsontext.Value) (string, bool) {
 // metadata headers, which the MCP handler checks against the body (so a
 // request whose headers lie is refused there).
 func headerOperation(h http.Header) (operation, bool) {
-	m := h.Values("Mcp-Method")
+	m := h["Mcp-Method"] // canonical keys, as Values reads them
 	if len(m) != 1 {
 		return operation{}, false
 	}
 	op := operation{method: m[0]}
-	n := h.Values("Mcp-Name")
+	n := h["Mcp-Name"]
 	switch len(n) {
 	case 0:
 	case 1:

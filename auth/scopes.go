@@ -36,6 +36,37 @@ func (sr *ScopeRules) perOperation() bool {
 	return len(sr.Methods) > 0 || len(sr.Tools) > 0 || len(sr.Prompts) > 0 || len(sr.Resources) > 0 || sr.Func != nil
 }
 
+// clone returns a copy of sr that shares no slice or map with it.
+func (sr ScopeRules) clone() ScopeRules {
+	cl := func(m map[string][]string) map[string][]string {
+		if m == nil {
+			return nil
+		}
+		c := make(map[string][]string, len(m))
+		for k, v := range m {
+			c[k] = slices.Clone(v)
+		}
+		return c
+	}
+	return ScopeRules{Endpoint: slices.Clone(sr.Endpoint), Methods: cl(sr.Methods), Tools: cl(sr.Tools),
+		Prompts: cl(sr.Prompts), Resources: cl(sr.Resources), Func: sr.Func}
+}
+
+// every returns every scope the rules name, without duplicates (an empty
+// non-nil slice if none), or nil when Func may add others.
+func (sr *ScopeRules) every() []string {
+	if sr.Func != nil {
+		return nil
+	}
+	all := appendNew([]string{}, sr.Endpoint)
+	for _, m := range []map[string][]string{sr.Methods, sr.Tools, sr.Prompts, sr.Resources} {
+		for _, scopes := range m {
+			all = appendNew(all, scopes)
+		}
+	}
+	return all
+}
+
 // add appends to dst the scopes the operation (method, name) needs beyond
 // the endpoint's, without duplicates.
 func (sr *ScopeRules) add(dst []string, method, name string) []string {
