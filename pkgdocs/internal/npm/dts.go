@@ -41,7 +41,12 @@ type Scanner struct {
 	// Self resolves a non-relative specifier that names the package itself
 	// ("zustand/vanilla" inside zustand) to a declaration file; nil or ""
 	// means another package.
-	Self       func(spec string) string
+	Self func(spec string) string
+	// External resolves a specifier naming another package, imported from
+	// file from, to a declaration file Read can open; nil or "" means the
+	// other package is not available. Interfaces that extend an interface
+	// of another package get its members (and those it inherits).
+	External   func(from, spec string) string
 	MaxSymbols int // default 5000
 	MaxFiles   int // default 300
 
@@ -312,6 +317,9 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 		for _, mem := range parseMembers(body(st.raw)) {
 			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: sc.file, Hidden: true})
 		}
+		if s.External != nil {
+			s.inheritExternal(name, sc.file, t)
+		}
 	default:
 		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
 	}
@@ -492,7 +500,12 @@ func (s *Scanner) resolve(from, spec string) string {
 		return resolveDTS(from, spec, s.Read)
 	}
 	if s.Self != nil {
-		return s.Self(spec)
+		if t := s.Self(spec); t != "" {
+			return t
+		}
+	}
+	if s.External != nil {
+		return s.External(from, spec)
 	}
 	return ""
 }

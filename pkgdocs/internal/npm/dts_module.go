@@ -6,8 +6,9 @@ import "strings"
 type dtsFile struct {
 	file       string
 	stmts      []statement
-	references []string // /// <reference path="..." /> targets
-	hasExports bool     // a module, not a global script
+	references []string             // /// <reference path="..." /> targets
+	hasExports bool                 // a module, not a global script
+	imports    map[string]importRef // bindings imported at the top level, computed when first needed
 }
 
 func parseDTS(file, src string) *dtsFile {

@@ -79,9 +79,9 @@ func describeInstalled(project, name, dir string) (*model.Package, error) {
 	}
 	_ = json.Unmarshal(data, &pj)
 	_ = json.Unmarshal(data, &ver)
-	pkg, entry := extract(tree, "")
+	pkg, own := extract(tree, "")
 	pkg.Origin = "installed " + filepath.ToSlash(filepath.Join("node_modules", name)) + " (" + strings.TrimPrefix(pkg.Origin, "tarball ") + ")"
-	if entry == "" && !strings.HasPrefix(name, "@types/") {
+	if own == nil && !strings.HasPrefix(name, "@types/") {
 		if tdir := installedDir(project, TypesPackage(name)); tdir != "" {
 			if ttree, err := readInstalled(tdir); err == nil {
 				types, _ := extract(ttree, "")
