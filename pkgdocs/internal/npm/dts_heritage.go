@@ -1,6 +1,7 @@
 package npm
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
@@ -67,7 +68,11 @@ func (s *Scanner) inheritFrom(owner, file, name string, depth int, seen map[stri
 			continue
 		}
 		for _, mem := range parseMembers(body(st.raw)) {
-			s.add(model.Symbol{Name: owner + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: file, Hidden: true})
+			sig := mem.sig
+			if alias := aliasOf(f, mem); alias != "" {
+				sig += "\n" + alias
+			}
+			s.add(model.Symbol{Name: owner + "." + mem.name, Kind: mem.kind, Signature: sig, Doc: mem.doc, File: file, Hidden: true})
 		}
 		bases = append(bases, heritage(st.text)...)
 	}
@@ -83,6 +88,34 @@ func (s *Scanner) inheritFrom(owner, file, name string, depth int, seen map[stri
 			s.inheritFrom(owner, file, base, depth+1, seen)
 		}
 	}
+}
+
+// memberTypeRE matches a property typed by one named type:
+// "use: ApplicationRequestHandler<this>".
+var memberTypeRE = regexp.MustCompile(`^[\w$"']+\??:\s*([A-Za-z_$][\w$]*)\s*(?:<[^;{}]*>)?$`)
+
+// aliasOf returns the declaration of the type alias a property's type
+// names, when file declares it in at most 8 lines, so that the property's
+// callable forms are shown with it.
+func aliasOf(f *dtsFile, mem member) string {
+	if mem.kind != "property" {
+		return ""
+	}
+	m := memberTypeRE.FindStringSubmatch(strings.TrimSpace(mem.sig))
+	if m == nil {
+		return ""
+	}
+	for _, st := range f.stmts {
+		d := declRE.FindStringSubmatch(st.text)
+		if d == nil || d[2] != m[1] || declKind(d[1]) != "type" {
+			continue
+		}
+		if sig := signature(st.text); strings.Count(sig, "\n") < 8 {
+			return sig
+		}
+		return ""
+	}
+	return ""
 }
 
 // fileImports returns the bindings a file imports: "import … from" and
@@ -102,6 +135,9 @@ func (s *Scanner) fileImports(file string) map[string]importRef {
 	}
 	return f.imports
 }
+
+// typeNameRE matches a (possibly qualified) type name.
+var typeNameRE = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$`)
 
 // heritage returns the names an interface declaration extends, type
 // arguments removed: "interface A<T extends X> extends B<T>, c.D {" gives
@@ -130,7 +166,7 @@ func heritage(t string) []string {
 		if i := strings.IndexByte(name, '<'); i >= 0 {
 			name = strings.TrimSpace(name[:i])
 		}
-		if name != "" && len(out) < 20 {
+		if typeNameRE.MatchString(name) && len(out) < 20 {
 			out = append(out, name)
 		}
 	}

@@ -165,6 +165,7 @@ func (s *Source) followTypes(ctx context.Context, cfg *Config, t *typeSet, pkg *
 	if len(t.wanted) == 0 {
 		return
 	}
+	var skipped []string
 	for round := 0; round < maxFollowDepth && len(t.wanted) > 0; round++ {
 		var names []string
 		for n := range t.wanted {
@@ -176,7 +177,7 @@ func (s *Source) followTypes(ctx context.Context, cfg *Config, t *typeSet, pkg *
 			delete(t.wanted, n)
 			if len(t.mounts) >= maxFollowed {
 				t.failed[n] = true
-				pkg.Notes = append(pkg.Notes, fmt.Sprintf("Declarations from %s were not read (at most %d other packages are followed).", n, maxFollowed))
+				skipped = append(skipped, n)
 				continue
 			}
 			m, err := s.mountTypes(ctx, cfg, w)
@@ -194,6 +195,9 @@ func (s *Source) followTypes(ctx context.Context, cfg *Config, t *typeSet, pkg *
 			t.mounts[n] = m
 		}
 		pkg.Symbols = t.scan()
+	}
+	if len(skipped) > 0 {
+		pkg.Notes = append(pkg.Notes, fmt.Sprintf("Declarations the package's types lead to in %s were not read: at most %d other packages are followed.", strings.Join(skipped, ", "), maxFollowed))
 	}
 	var names []string
 	for n := range t.mounts {

@@ -90,6 +90,9 @@ func hitBlocks(p *model.Package, hits []search.Hit) []render.Block {
 			if doc := firstParagraph(u.Body); doc != "" {
 				b.WriteString("\n" + doc + "\n")
 			}
+			if u.Package != "" {
+				fmt.Fprintf(&b, "\n*Declared in %s.*\n", u.Package)
+			}
 		case search.KindExample:
 			if doc := firstParagraph(u.Doc); doc != "" {
 				b.WriteString(doc + "\n\n")
