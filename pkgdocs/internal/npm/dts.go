@@ -48,7 +48,10 @@ type Scanner struct {
 	// of another package get its members (and those it inherits).
 	External   func(from, spec string) string
 	MaxSymbols int // default 5000
-	MaxFiles   int // default 300
+	// parsedBefore, when set, holds files parsed by earlier scans of the
+	// same files, and receives those this one parses.
+	parsedBefore map[string]*dtsFile
+	MaxFiles     int // default 300
 
 	visited  map[string]bool
 	files    int // scans so far, bounded by 20*MaxFiles
@@ -145,12 +148,18 @@ func (s *Scanner) read(file string) *dtsFile {
 	if len(s.parsed) >= s.MaxFiles {
 		return nil
 	}
-	src, ok := s.Read(file)
-	if !ok {
-		return nil
+	f := s.parsedBefore[file]
+	if f == nil {
+		src, ok := s.Read(file)
+		if !ok {
+			return nil
+		}
+		f = parseDTS(file, string(src))
+		if s.parsedBefore != nil {
+			s.parsedBefore[file] = f
+		}
 	}
 	s.readLog[file] = struct{}{}
-	f := parseDTS(file, string(src))
 	s.parsed[file] = f
 	return f
 }

@@ -62,19 +62,15 @@ func (s *Scanner) inheritFrom(owner, file, name string, depth int, seen map[stri
 		return
 	}
 	var bases []string
-	for _, st := range f.stmts {
-		m := declRE.FindStringSubmatch(st.text)
-		if m == nil || m[2] != name || declKind(m[1]) != "interface" {
-			continue
-		}
-		for _, mem := range parseMembers(body(st.raw)) {
+	for _, i := range f.declared("interface", name) {
+		for _, mem := range f.membersOf(i) {
 			sig := mem.sig
 			if alias := aliasOf(f, mem); alias != "" {
 				sig += "\n" + alias
 			}
 			s.add(model.Symbol{Name: owner + "." + mem.name, Kind: mem.kind, Signature: sig, Doc: mem.doc, File: file, Hidden: true})
 		}
-		bases = append(bases, heritage(st.text)...)
+		bases = append(bases, heritage(f.stmts[i].text)...)
 	}
 	imports := s.fileImports(file)
 	for _, base := range bases {
@@ -105,12 +101,8 @@ func aliasOf(f *dtsFile, mem member) string {
 	if m == nil {
 		return ""
 	}
-	for _, st := range f.stmts {
-		d := declRE.FindStringSubmatch(st.text)
-		if d == nil || d[2] != m[1] || declKind(d[1]) != "type" {
-			continue
-		}
-		if sig := signature(st.text); strings.Count(sig, "\n") < 8 {
+	for _, i := range f.declared("type", m[1]) {
+		if sig := signature(f.stmts[i].text); strings.Count(sig, "\n") < 8 {
 			return sig
 		}
 		return ""

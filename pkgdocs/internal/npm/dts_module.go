@@ -9,6 +9,36 @@ type dtsFile struct {
 	references []string             // /// <reference path="..." /> targets
 	hasExports bool                 // a module, not a global script
 	imports    map[string]importRef // bindings imported at the top level, computed when first needed
+	decls      map[string][]int     // "kind name" -> top-level statements declaring it, computed when first needed
+	members    map[int][]member     // members of interface statements already parsed
+}
+
+// declared returns the indexes of the top-level statements declaring name
+// as kind ("interface", "type").
+func (f *dtsFile) declared(kind, name string) []int {
+	if f.decls == nil {
+		f.decls = map[string][]int{}
+		for i, st := range f.stmts {
+			if m := declRE.FindStringSubmatch(st.text); m != nil {
+				k := declKind(m[1]) + " " + m[2]
+				f.decls[k] = append(f.decls[k], i)
+			}
+		}
+	}
+	return f.decls[kind+" "+name]
+}
+
+// membersOf returns the members of the interface statement i.
+func (f *dtsFile) membersOf(i int) []member {
+	if f.members == nil {
+		f.members = map[int][]member{}
+	}
+	m, ok := f.members[i]
+	if !ok {
+		m = parseMembers(body(f.stmts[i].raw))
+		f.members[i] = m
+	}
+	return m
 }
 
 func parseDTS(file, src string) *dtsFile {

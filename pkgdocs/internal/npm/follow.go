@@ -20,6 +20,10 @@ import (
 const (
 	maxFollowed    = 4 // dependency packages read per package
 	maxFollowDepth = 2 // a dependency of a dependency, no further
+	// maxFollowedFile bounds the size of a declaration file read from a
+	// followed package: larger ones (csstype's 950 KiB of CSS properties)
+	// cost more to parse than they tell about the package described.
+	maxFollowedFile = 512 << 10
 )
 
 // mountDir is where dependency packages appear in a typeSet's file
@@ -38,6 +42,7 @@ type typeSet struct {
 	mounts  map[string]*mount
 	wanted  map[string]wantedDep // packages asked for, not mounted yet
 	failed  map[string]bool      // packages that could not be read
+	parsed  map[string]*dtsFile  // files parsed by earlier scans
 }
 
 // mount is a dependency package read for its declarations.
@@ -57,7 +62,7 @@ type wantedDep struct {
 
 func newTypeSet(tree *archive.Tree, pj packageJSON, entry string) *typeSet {
 	return &typeSet{root: tree, name: pj.Name, entry: entry, exports: pj.Exports, deps: pj.dependencies(),
-		mounts: map[string]*mount{}, wanted: map[string]wantedDep{}, failed: map[string]bool{}}
+		mounts: map[string]*mount{}, wanted: map[string]wantedDep{}, failed: map[string]bool{}, parsed: map[string]*dtsFile{}}
 }
 
 // dependencies returns dependencies and peer dependencies with their
@@ -77,7 +82,7 @@ func (pj packageJSON) dependencies() map[string]string {
 // mounted dependencies, and marks each symbol declared in one of them with
 // the package it comes from.
 func (t *typeSet) scan() []model.Symbol {
-	sc := &Scanner{Read: t.read, DefaultName: defaultName(t.name), Self: selfResolver(t.root, t.name, t.exports), External: t.external}
+	sc := &Scanner{Read: t.read, DefaultName: defaultName(t.name), Self: selfResolver(t.root, t.name, t.exports), External: t.external, parsedBefore: t.parsed}
 	syms := sc.Scan(t.entry)
 	for i := range syms {
 		if name, file, ok := t.split(syms[i].File); ok {
@@ -117,7 +122,11 @@ func packageOf(spec string) (name, sub string) {
 
 func (t *typeSet) read(p string) ([]byte, bool) {
 	if pkg, file, ok := t.split(p); ok {
-		return t.mounts[pkg].tree.Get(file)
+		data, ok := t.mounts[pkg].tree.Get(file)
+		if len(data) > maxFollowedFile {
+			return nil, false
+		}
+		return data, ok
 	}
 	if strings.HasPrefix(p, mountDir) {
 		return nil, false
@@ -247,6 +256,9 @@ func (s *Source) mountTypes(ctx context.Context, cfg *Config, w wantedDep) (*mou
 	}
 	if !fromExports {
 		entry = applyTypesVersions(entry, orderedTypesVersions(pj.TypesVersions), tree.Has)
+	}
+	if data, _ := tree.Get(entry); len(data) > maxFollowedFile {
+		return nil, fmt.Errorf("%s@%s: %s is %d KiB: %w", w.name, vd.Version, entry, len(data)>>10, errNoDeclarations)
 	}
 	return &mount{name: w.name, version: vd.Version, tree: tree, entry: path.Clean(entry), deps: pj.dependencies(), depth: w.depth}, nil
 }

@@ -152,8 +152,9 @@ func names(syms []model.Symbol) []string {
 }
 
 // TestFollowTypesBounds: at most maxFollowed packages are read, the rest
-// is said; a dependency that does not exist or ships no declarations is
-// skipped quietly; a package never follows into itself.
+// is said; a dependency that does not exist, ships no declarations or
+// whose declarations are over maxFollowedFile is skipped quietly; a
+// package never follows into itself.
 func TestFollowTypesBounds(t *testing.T) {
 	pkgs := map[string]map[string][]testutil.File{}
 	var deps, decl []string
@@ -164,8 +165,9 @@ func TestFollowTypesBounds(t *testing.T) {
 		pkgs[n] = map[string][]testutil.File{"1.0.0": declPackage(n, "1.0.0", `"many": "*"`, fmt.Sprintf("export * from \"many\";\nexport declare function f%d(): void;\n", i))}
 	}
 	// Sorted before the others, they are tried first and do not count.
-	deps = append(deps, `"a-missing": "*"`, `"a-untyped": "*"`)
-	decl = append(decl, `export * from "a-missing";`, `export * from "a-untyped";`, `export * from "many";`, "export declare function own(): void;")
+	deps = append(deps, `"a-huge": "*"`, `"a-missing": "*"`, `"a-untyped": "*"`)
+	decl = append(decl, `export * from "a-huge";`, `export * from "a-missing";`, `export * from "a-untyped";`, `export * from "many";`, "export declare function own(): void;")
+	pkgs["a-huge"] = map[string][]testutil.File{"1.0.0": declPackage("a-huge", "1.0.0", "", strings.Repeat("export declare function huge(): void;\n", maxFollowedFile/30))}
 	pkgs["many"] = map[string][]testutil.File{"1.0.0": declPackage("many", "1.0.0", strings.Join(deps, ", "), strings.Join(decl, "\n"))}
 	pkgs["a-untyped"] = map[string][]testutil.File{"1.0.0": {{Name: "package.json", Data: []byte(`{"name": "a-untyped"}`)}}}
 	src, _ := loggedRegistry(t, pkgs)
@@ -179,7 +181,7 @@ func TestFollowTypesBounds(t *testing.T) {
 			found++
 		}
 	}
-	if found != maxFollowed || symbolNamed(pkg.Symbols, "own") == nil {
+	if found != maxFollowed || symbolNamed(pkg.Symbols, "own") == nil || symbolNamed(pkg.Symbols, "huge") != nil || strings.Contains(pkg.Origin, "a-huge") {
 		t.Errorf("%d followed packages' symbols, want %d: %v", found, maxFollowed, names(pkg.Symbols))
 	}
 	notes := strings.Join(pkg.Notes, "\n")
