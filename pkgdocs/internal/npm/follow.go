@@ -52,6 +52,7 @@ type mount struct {
 	entry         string
 	deps          map[string]string
 	depth         int
+	local         bool // read from the project's node_modules
 }
 
 // wantedDep is a dependency package a declaration leads into.
@@ -169,8 +170,9 @@ func (t *typeSet) external(from, spec string) string {
 }
 
 // followTypes mounts the dependency packages the declarations lead into,
-// within the bounds, and scans again; failures become notes.
-func (s *Source) followTypes(ctx context.Context, cfg *Config, t *typeSet, pkg *model.Package) {
+// read by load, within the bounds, and scans again; transient failures
+// become notes.
+func followTypes(t *typeSet, pkg *model.Package, load func(wantedDep) (*mount, error)) {
 	if len(t.wanted) == 0 {
 		return
 	}
@@ -189,7 +191,7 @@ func (s *Source) followTypes(ctx context.Context, cfg *Config, t *typeSet, pkg *
 				skipped = append(skipped, n)
 				continue
 			}
-			m, err := s.mountTypes(ctx, cfg, w)
+			m, err := load(w)
 			if err != nil {
 				// A package that does not exist, has no matching version
 				// or ships no declarations is simply not followed; a
@@ -214,7 +216,11 @@ func (s *Source) followTypes(ctx context.Context, cfg *Config, t *typeSet, pkg *
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		pkg.Origin += " + " + n + "@" + t.mounts[n].version
+		sep := " + "
+		if t.mounts[n].local {
+			sep = " + installed "
+		}
+		pkg.Origin += sep + n + "@" + t.mounts[n].version
 	}
 }
 
@@ -228,8 +234,9 @@ func followTransient(err error) bool {
 	return fetch.IsTransient(err) && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrVersionNotFound) && !errors.Is(err, errNoDeclarations)
 }
 
-// mountTypes reads a dependency package's declarations: the highest
-// version in the range the importing package asks for.
+// mountTypes reads a dependency package's declarations from the
+// registry: the highest version in the range the importing package asks
+// for.
 func (s *Source) mountTypes(ctx context.Context, cfg *Config, w wantedDep) (*mount, error) {
 	rng := w.rng
 	if _, err := semver.NewConstraint(rng); err != nil {
@@ -246,19 +253,47 @@ func (s *Source) mountTypes(ctx context.Context, cfg *Config, w wantedDep) (*mou
 	if err != nil {
 		return nil, err
 	}
+	return mountTree(w, tree, vd.Version)
+}
+
+// mountInstalled reads a dependency package's declarations from the
+// copy installed under the project.
+func mountInstalled(project string, w wantedDep) (*mount, error) {
+	dir := installedDir(project, w.name)
+	if dir == "" {
+		return nil, fmt.Errorf("%s is not installed: %w", w.name, ErrNotFound)
+	}
+	tree, err := readInstalled(dir)
+	if err != nil {
+		return nil, err
+	}
+	var v struct {
+		Version string `json:"version"`
+	}
+	data, _ := tree.Get("package.json")
+	_ = json.Unmarshal(data, &v)
+	m, err := mountTree(w, tree, v.Version)
+	if m != nil {
+		m.local = true
+	}
+	return m, err
+}
+
+// mountTree finds a dependency package's declaration entry point.
+func mountTree(w wantedDep, tree *archive.Tree, version string) (*mount, error) {
 	var pj packageJSON
 	if data, ok := tree.Get("package.json"); ok {
 		_ = json.Unmarshal(data, &pj)
 	}
 	entry, fromExports := typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports)
 	if entry == "" {
-		return nil, fmt.Errorf("%s@%s: %w", w.name, vd.Version, errNoDeclarations)
+		return nil, fmt.Errorf("%s@%s: %w", w.name, version, errNoDeclarations)
 	}
 	if !fromExports {
 		entry = applyTypesVersions(entry, orderedTypesVersions(pj.TypesVersions), tree.Has)
 	}
 	if data, _ := tree.Get(entry); len(data) > maxFollowedFile {
-		return nil, fmt.Errorf("%s@%s: %s is %d KiB: %w", w.name, vd.Version, entry, len(data)>>10, errNoDeclarations)
+		return nil, fmt.Errorf("%s@%s: %s is %d KiB: %w", w.name, version, entry, len(data)>>10, errNoDeclarations)
 	}
-	return &mount{name: w.name, version: vd.Version, tree: tree, entry: path.Clean(entry), deps: pj.dependencies(), depth: w.depth}, nil
+	return &mount{name: w.name, version: version, tree: tree, entry: path.Clean(entry), deps: pj.dependencies(), depth: w.depth}, nil
 }

@@ -7,10 +7,14 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
 	"github.com/gomcp/sdk/pkgdocs/internal/testutil"
 )
@@ -253,4 +257,40 @@ func FuzzHeritage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFollowInstalledTypes: with the package installed under the project,
+// the packages its declarations lead into are read from node_modules too,
+// offline, and never from the registry.
+func TestFollowInstalledTypes(t *testing.T) {
+	var hits atomic.Int32
+	reg := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.NotFound(w, r)
+	}))
+	defer reg.Close()
+	project := t.TempDir()
+	os.WriteFile(filepath.Join(project, "package-lock.json"), []byte(`{"packages": {}}`), 0o644)
+	install := func(name string, files []testutil.File) {
+		for _, f := range files {
+			p := filepath.Join(project, "node_modules", filepath.FromSlash(name), filepath.FromSlash(f.Name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, f.Data, 0o644)
+		}
+	}
+	install("web", declPackage("web", "1.0.0", `"web-core": "^1.0.0", "not-installed": "*"`,
+		"import * as core from \"web-core\";\nexport * from \"not-installed\";\nexport interface App extends core.App {}\n"))
+	install("web-core", declPackage("web-core", "1.4.0", "", "export interface App {\n    /** Adds middleware. */\n    use(fn: Function): this;\n}\n"))
+	cfg := FromValues(map[string]string{"registry": reg.URL + "/"})
+	src := &Source{Client: fetch.New(nil), Config: func(string) (*Config, error) { return cfg, nil }, Offline: true}
+	pkg, err := src.Describe(context.Background(), Request{Name: "web", ProjectPath: project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := symbolNamed(pkg.Symbols, "App.use"); s == nil || s.Package != "web-core@1.4.0" || s.Doc != "Adds middleware." {
+		t.Errorf("App.use = %+v", s)
+	}
+	if !strings.HasSuffix(pkg.Origin, " + installed web-core@1.4.0") || strings.Contains(strings.Join(pkg.Notes, " "), "eclarations") || hits.Load() != 0 {
+		t.Errorf("origin %q, notes %q, %d registry requests", pkg.Origin, pkg.Notes, hits.Load())
+	}
 }

@@ -159,7 +159,7 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 		types = s.typesFallback(ctx, cfg, req.Name, vd.Version, pkg)
 	}
 	if types != nil {
-		s.followTypes(ctx, cfg, types, pkg)
+		followTypes(types, pkg, func(w wantedDep) (*mount, error) { return s.mountTypes(ctx, cfg, w) })
 	}
 	pkg.Deprecated = string(vd.Deprecated)
 	pkg.Name, pkg.Version, pkg.Ecosystem = req.Name, vd.Version, model.NPM
