@@ -189,7 +189,7 @@ func (s *Scanner) scanFile(file string, only map[string]string, prefix string) {
 
 // statements emits what a list of statements exports within sc.
 func (s *Scanner) statements(f *dtsFile, stmts []statement, sc scope) {
-	ex := exportsOf(stmts)
+	ex := f.exportsOfStmts(stmts)
 	for _, st := range stmts {
 		if s.full() {
 			return

@@ -118,7 +118,10 @@ func (s *Scanner) fileImports(file string) map[string]importRef {
 		return nil
 	}
 	if f.imports == nil {
-		f.imports = exportsOf(f.stmts).imports
+		f.imports = map[string]importRef{}
+		for k, v := range f.exportsOfStmts(f.stmts).imports {
+			f.imports[k] = v
+		}
 		for _, st := range f.stmts {
 			if m := requireRE.FindStringSubmatch(st.text); m != nil {
 				f.imports[m[2]] = importRef{m[3], "*"}

@@ -8,6 +8,7 @@ type dtsFile struct {
 	stmts      []statement
 	references []string             // /// <reference path="..." /> targets
 	hasExports bool                 // a module, not a global script
+	exports    exports              // what the top-level statements export
 	imports    map[string]importRef // bindings imported at the top level, computed when first needed
 	decls      map[string][]int     // "kind name" -> top-level statements declaring it, computed when first needed
 	members    map[int][]member     // members of interface statements already parsed
@@ -43,11 +44,24 @@ func (f *dtsFile) membersOf(i int) []member {
 
 func parseDTS(file, src string) *dtsFile {
 	f := &dtsFile{file: file, stmts: splitStatements(src)}
-	for _, m := range referenceRE.FindAllStringSubmatch(src, 200) {
-		f.references = append(f.references, m[1])
+	if strings.Contains(src, "<reference") { // the regexp over a large file costs more
+		for _, m := range referenceRE.FindAllStringSubmatch(src, 200) {
+			f.references = append(f.references, m[1])
+		}
 	}
-	f.hasExports = exportsOf(f.stmts).hasExports
+	f.exports = exportsOf(f.stmts)
+	f.hasExports = f.exports.hasExports
 	return f
+}
+
+// exportsOfStmts is exportsOf, from the file's cache when stmts are the
+// file's top-level statements (read again for every filter a file is
+// scanned with).
+func (f *dtsFile) exportsOfStmts(stmts []statement) exports {
+	if f.exports.names != nil && len(stmts) == len(f.stmts) && len(stmts) > 0 && &stmts[0] == &f.stmts[0] {
+		return f.exports
+	}
+	return exportsOf(stmts)
 }
 
 // importRef is one imported binding: the module specifier and the name
