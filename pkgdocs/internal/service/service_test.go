@@ -442,3 +442,28 @@ func BenchmarkWarmDescribe(b *testing.B) {
 		}
 	}
 }
+
+// TestFollowedDeclarations: symbols declared in a package the described
+// one's types lead into are found by describe and search, each saying
+// which package declares it.
+func TestFollowedDeclarations(t *testing.T) {
+	s := evalService(t, false)
+	ctx := context.Background()
+	res, err := s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: "express", Symbol: "Application.use"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## property express.Application.use", "use: ApplicationRequestHandler<this>\ntype ApplicationRequestHandler<T> =",
+		"*Defined in index.d.ts of @types/express-serve-static-core@5.1.3.*"} {
+		if !strings.Contains(res.Markdown, want) {
+			t.Errorf("describe lacks %q:\n%s", want, res.Markdown)
+		}
+	}
+	sr, err := s.SearchPackageDocs(ctx, SearchArgs{Package: "express", Language: "npm", Query: "app.use"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sr.Markdown, "symbol: express.Application.use") || !strings.Contains(sr.Markdown, "*Declared in @types/express-serve-static-core@5.1.3.*") {
+		t.Errorf("search:\n%s", sr.Markdown)
+	}
+}
