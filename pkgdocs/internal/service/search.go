@@ -55,7 +55,7 @@ func searchEntry(e *entry, args SearchArgs, fuzzy bool, limit int) *SearchResult
 	hits := e.index().Search(args.Query, search.Options{Limit: limit, Kind: args.Kind, Fuzzy: fuzzy})
 	res := &SearchResult{Provenance: provenance(p), Query: args.Query, Hits: []SearchHit{}}
 	for _, h := range hits {
-		res.Hits = append(res.Hits, SearchHit{Kind: h.Unit.Kind, Title: h.Unit.Title, Score: round(h.Score)})
+		res.Hits = append(res.Hits, SearchHit{Kind: h.Unit.Kind, Title: h.Unit.Title, Score: round(h.Score), Package: h.Unit.Package})
 	}
 	blocks := hitBlocks(p, hits)
 	if len(blocks) == 0 {

@@ -466,4 +466,15 @@ func TestFollowedDeclarations(t *testing.T) {
 	if !strings.Contains(sr.Markdown, "symbol: express.Application.use") || !strings.Contains(sr.Markdown, "*Declared in @types/express-serve-static-core@5.1.3.*") {
 		t.Errorf("search:\n%s", sr.Markdown)
 	}
+	found := false
+	for _, h := range sr.Hits {
+		if h.Title == "express.Application.use" {
+			found = h.Package == "@types/express-serve-static-core@5.1.3"
+		} else if h.Kind != "symbol" && h.Package != "" {
+			t.Errorf("hit %+v names a package", h)
+		}
+	}
+	if !found {
+		t.Errorf("structured hits %+v: express.Application.use without its package", sr.Hits)
+	}
 }
