@@ -140,14 +140,14 @@ func (t *typeSet) read(p string) ([]byte, bool) {
 // that is a declared dependency of the importing package (as itself or as
 // its @types package) and not mounted yet is recorded as wanted.
 func (t *typeSet) external(from, spec string) string {
-	if strings.HasPrefix(spec, "node:") || ValidateName(strings.SplitN(spec, "/", 2)[0]) != nil && !strings.HasPrefix(spec, "@") {
+	name, sub := packageOf(spec)
+	if strings.HasPrefix(spec, "node:") || ValidateName(name) != nil || strings.Contains("/"+sub+"/", "/../") {
 		return ""
 	}
 	deps, depth := t.deps, 1
 	if pkg, _, ok := t.split(from); ok {
 		deps, depth = t.mounts[pkg].deps, t.mounts[pkg].depth+1
 	}
-	name, sub := packageOf(spec)
 	for _, cand := range []string{name, TypesPackage(name)} {
 		rng, ok := deps[cand]
 		if !ok || cand == t.name {
@@ -159,7 +159,7 @@ func (t *typeSet) external(from, spec string) string {
 			}
 			return resolveDTS(mountDir+cand+"/index.d.ts", "./"+sub, t.read)
 		}
-		if depth <= maxFollowDepth && !t.failed[cand] && ValidateName(cand) == nil {
+		if depth <= maxFollowDepth && !t.failed[cand] {
 			if _, seen := t.wanted[cand]; !seen {
 				t.wanted[cand] = wantedDep{name: cand, rng: rng, depth: depth}
 			}

@@ -68,6 +68,8 @@ func TestFollowTypes(t *testing.T) {
 		"web": {"1.0.0": declPackage("web", "1.0.0", `"web-core": "^1.0.0", "@types/helper-lib": "*"`, `
 import * as core from "web-core";
 export { Helper } from "helper-lib";
+export { Extra } from "helper-lib/extra";
+export { Secret } from "helper-lib/../web/secret";
 export * from "undeclared-pkg";
 /** The application. */
 export interface App extends core.App {
@@ -100,7 +102,8 @@ export interface Base extends X {
 }
 `)},
 		"deeper":            {"1.0.0": declPackage("deeper", "1.0.0", "", `export interface X { tooFar(): void }`)},
-		"@types/helper-lib": {"2.0.0": declPackage("@types/helper-lib", "2.0.0", "", "/** Helps. */\nexport declare class Helper {\n    run(): void;\n}\n")},
+		"@types/helper-lib": {"2.0.0": append(declPackage("@types/helper-lib", "2.0.0", "", "/** Helps. */\nexport declare class Helper {\n    run(): void;\n}\n"),
+			testutil.File{Name: "extra.d.ts", Data: []byte("/** A subpath export. */\nexport declare function Extra(): void;\n")})},
 	})
 	pkg, err := src.Describe(context.Background(), Request{Name: "web"})
 	if err != nil {
@@ -115,6 +118,7 @@ export interface Base extends X {
 		{"App.deepMember", "deep@3.1.0", "deepMember(): void", "Comes from two packages away."},
 		{"Helper", "@types/helper-lib@2.0.0", "class Helper", "Helps."},
 		{"Helper.run", "@types/helper-lib@2.0.0", "run(): void", ""},
+		{"Extra", "@types/helper-lib@2.0.0", "function Extra(): void", "A subpath export."},
 	}
 	for _, tt := range tests {
 		s := symbolNamed(pkg.Symbols, tt.name)
@@ -125,11 +129,11 @@ export interface Base extends X {
 		if s.Package != tt.from || !strings.Contains(s.Signature, tt.sig) || s.Doc != tt.doc {
 			t.Errorf("%s = %+v, want from %q, signature %q, doc %q", tt.name, *s, tt.from, tt.sig, tt.doc)
 		}
-		if tt.from != "" && s.File != "index.d.ts" {
+		if tt.from != "" && s.File != "index.d.ts" && s.File != "extra.d.ts" {
 			t.Errorf("%s: file %q, want the path inside %s", tt.name, s.File, tt.from)
 		}
 	}
-	for _, absent := range []string{"App.tooFar", "App.wrongMajor"} {
+	for _, absent := range []string{"App.tooFar", "App.wrongMajor", "Secret"} {
 		if symbolNamed(pkg.Symbols, absent) != nil {
 			t.Errorf("%s should not be there", absent)
 		}
