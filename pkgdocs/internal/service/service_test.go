@@ -478,3 +478,40 @@ func TestFollowedDeclarations(t *testing.T) {
 		t.Errorf("structured hits %+v: express.Application.use without its package", sr.Hits)
 	}
 }
+
+// TestFollowedDeclarationsCached: the packages declarations lead into are
+// cached on disk like the package itself, so a second process answers
+// express (and what @types/express-serve-static-core declares) without a
+// registry request.
+func TestFollowedDeclarationsCached(t *testing.T) {
+	reg := testutil.NewNPMRegistry(t, "../../testdata/npm/registry")
+	dir := t.TempDir()
+	ask := func() string {
+		s, err := New(&Config{
+			Client:     fetch.New(&fetch.Options{BaseBackoff: time.Millisecond, Retries: -1}),
+			GOMODCACHE: t.TempDir(),
+			NPM:        NPMConfig{Values: map[string]string{"registry": reg.URL + "/"}},
+			CacheDir:   dir,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.DescribeNPMPackage(context.Background(), DescribeNPMArgs{Package: "express", Symbol: "Application.use"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Markdown
+	}
+	first := ask()
+	before := reg.Requests.Load()
+	if before < 4 { // express and @types/express, then @types/express-serve-static-core: version list and tarball each
+		t.Fatalf("the first process made %d registry requests", before)
+	}
+	second := ask()
+	if got := reg.Requests.Load() - before; got != 0 {
+		t.Errorf("the second process made %d registry requests", got)
+	}
+	if first != second || !strings.Contains(second, "@types/express-serve-static-core@5.1.3") {
+		t.Errorf("answers differ or lack the followed package:\n%s\n---\n%s", first, second)
+	}
+}
