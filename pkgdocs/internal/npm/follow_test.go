@@ -101,7 +101,7 @@ export interface Base extends X {
     deepMember(): void;
 }
 `)},
-		"deeper":            {"1.0.0": declPackage("deeper", "1.0.0", "", `export interface X { tooFar(): void }`)},
+		"deeper": {"1.0.0": declPackage("deeper", "1.0.0", "", `export interface X { tooFar(): void }`)},
 		"@types/helper-lib": {"2.0.0": append(declPackage("@types/helper-lib", "2.0.0", "", "/** Helps. */\nexport declare class Helper {\n    run(): void;\n}\n"),
 			testutil.File{Name: "extra.d.ts", Data: []byte("/** A subpath export. */\nexport declare function Extra(): void;\n")})},
 	})
