@@ -70,7 +70,8 @@ type Symbol struct {
 	Kind      string // func, method, type, const, var, class, interface, ...
 	Signature string // one declaration, without body
 	Doc       string // documentation comment as markdown
-	File      string // source file, relative to the package root
+	File      string // source file, relative to the root of the package that declares it
+	Package   string // name@version of the package that declares it, when not the package described
 	Hidden    bool   // found by name and by search, not listed in the API index (interface members)
 }
 

@@ -41,9 +41,17 @@ type Scanner struct {
 	// Self resolves a non-relative specifier that names the package itself
 	// ("zustand/vanilla" inside zustand) to a declaration file; nil or ""
 	// means another package.
-	Self       func(spec string) string
+	Self func(spec string) string
+	// External resolves a specifier naming another package, imported from
+	// file from, to a declaration file Read can open; nil or "" means the
+	// other package is not available. Interfaces that extend an interface
+	// of another package get its members (and those it inherits).
+	External   func(from, spec string) string
 	MaxSymbols int // default 5000
-	MaxFiles   int // default 300
+	// parsedBefore, when set, holds files parsed by earlier scans of the
+	// same files, and receives those this one parses.
+	parsedBefore map[string]*dtsFile
+	MaxFiles     int // default 300
 
 	visited  map[string]bool
 	files    int // scans so far, bounded by 20*MaxFiles
@@ -140,12 +148,18 @@ func (s *Scanner) read(file string) *dtsFile {
 	if len(s.parsed) >= s.MaxFiles {
 		return nil
 	}
-	src, ok := s.Read(file)
-	if !ok {
-		return nil
+	f := s.parsedBefore[file]
+	if f == nil {
+		src, ok := s.Read(file)
+		if !ok {
+			return nil
+		}
+		f = parseDTS(file, string(src))
+		if s.parsedBefore != nil {
+			s.parsedBefore[file] = f
+		}
 	}
 	s.readLog[file] = struct{}{}
-	f := parseDTS(file, string(src))
 	s.parsed[file] = f
 	return f
 }
@@ -175,7 +189,7 @@ func (s *Scanner) scanFile(file string, only map[string]string, prefix string) {
 
 // statements emits what a list of statements exports within sc.
 func (s *Scanner) statements(f *dtsFile, stmts []statement, sc scope) {
-	ex := exportsOf(stmts)
+	ex := f.exportsOfStmts(stmts)
 	for _, st := range stmts {
 		if s.full() {
 			return
@@ -311,6 +325,9 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 		// Members are found by name (Moment.format), not listed.
 		for _, mem := range parseMembers(body(st.raw)) {
 			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: sc.file, Hidden: true})
+		}
+		if s.External != nil {
+			s.inheritExternal(name, sc.file, t)
 		}
 	default:
 		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
@@ -492,7 +509,12 @@ func (s *Scanner) resolve(from, spec string) string {
 		return resolveDTS(from, spec, s.Read)
 	}
 	if s.Self != nil {
-		return s.Self(spec)
+		if t := s.Self(spec); t != "" {
+			return t
+		}
+	}
+	if s.External != nil {
+		return s.External(from, spec)
 	}
 	return ""
 }

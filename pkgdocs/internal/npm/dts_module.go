@@ -6,17 +6,62 @@ import "strings"
 type dtsFile struct {
 	file       string
 	stmts      []statement
-	references []string // /// <reference path="..." /> targets
-	hasExports bool     // a module, not a global script
+	references []string             // /// <reference path="..." /> targets
+	hasExports bool                 // a module, not a global script
+	exports    exports              // what the top-level statements export
+	imports    map[string]importRef // bindings imported at the top level, computed when first needed
+	decls      map[string][]int     // "kind name" -> top-level statements declaring it, computed when first needed
+	members    map[int][]member     // members of interface statements already parsed
+}
+
+// declared returns the indexes of the top-level statements declaring name
+// as kind ("interface", "type").
+func (f *dtsFile) declared(kind, name string) []int {
+	if f.decls == nil {
+		f.decls = map[string][]int{}
+		for i, st := range f.stmts {
+			if m := declRE.FindStringSubmatch(st.text); m != nil {
+				k := declKind(m[1]) + " " + m[2]
+				f.decls[k] = append(f.decls[k], i)
+			}
+		}
+	}
+	return f.decls[kind+" "+name]
+}
+
+// membersOf returns the members of the interface statement i.
+func (f *dtsFile) membersOf(i int) []member {
+	if f.members == nil {
+		f.members = map[int][]member{}
+	}
+	m, ok := f.members[i]
+	if !ok {
+		m = parseMembers(body(f.stmts[i].raw))
+		f.members[i] = m
+	}
+	return m
 }
 
 func parseDTS(file, src string) *dtsFile {
 	f := &dtsFile{file: file, stmts: splitStatements(src)}
-	for _, m := range referenceRE.FindAllStringSubmatch(src, 200) {
-		f.references = append(f.references, m[1])
+	if strings.Contains(src, "<reference") { // the regexp over a large file costs more
+		for _, m := range referenceRE.FindAllStringSubmatch(src, 200) {
+			f.references = append(f.references, m[1])
+		}
 	}
-	f.hasExports = exportsOf(f.stmts).hasExports
+	f.exports = exportsOf(f.stmts)
+	f.hasExports = f.exports.hasExports
 	return f
+}
+
+// exportsOfStmts is exportsOf, from the file's cache when stmts are the
+// file's top-level statements (read again for every filter a file is
+// scanned with).
+func (f *dtsFile) exportsOfStmts(stmts []statement) exports {
+	if f.exports.names != nil && len(stmts) == len(f.stmts) && len(stmts) > 0 && &stmts[0] == &f.stmts[0] {
+		return f.exports
+	}
+	return exportsOf(stmts)
 }
 
 // importRef is one imported binding: the module specifier and the name

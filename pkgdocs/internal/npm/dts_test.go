@@ -75,9 +75,17 @@ func FuzzDTSScanner(f *testing.F) {
 	for _, s := range tree {
 		f.Add(s, "export declare const z: number;")
 	}
+	// "dep" names another package, whose declarations are a.d.ts.
+	f.Add("import * as c from 'dep';\nimport { K as L } from \"dep\";\nexport interface I extends c.J, L<T> {}", "export interface J extends K { x(): void; h: H<this> }\ninterface K extends J { y: number }\ntype H<T> = () => T;")
 	f.Fuzz(func(t *testing.T, entry, other string) {
 		files := map[string][]byte{"index.d.ts": []byte(entry), "a.d.ts": []byte(other)}
-		syms := (&Scanner{Read: func(n string) ([]byte, bool) { b, ok := files[n]; return b, ok }, MaxSymbols: 500}).Scan("index.d.ts")
+		external := func(from, spec string) string {
+			if spec == "dep" {
+				return "a.d.ts"
+			}
+			return ""
+		}
+		syms := (&Scanner{Read: func(n string) ([]byte, bool) { b, ok := files[n]; return b, ok }, External: external, MaxSymbols: 500}).Scan("index.d.ts")
 		if len(syms) > 500 {
 			t.Fatalf("symbol cap ignored: %d", len(syms))
 		}

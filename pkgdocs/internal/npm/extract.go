@@ -24,20 +24,23 @@ func Extract(tree *archive.Tree, description string) *model.Package {
 
 // packageJSON is the part of package.json pkgdocs reads.
 type packageJSON struct {
-	Name          string                     `json:"name"`
-	Description   string                     `json:"description"`
-	Types         string                     `json:"types"`
-	Typings       string                     `json:"typings"`
-	Main          string                     `json:"main"`
-	Exports       json.RawMessage            `json:"exports"`
-	TypesVersions json.RawMessage            `json:"typesVersions"`
-	Deprecated    json.RawMessage            `json:"deprecated"`
-	Other         map[string]json.RawMessage `json:"-"`
+	Name             string                     `json:"name"`
+	Description      string                     `json:"description"`
+	Types            string                     `json:"types"`
+	Typings          string                     `json:"typings"`
+	Main             string                     `json:"main"`
+	Exports          json.RawMessage            `json:"exports"`
+	TypesVersions    json.RawMessage            `json:"typesVersions"`
+	Deprecated       json.RawMessage            `json:"deprecated"`
+	Dependencies     map[string]string          `json:"dependencies"`
+	PeerDependencies map[string]string          `json:"peerDependencies"`
+	Other            map[string]json.RawMessage `json:"-"`
 }
 
-// extract is Extract, also returning the declaration entry point ("" when
-// the package ships no TypeScript declarations).
-func extract(tree *archive.Tree, description string) (*model.Package, string) {
+// extract is Extract, also returning the package's declarations (nil when
+// it ships no TypeScript declarations), from which dependency packages
+// can be followed.
+func extract(tree *archive.Tree, description string) (*model.Package, *typeSet) {
 	pkg := &model.Package{}
 	var pj packageJSON
 	if data, ok := tree.Get("package.json"); ok {
@@ -75,17 +78,18 @@ func extract(tree *archive.Tree, description string) (*model.Package, string) {
 	if len(pkg.Examples) > 0 {
 		origin = append(origin, "examples/")
 	}
+	var ts *typeSet
 	entry, fromExports := typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports)
 	if entry != "" {
 		if !fromExports {
 			entry = applyTypesVersions(entry, orderedTypesVersions(pj.TypesVersions), tree.Has)
 		}
-		sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name), Self: selfResolver(tree, pj.Name, pj.Exports)}
-		pkg.Symbols = sc.Scan(entry)
+		ts = newTypeSet(tree, pj, entry)
+		pkg.Symbols = ts.scan()
 		origin = append(origin, entry)
 	}
 	pkg.Origin = "tarball " + strings.Join(origin, " + ")
-	return pkg, entry
+	return pkg, ts
 }
 
 // selfResolver resolves specifiers naming the package itself ("name" or

@@ -79,16 +79,22 @@ func describeInstalled(project, name, dir string) (*model.Package, error) {
 	}
 	_ = json.Unmarshal(data, &pj)
 	_ = json.Unmarshal(data, &ver)
-	pkg, entry := extract(tree, "")
+	pkg, own := extract(tree, "")
 	pkg.Origin = "installed " + filepath.ToSlash(filepath.Join("node_modules", name)) + " (" + strings.TrimPrefix(pkg.Origin, "tarball ") + ")"
-	if entry == "" && !strings.HasPrefix(name, "@types/") {
+	types := own
+	if own == nil && !strings.HasPrefix(name, "@types/") {
 		if tdir := installedDir(project, TypesPackage(name)); tdir != "" {
 			if ttree, err := readInstalled(tdir); err == nil {
-				types, _ := extract(ttree, "")
-				pkg.Symbols = types.Symbols
+				var tpkg *model.Package
+				tpkg, types = extract(ttree, "")
+				pkg.Symbols = tpkg.Symbols
 				pkg.Origin += " + installed " + TypesPackage(name)
 			}
 		}
+	}
+	if types != nil {
+		// Declarations lead into other installed packages only.
+		followTypes(types, pkg, func(w wantedDep) (*mount, error) { return mountInstalled(project, w) })
 	}
 	pkg.Name, pkg.Version, pkg.Ecosystem = name, ver.Version, model.NPM
 	pkg.Registry, pkg.SourceURL, pkg.ResolvedFrom = "local", dir, "installed node_modules"

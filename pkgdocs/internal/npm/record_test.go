@@ -25,6 +25,9 @@ var recordedPackages = []string{
 	"@types/cors", "jsonwebtoken", "@types/jsonwebtoken", "dayjs", "nanoid", "immer", "redux", "zustand",
 	"request", "yup", "luxon", "@types/luxon", "ajv", "qs", "@types/qs", "body-parser", "@types/body-parser",
 	"prop-types", "@types/prop-types", "mkdirp", "rimraf", "ioredis", "node-fetch", "inquirer", "ora", "react-dom", "@types/react-dom",
+	// Packages whose declarations the ones above re-export or extend.
+	"@types/express-serve-static-core", "@tanstack/query-core", "csstype", "@types/jsonfile", "minimatch",
+	"path-scurry", "cli-spinners",
 }
 
 // TestRecordNPMFixtures re-records testdata/npm/registry from the live npm
@@ -89,7 +92,7 @@ func recordOne(ctx context.Context, src *Source, cfg *Config, reg, name string) 
 			keep[n] = true
 		}
 	}
-	pkg, entry := extract(tree, vd.Description)
+	pkg, ts := extract(tree, vd.Description)
 	for _, ex := range pkg.Examples {
 		keep[ex.Name] = true
 	}
@@ -100,7 +103,8 @@ func recordOne(ctx context.Context, src *Source, cfg *Config, reg, name string) 
 			docs++
 		}
 	}
-	if entry != "" {
+	if ts != nil {
+		entry := ts.entry
 		var pj packageJSON
 		data, _ := tree.Get("package.json")
 		_ = json.Unmarshal(data, &pj)

@@ -152,11 +152,14 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	if err != nil {
 		return nil, err
 	}
-	pkg, entry := extract(tree, vd.Description)
+	pkg, types := extract(tree, vd.Description)
 	// The package's own declarations win over @types, even when they
 	// declare nothing pkgdocs can list.
-	if entry == "" && !strings.HasPrefix(req.Name, "@types/") {
-		s.typesFallback(ctx, cfg, req.Name, vd.Version, pkg)
+	if types == nil && !strings.HasPrefix(req.Name, "@types/") {
+		types = s.typesFallback(ctx, cfg, req.Name, vd.Version, pkg)
+	}
+	if types != nil {
+		followTypes(types, pkg, func(w wantedDep) (*mount, error) { return s.mountTypes(ctx, cfg, w) })
 	}
 	pkg.Deprecated = string(vd.Deprecated)
 	pkg.Name, pkg.Version, pkg.Ecosystem = req.Name, vd.Version, model.NPM

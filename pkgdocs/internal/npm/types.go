@@ -24,32 +24,33 @@ func TypesPackage(name string) string {
 
 // typesFallback fills pkg.Symbols from @types/<name> when the package ships
 // no declarations: the @types version with the same major.minor, else the
-// same major, else its latest. Failures become notes.
-func (s *Source) typesFallback(ctx context.Context, cfg *Config, name, version string, pkg *model.Package) {
+// same major, else its latest. Failures become notes. It returns the
+// declarations read, or nil.
+func (s *Source) typesFallback(ctx context.Context, cfg *Config, name, version string, pkg *model.Package) *typeSet {
 	typesName := TypesPackage(name)
 	reg := cfg.Registry(typesName)
 	p, err := s.packument(ctx, cfg, reg, typesName)
 	switch {
 	case errors.Is(err, fetch.ErrNotFound):
 		pkg.Notes = append(pkg.Notes, fmt.Sprintf("No TypeScript declarations: the package ships none and %s does not exist.", typesName))
-		return
+		return nil
 	case err != nil:
 		if fetch.IsTransient(err) {
 			pkg.Partial = true
 		}
 		pkg.Notes = append(pkg.Notes, fmt.Sprintf("The package ships no TypeScript declarations and %s could not be read (%v).", typesName, err))
-		return
+		return nil
 	}
 	tv := matchTypesVersion(p, version)
 	vd, ok := p.Versions[tv]
 	if ok && vd.Deprecated != "" {
 		// A stub: "X provides its own type definitions".
 		pkg.Notes = append(pkg.Notes, fmt.Sprintf("No TypeScript declarations were found; %s@%s is deprecated: %s", typesName, tv, vd.Deprecated))
-		return
+		return nil
 	}
 	if !ok || vd.Dist.Tarball == "" {
 		pkg.Notes = append(pkg.Notes, fmt.Sprintf("No TypeScript declarations: %s has no usable version.", typesName))
-		return
+		return nil
 	}
 	if vd.Name == "" {
 		vd.Name, vd.Version = typesName, tv
@@ -60,12 +61,13 @@ func (s *Source) typesFallback(ctx context.Context, cfg *Config, name, version s
 			pkg.Partial = true
 		}
 		pkg.Notes = append(pkg.Notes, fmt.Sprintf("%s@%s could not be read (%v).", typesName, tv, err))
-		return
+		return nil
 	}
-	types := Extract(tree, "")
+	types, ts := extract(tree, "")
 	pkg.Symbols = types.Symbols
 	pkg.Origin += " + " + typesName + "@" + tv
 	pkg.Notes = append(pkg.Notes, fmt.Sprintf("TypeScript declarations come from %s@%s (DefinitelyTyped), not from the package itself.", typesName, tv))
+	return ts
 }
 
 // matchTypesVersion picks the @types release matching a package version:

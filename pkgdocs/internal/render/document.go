@@ -283,7 +283,12 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		if s.Doc != "" {
 			b.WriteString("\n" + strings.TrimSpace(s.Doc) + "\n")
 		}
-		if s.File != "" {
+		switch {
+		case s.Package != "" && s.File != "":
+			fmt.Fprintf(&b, "\n*Defined in %s of %s.*\n", s.File, s.Package)
+		case s.Package != "":
+			fmt.Fprintf(&b, "\n*Defined in %s.*\n", s.Package)
+		case s.File != "":
 			fmt.Fprintf(&b, "\n*Defined in %s.*\n", s.File)
 		}
 		var methods []string

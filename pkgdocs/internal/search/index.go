@@ -37,6 +37,7 @@ type Unit struct {
 	Body      string // section markdown, doc comment or example code
 	Doc       string // an example's prose (examples only)
 	Lang      string // code fence language for examples
+	Package   string // name@version of the package declaring a symbol, when another one
 }
 
 type doc struct {
@@ -59,7 +60,7 @@ type Index struct {
 func Build(p *model.Package) *Index {
 	ix := &Index{df: map[string]int{}}
 	for _, s := range p.Symbols {
-		ix.add(Unit{Kind: KindSymbol, Title: s.Name, Name: s.Name, SymKind: s.Kind, Signature: s.Signature, Body: s.Doc})
+		ix.add(Unit{Kind: KindSymbol, Title: s.Name, Name: s.Name, SymKind: s.Kind, Signature: s.Signature, Body: s.Doc, Package: s.Package})
 	}
 	for _, s := range p.Sections {
 		title := s.Title()

@@ -96,6 +96,9 @@ type SearchHit struct {
 	Kind  string  `json:"kind" jsonschema:"symbol, section or example"`
 	Title string  `json:"title" jsonschema:"symbol name, heading path or example name"`
 	Score float64 `json:"score" jsonschema:"relevance, higher is better"`
+	// Package names the package a symbol is declared in, when it is not
+	// the one searched (its types re-export or extend that package's).
+	Package string `json:"package,omitempty" jsonschema:"name@version of the package declaring a symbol, when another one"`
 }
 
 // SearchResult is the answer of search_package_docs.

@@ -25,6 +25,7 @@ type evalQuestion struct {
 	Symbol  string   `json:"symbol,omitempty"`
 	Query   string   `json:"query,omitempty"`
 	Facts   []string `json:"facts"`
+	Note    string   `json:"note,omitempty"` // why a question is expected to fail, if it is
 }
 
 // evalBudget is the goal: every fact on page 1 within this many tokens.
@@ -32,7 +33,7 @@ const evalBudget = 3000
 
 // evalFloor is the number of questions that must pass. It only goes up:
 // raise it when answers improve.
-const evalFloor = 71
+const evalFloor = 73
 
 func loadQuestions(t testing.TB) []evalQuestion {
 	t.Helper()
@@ -154,7 +155,7 @@ func TestEvaluationSet(t *testing.T) {
 		case tokens > evalBudget:
 			failures = append(failures, fmt.Sprintf("%s: page 1 is %d tokens", q.ID, tokens))
 		case len(missing) > 0:
-			failures = append(failures, fmt.Sprintf("%s: missing %q", q.ID, missing))
+			failures = append(failures, fmt.Sprintf("%s: missing %q %s", q.ID, missing, q.Note))
 		default:
 			passed[q.Eco]++
 		}

@@ -55,7 +55,7 @@ func searchEntry(e *entry, args SearchArgs, fuzzy bool, limit int) *SearchResult
 	hits := e.index().Search(args.Query, search.Options{Limit: limit, Kind: args.Kind, Fuzzy: fuzzy})
 	res := &SearchResult{Provenance: provenance(p), Query: args.Query, Hits: []SearchHit{}}
 	for _, h := range hits {
-		res.Hits = append(res.Hits, SearchHit{Kind: h.Unit.Kind, Title: h.Unit.Title, Score: round(h.Score)})
+		res.Hits = append(res.Hits, SearchHit{Kind: h.Unit.Kind, Title: h.Unit.Title, Score: round(h.Score), Package: h.Unit.Package})
 	}
 	blocks := hitBlocks(p, hits)
 	if len(blocks) == 0 {
@@ -89,6 +89,9 @@ func hitBlocks(p *model.Package, hits []search.Hit) []render.Block {
 			b.WriteString(render.Fence(u.Signature, fenceLang(p.Ecosystem)))
 			if doc := firstParagraph(u.Body); doc != "" {
 				b.WriteString("\n" + doc + "\n")
+			}
+			if u.Package != "" {
+				fmt.Fprintf(&b, "\n*Declared in %s.*\n", u.Package)
 			}
 		case search.KindExample:
 			if doc := firstParagraph(u.Doc); doc != "" {

@@ -442,3 +442,76 @@ func BenchmarkWarmDescribe(b *testing.B) {
 		}
 	}
 }
+
+// TestFollowedDeclarations: symbols declared in a package the described
+// one's types lead into are found by describe and search, each saying
+// which package declares it.
+func TestFollowedDeclarations(t *testing.T) {
+	s := evalService(t, false)
+	ctx := context.Background()
+	res, err := s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: "express", Symbol: "Application.use"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## property express.Application.use", "use: ApplicationRequestHandler<this>\ntype ApplicationRequestHandler<T> =",
+		"*Defined in index.d.ts of @types/express-serve-static-core@5.1.3.*"} {
+		if !strings.Contains(res.Markdown, want) {
+			t.Errorf("describe lacks %q:\n%s", want, res.Markdown)
+		}
+	}
+	sr, err := s.SearchPackageDocs(ctx, SearchArgs{Package: "express", Language: "npm", Query: "app.use"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sr.Markdown, "symbol: express.Application.use") || !strings.Contains(sr.Markdown, "*Declared in @types/express-serve-static-core@5.1.3.*") {
+		t.Errorf("search:\n%s", sr.Markdown)
+	}
+	found := false
+	for _, h := range sr.Hits {
+		if h.Title == "express.Application.use" {
+			found = h.Package == "@types/express-serve-static-core@5.1.3"
+		} else if h.Kind != "symbol" && h.Package != "" {
+			t.Errorf("hit %+v names a package", h)
+		}
+	}
+	if !found {
+		t.Errorf("structured hits %+v: express.Application.use without its package", sr.Hits)
+	}
+}
+
+// TestFollowedDeclarationsCached: the packages declarations lead into are
+// cached on disk like the package itself, so a second process answers
+// express (and what @types/express-serve-static-core declares) without a
+// registry request.
+func TestFollowedDeclarationsCached(t *testing.T) {
+	reg := testutil.NewNPMRegistry(t, "../../testdata/npm/registry")
+	dir := t.TempDir()
+	ask := func() string {
+		s, err := New(&Config{
+			Client:     fetch.New(&fetch.Options{BaseBackoff: time.Millisecond, Retries: -1}),
+			GOMODCACHE: t.TempDir(),
+			NPM:        NPMConfig{Values: map[string]string{"registry": reg.URL + "/"}},
+			CacheDir:   dir,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.DescribeNPMPackage(context.Background(), DescribeNPMArgs{Package: "express", Symbol: "Application.use"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Markdown
+	}
+	first := ask()
+	before := reg.Requests.Load()
+	if before < 4 { // express and @types/express, then @types/express-serve-static-core: version list and tarball each
+		t.Fatalf("the first process made %d registry requests", before)
+	}
+	second := ask()
+	if got := reg.Requests.Load() - before; got != 0 {
+		t.Errorf("the second process made %d registry requests", got)
+	}
+	if first != second || !strings.Contains(second, "@types/express-serve-static-core@5.1.3") {
+		t.Errorf("answers differ or lack the followed package:\n%s\n---\n%s", first, second)
+	}
+}

@@ -21,6 +21,7 @@ var speedQuestions = []evalQuestion{
 	{ID: "express", Eco: "npm", Package: "express"},
 	{ID: "react-query", Eco: "npm", Package: "@tanstack/react-query", Symbol: "useQuery"},
 	{ID: "lodash", Eco: "npm", Package: "lodash", Symbol: "debounce"},
+	{ID: "react", Eco: "npm", Package: "react", Symbol: "useEffect"}, // + @types/react + csstype (followed)
 	{ID: "types-node", Eco: "npm", Package: "@types/node", Symbol: "readFile"},
 	{ID: "cobra", Eco: "go", Package: "github.com/spf13/cobra"},
 	{ID: "x-mod-semver", Eco: "go", Package: "golang.org/x/mod/semver", Symbol: "Compare"},
