@@ -304,37 +304,47 @@ func (h *StreamableHTTPHandler) addAdopted(sess *httpSession) (*httpSession, err
 // request finds it on any instance. A new session that cannot be saved
 // fails its initialize: no other instance could serve it.
 func (sess *httpSession) syncShared(req *jsonrpc2.Request, res any, err error) (any, error) {
-	store := sess.h.opts.SessionStore
-	if store == nil || err != nil {
+	if err != nil {
 		return res, err
+	}
+	if serr := sess.saveShared(); serr != nil && req.Method == MethodInitialize {
+		return nil, newError(CodeInternalError, "the session could not be stored: %v", serr)
+	}
+	return res, err
+}
+
+// saveShared saves the session's state to the store if it changed since
+// this instance last saved or loaded it. A failure is logged and
+// returned: other instances may then serve the session with stale state.
+func (sess *httpSession) saveShared() error {
+	store := sess.h.opts.SessionStore
+	if store == nil {
+		return nil
 	}
 	st := sess.ss.snapshot()
 	if st == nil {
-		return res, err
+		return nil
 	}
-	data, merr := strictjson.Marshal(st)
-	if merr != nil {
-		return res, err
+	data, err := strictjson.Marshal(st)
+	if err != nil {
+		return err
 	}
 	sess.shared.mu.Lock()
 	defer sess.shared.mu.Unlock()
 	if bytes.Equal(data, sess.shared.saved) {
-		return res, err
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	if serr := store.Save(ctx, sess.id, st, sess.h.opts.SessionTimeout); serr != nil {
-		sess.h.opts.Logger.Warn("mcp: saving a session's state failed: other instances may serve it with stale state", "session", sess.id, "error", serr)
-		if req.Method == MethodInitialize {
-			return nil, newError(CodeInternalError, "the session could not be stored: %v", serr)
-		}
-		return res, err
+	if err := store.Save(ctx, sess.id, st, sess.h.opts.SessionTimeout); err != nil {
+		sess.h.opts.Logger.Warn("mcp: saving a session's state failed: other instances may serve it with stale state", "session", sess.id, "error", err)
+		return err
 	}
 	if sess.shared.saved == nil {
 		sess.subscribeRoute() // a session created here
 	}
 	sess.shared.saved = data
-	return res, err
+	return nil
 }
 
 // forgetShared removes a session the client deleted from the store, the

@@ -254,13 +254,21 @@ func raw(t *testing.T, method, endpoint, sid string, hdr map[string]string, body
 // rawSession initializes a legacy session on endpoint and returns its id.
 func rawSession(t *testing.T, endpoint string) string {
 	t.Helper()
+	return rawSessionVersion(t, endpoint, "2025-11-25")
+}
+
+// rawSessionVersion initializes a legacy session of the given protocol
+// version on endpoint and returns its id.
+func rawSessionVersion(t *testing.T, endpoint, version string) string {
+	t.Helper()
 	x := raw(t, http.MethodPost, endpoint, "", nil,
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
 	sid := x.header.Get("Mcp-Session-Id")
-	if x.status != http.StatusOK || sid == "" {
-		t.Fatalf("initialize: status %d, session %q, %+v", x.status, sid, x)
+	if x.status != http.StatusOK || sid == "" || !strings.Contains(x.body+fmt.Sprint(x.events), `"protocolVersion":"`+version+`"`) {
+		t.Fatalf("initialize (%s): status %d, session %q, %+v", version, x.status, sid, x)
 	}
-	if x := raw(t, http.MethodPost, endpoint, sid, nil, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); x.status != http.StatusAccepted {
+	hdr := map[string]string{"MCP-Protocol-Version": version}
+	if x := raw(t, http.MethodPost, endpoint, sid, hdr, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); x.status != http.StatusAccepted {
 		t.Fatalf("notifications/initialized: status %d", x.status)
 	}
 	return sid

@@ -291,6 +291,34 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 		}
 	})
 
+	t.Run("BatchStateShared", func(t *testing.T) {
+		// A 2025-03-26 batch that sets the log level on instance 1 is
+		// stored: instance 2 then sends no message below that level.
+		s := rawSessionVersion(t, in[0], "2025-03-26")
+		hdr := map[string]string{"MCP-Protocol-Version": "2025-03-26"}
+		steps := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"steps","arguments":{}}}`
+		countLogs := func(x rawExchange) int {
+			n := strings.Count(x.body, `"notifications/message"`)
+			for _, ev := range x.events {
+				n += strings.Count(ev.data, `"notifications/message"`)
+			}
+			return n
+		}
+		if x := raw(t, http.MethodPost, in[2], s, hdr, steps); x.status != http.StatusOK || countLogs(x) != 3 {
+			t.Fatalf("tools/call before the batch on instance 2: %d log messages in %+v, want 3", countLogs(x), x)
+		}
+		batch := `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"error"}}]`
+		x := raw(t, http.MethodPost, in[1], s, hdr, batch)
+		if x.status != http.StatusOK || !strings.HasPrefix(strings.TrimSpace(x.body), "[") || strings.Contains(x.body, `"error"`+":{") {
+			t.Fatalf("batch on instance 1: %+v", x)
+		}
+		for _, i := range []int{2, 0} {
+			if x := raw(t, http.MethodPost, in[i], s, hdr, steps); x.status != http.StatusOK || countLogs(x) != 0 {
+				t.Fatalf("tools/call on instance %d after a batch set the level to error on instance 1: %d log messages in %+v, want none", i, countLogs(x), x)
+			}
+		}
+	})
+
 	t.Run("BadSessionIDs", func(t *testing.T) {
 		for _, bad := range []string{"NOSUCHSESSION", sid + "x", "*", sid + ":events", "session:" + sid, "../" + sid} {
 			for i := range in {
