@@ -123,3 +123,26 @@ func TestRestart(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitEventsRedisGone: a wait for events fails with an error, at once,
+// when Redis refuses commands or is gone, so that the caller falls back to
+// reading the store at an interval; it never outlasts its context.
+func TestWaitEventsRedisGone(t *testing.T) {
+	m := miniredis.RunT(t)
+	s := newBackend(t, m.Addr()).EventStore()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	m.SetError("ERR refused")
+	start := time.Now()
+	if err := s.WaitEvents(ctx, "S", "1", 0); err == nil || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitEvents on a refusing Redis: %v, want its error", err)
+	}
+	m.SetError("")
+	m.Close()
+	if err := s.WaitEvents(ctx, "S", "1", 0); err == nil || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitEvents with Redis gone: %v, want an error", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("failing waits took %v", d)
+	}
+}

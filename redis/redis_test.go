@@ -81,6 +81,13 @@ func TestEventStore(t *testing.T) {
 	})
 }
 
+func TestEventWaiter(t *testing.T) {
+	storetest.TestEventWaiter(t, func(t *testing.T) mcp.EventStore {
+		addr, _ := server(t)
+		return newBackend(t, addr).EventStore()
+	})
+}
+
 func TestTaskStore(t *testing.T) {
 	clock := &miniClock{}
 	storetest.TestTaskStore(t, func(t *testing.T) mcp.TaskStore {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,6 +39,11 @@ type Cluster struct {
 	Servers  []*mcp.Server
 	Handlers []*mcp.StreamableHTTPHandler
 
+	// EventReads counts the reads (After) of the instances' event
+	// stores; EventWaits reports whether they are mcp.EventWaiters.
+	EventReads atomic.Int64
+	EventWaits bool
+
 	mu        sync.Mutex
 	rounds    map[string][]int // tool "ask": the instances that ran each call's rounds, by call tag
 	cancelled chan string      // tool "wait": task ids whose handler saw cancellation
@@ -58,7 +64,8 @@ type ClusterOptions struct {
 // StartCluster starts the instances and the proxy; t's cleanup stops them.
 // The server has the tools "echo", "ask" (elicits a string "v" and
 // returns it), "steps" (logs three messages, then returns), "pause" (logs,
-// closes its SSE stream, logs again and returns) and "wait" (a task that
+// closes its SSE stream, sleeps "ms" milliseconds (default 300), logs
+// again and returns) and "wait" (a task that
 // runs until cancelled).
 func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, opts *ClusterOptions) *Cluster {
 	t.Helper()
@@ -82,7 +89,7 @@ func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, 
 		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 			SessionStore:  b.SessionStore,
 			SessionRouter: b.SessionRouter,
-			EventStore:    b.EventStore,
+			EventStore:    c.countReads(b.EventStore),
 			JSONResponse:  jsonResp,
 			WriteTimeout:  10 * time.Second,
 		})
@@ -108,6 +115,15 @@ func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, 
 	})
 	c.URL = ps.URL + "/mcp"
 	return c
+}
+
+// countReads returns s counting its reads in c.EventReads.
+func (c *Cluster) countReads(s mcp.EventStore) mcp.EventStore {
+	if s == nil {
+		return nil
+	}
+	_, c.EventWaits = s.(mcp.EventWaiter)
+	return counted(s, &c.EventReads)
 }
 
 func (c *Cluster) addTools(s *mcp.Server, instance int) {
@@ -150,7 +166,11 @@ func (c *Cluster) addTools(s *mcp.Server, instance int) {
 				return text("done"), nil
 			}},
 		&mcp.ServerTool{Tool: &mcp.Tool{Name: "pause", InputSchema: obj},
-			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+			Handler: func(ctx context.Context, ss *mcp.ServerSession, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				pause := 300 * time.Millisecond
+				if ms, ok := args(p)["ms"].(float64); ok && ms > 0 && ms < 5000 {
+					pause = time.Duration(ms) * time.Millisecond
+				}
 				log := func(s string) error {
 					return ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: "info", Data: s})
 				}
@@ -160,7 +180,7 @@ func (c *Cluster) addTools(s *mcp.Server, instance int) {
 				if err := mcp.CloseSSEStream(ctx, 100*time.Millisecond); err != nil {
 					return nil, err
 				}
-				time.Sleep(300 * time.Millisecond) // the client resumes meanwhile, elsewhere
+				time.Sleep(pause) // the client resumes meanwhile, elsewhere
 				if err := log("after"); err != nil {
 					return nil, err
 				}

@@ -265,11 +265,24 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 	})
 
 	t.Run("LiveStreamResumedOnAnotherInstance", func(t *testing.T) {
-		x := raw(t, http.MethodPost, in[0], sid, nil, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"pause","arguments":{}}}`)
+		// The call pauses 1.5 s while the client resumes on instance 1.
+		// With an EventWaiter, instance 1 reads the event store once,
+		// then once each time the stream grows (twice; one read of
+		// slack); else it reads it at an interval growing to 800 ms.
+		x := raw(t, http.MethodPost, in[0], sid, nil, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"pause","arguments":{"ms":1500}}}`)
 		if x.status != http.StatusOK || len(x.events) != 2 || !strings.Contains(x.events[1].data, "before") {
 			t.Fatalf("tools/call pause on instance 0: %+v, want the priming event and the first log message", x)
 		}
+		readsBefore := c.EventReads.Load()
 		y := raw(t, http.MethodGet, in[1], sid, map[string]string{"Last-Event-ID": x.events[1].id}, "")
+		reads, maxReads := c.EventReads.Load()-readsBefore, int64(4)
+		if !c.EventWaits {
+			maxReads = 10 // 50 ms doubling to 800 ms: about 7 in 1.5 s
+		}
+		if reads > maxReads {
+			t.Errorf("resuming a stream paused 1.5 s on another instance read the event store %d times, want at most %d (EventWaiter: %v)", reads, maxReads, c.EventWaits)
+		}
+		t.Logf("event store reads while resuming: %d (EventWaiter: %v)", reads, c.EventWaits)
 		var datas []string
 		for _, ev := range y.events {
 			if ev.data != "" {

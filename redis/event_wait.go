@@ -1,0 +1,64 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/gomcp/sdk/mcp"
+)
+
+var _ mcp.EventWaiter = (*EventStore)(nil)
+
+// maxBlock bounds one blocking read (XREAD BLOCK) of WaitEvents, so that a
+// connection is never held long by a reader that has gone: a longer wait
+// is made of several reads.
+const maxBlock = 2 * time.Second
+
+// WaitEvents waits, with blocking reads of the stream (XREAD BLOCK), until
+// it holds more than index events. When ctx ends, it returns at once; the
+// read in progress ends within two seconds.
+func (s *EventStore) WaitEvents(ctx context.Context, sessionID, streamID string, index int) error {
+	if !validID(sessionID) || !validID(streamID) || index < 0 {
+		return fmt.Errorf("%w: session %q stream %q", mcp.ErrUnknownStream, sessionID, streamID)
+	}
+	stream := s.b.key("events", sessionID, streamID)
+	after := "0-" + strconv.Itoa(index)
+	for {
+		block := maxBlock
+		if d, ok := ctx.Deadline(); ok {
+			block = min(block, time.Until(d))
+		}
+		if block < time.Millisecond {
+			return context.DeadlineExceeded
+		}
+		done := make(chan error, 1)
+		go func() {
+			// Not ctx: go-redis does not end a blocking read when its
+			// context ends; the read ends within block anyway.
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), block+opTimeout)
+			defer cancel()
+			_, err := s.b.client.XRead(rctx, &goredis.XReadArgs{Streams: []string{stream, after}, Count: 1, Block: block}).Result()
+			done <- err
+		}()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-done:
+			switch {
+			case err == nil:
+				return nil
+			case errors.Is(err, goredis.Nil): // nothing within block
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+			default:
+				return fmt.Errorf("mcp/redis: waiting for events: %w", err)
+			}
+		}
+	}
+}
