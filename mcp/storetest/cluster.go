@@ -43,6 +43,9 @@ type Cluster struct {
 	// stores; EventWaits reports whether they are mcp.EventWaiters.
 	EventReads atomic.Int64
 	EventWaits bool
+	// SessionLoads counts the reads (Load) of the instances' session
+	// stores.
+	SessionLoads atomic.Int64
 
 	mu        sync.Mutex
 	rounds    map[string][]int // tool "ask": the instances that ran each call's rounds, by call tag
@@ -87,7 +90,7 @@ func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, 
 		})
 		c.addTools(s, i)
 		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
-			SessionStore:  b.SessionStore,
+			SessionStore:  c.countLoads(b.SessionStore),
 			SessionRouter: b.SessionRouter,
 			EventStore:    c.countReads(b.EventStore),
 			JSONResponse:  jsonResp,
@@ -124,6 +127,24 @@ func (c *Cluster) countReads(s mcp.EventStore) mcp.EventStore {
 	}
 	_, c.EventWaits = s.(mcp.EventWaiter)
 	return counted(s, &c.EventReads)
+}
+
+// countLoads returns s counting its reads in c.SessionLoads.
+func (c *Cluster) countLoads(s mcp.SessionStore) mcp.SessionStore {
+	if s == nil {
+		return nil
+	}
+	return countingSessions{s, &c.SessionLoads}
+}
+
+type countingSessions struct {
+	mcp.SessionStore
+	loads *atomic.Int64
+}
+
+func (c countingSessions) Load(ctx context.Context, id string, ttl time.Duration) (*mcp.SessionState, error) {
+	c.loads.Add(1)
+	return c.SessionStore.Load(ctx, id, ttl)
 }
 
 func (c *Cluster) addTools(s *mcp.Server, instance int) {

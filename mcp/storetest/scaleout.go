@@ -304,6 +304,24 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 		}
 	})
 
+	t.Run("StateReadOncePerInstance", func(t *testing.T) {
+		// Each instance reads a session's state from the store when it
+		// first serves it, then serves it from its own copy (for up to a
+		// second) until another instance announces a change.
+		s := rawSession(t, in[0])
+		loadsBefore, start := c.SessionLoads.Load(), time.Now()
+		for i := range 30 {
+			if x := raw(t, http.MethodPost, in[i%len(in)], s, nil, `{"jsonrpc":"2.0","id":4,"method":"ping"}`); x.status != http.StatusOK {
+				t.Fatalf("ping %d: %+v", i, x)
+			}
+		}
+		// At most: once per instance, and again each second it took.
+		want := int64(len(in) * (2 + int(time.Since(start)/time.Second)))
+		if loads := c.SessionLoads.Load() - loadsBefore; loads > want || want >= 30 {
+			t.Errorf("30 requests over %d instances in %v read the session store %d times, want at most %d", len(in), time.Since(start), loads, want)
+		}
+	})
+
 	t.Run("BatchStateShared", func(t *testing.T) {
 		// A 2025-03-26 batch that sets the log level on instance 1 is
 		// stored: instance 2 then sends no message below that level.
