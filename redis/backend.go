@@ -70,6 +70,7 @@ type Backend struct {
 	client goredis.UniversalClient
 	opts   Options
 	hub    *hub
+	events *eventQueue // events waiting to be written (event_queue.go)
 }
 
 // New returns a backend using client, which the caller keeps ownership of
@@ -96,12 +97,16 @@ func New(client goredis.UniversalClient, opts *Options) *Backend {
 		o.Logger = slog.Default()
 	}
 	b.hub = newHub(client, o.Logger, o.MaxMessageBytes)
+	b.events = newEventQueue(b)
 	return b
 }
 
-// Close ends the backend's pub/sub connection; its subscriptions get
-// nothing more.
-func (b *Backend) Close() error { return b.hub.close() }
+// Close writes the events still queued and ends the backend's pub/sub
+// connection; its subscriptions get nothing more.
+func (b *Backend) Close() error {
+	b.events.sync()
+	return b.hub.close()
+}
 
 // key returns the name of a key or channel.
 func (b *Backend) key(parts ...string) string {
