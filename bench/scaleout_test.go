@@ -28,10 +28,11 @@ import (
 // BenchmarkScaleOut measures what several instances behind a load balancer
 // cost per tools/call, in server CPU: the echo tool called through a
 // round-robin proxy (storetest.RoundRobin, in this process) from 8
-// concurrent raw sessions, either to one instance with no shared state
-// ("single"), or to one or three instances sharing one Redis through the
-// redis module's backends ("redis1", "redis3": session store, session
-// router, event bus, event store and task store). Each instance is a child process; the
+// concurrent raw sessions, either to three instances sharing one Redis
+// through the redis module's backends ("ours": session store, session
+// router, event bus, event store and task store), to one instance so
+// configured ("redis1"), or to one instance with no shared state
+// ("single"). Each instance is a child process; the
 // figure server-cpu-ns/call is the CPU time (user and system) of all of
 // them per call, and redis-cpu-ns/call the Redis server's own (from INFO
 // cpu). Redis is the one at GOMCP_REDIS_ADDR, else a redis-server started
@@ -39,7 +40,7 @@ import (
 // the redis3 runs are skipped.
 func BenchmarkScaleOut(b *testing.B) {
 	for _, era := range Eras {
-		for _, target := range []string{"single", "redis1", "redis3"} {
+		for _, target := range []string{"ours", "redis1", "single"} {
 			b.Run(fmt.Sprintf("%s/c8/%s", era, target), func(b *testing.B) {
 				benchScaleOut(b, era, target, 8)
 			})
@@ -94,7 +95,10 @@ func benchScaleOut(b *testing.B, era Era, target string, clients int) {
 		if err := rdb.FlushDB(ctx).Err(); err != nil {
 			b.Fatal(err)
 		}
-		n, _ := strconv.Atoi(strings.TrimPrefix(target, "redis"))
+		n := 3
+		if target == "redis1" {
+			n = 1
+		}
 		for range n {
 			c, err := startScaleChild(era, addr)
 			if err != nil {
