@@ -31,8 +31,9 @@ import (
 // concurrent raw sessions, either to three instances sharing one Redis
 // through the redis module's backends ("ours": session store, session
 // router, event bus, event store and task store), to one instance so
-// configured ("redis1"), or to one instance with no shared state
-// ("single"). Each instance is a child process; the
+// configured ("redis1"), to one instance with the in-memory event store
+// ("memory1": resumable streams, as with Redis), or to one instance with
+// no shared state and no event store ("single"). Each instance is a child process; the
 // figure server-cpu-ns/call is the CPU time (user and system) of all of
 // them per call, and redis-cpu-ns/call the Redis server's own (from INFO
 // cpu). Redis is the one at GOMCP_REDIS_ADDR, else a redis-server started
@@ -40,7 +41,7 @@ import (
 // the redis3 runs are skipped.
 func BenchmarkScaleOut(b *testing.B) {
 	for _, era := range Eras {
-		for _, target := range []string{"ours", "redis1", "single"} {
+		for _, target := range []string{"ours", "redis1", "memory1", "single"} {
 			b.Run(fmt.Sprintf("%s/c8/%s", era, target), func(b *testing.B) {
 				benchScaleOut(b, era, target, 8)
 			})
@@ -78,13 +79,20 @@ func benchScaleOut(b *testing.B, era Era, target string, clients int) {
 		}
 	}()
 	var rdb *goredis.Client
-	if target == "single" {
+	switch target {
+	case "single":
 		c, err := StartChild(Ours{}.Name(), era)
 		if err != nil {
 			b.Fatal(err)
 		}
 		children = append(children, c)
-	} else {
+	case "memory1":
+		c, err := startScaleChild(era, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		children = append(children, c)
+	default:
 		addr, stop, err := benchRedis()
 		if err != nil {
 			b.Skip(err)
@@ -245,27 +253,27 @@ func startScaleChild(era Era, addr string) (*Child, error) {
 }
 
 // serveScaleChild serves as one instance of a scale-out benchmark: the
-// echo tool of Ours, with every shared piece on Redis.
+// echo tool of Ours, with every shared piece on the Redis at the
+// spec's address, or with the in-memory event store if it has none.
 func serveScaleChild(spec string) error {
 	_, addr, _ := strings.Cut(spec, " ")
-	client := goredis.NewClient(&goredis.Options{Addr: addr})
-	defer client.Close()
-	be := redis.New(client, nil)
-	defer be.Close()
 	opts := oursSubscriptions()
-	opts.EventBus = be.EventBus()
-	opts.RequestStateKey = scaleStateKey
-	opts.Tasks = &mcp.TaskOptions{Store: be.TaskStore()}
+	hopts := &mcp.StreamableHTTPOptions{MaxSessions: 20000, EventStore: mcp.NewMemoryEventStore(nil)}
+	if addr != "" {
+		client := goredis.NewClient(&goredis.Options{Addr: addr})
+		defer client.Close()
+		be := redis.New(client, nil)
+		defer be.Close()
+		opts.EventBus = be.EventBus()
+		opts.RequestStateKey = scaleStateKey
+		opts.Tasks = &mcp.TaskOptions{Store: be.TaskStore()}
+		hopts.SessionStore, hopts.SessionRouter, hopts.EventStore = be.SessionStore(), be.SessionRouter(), be.EventStore()
+	}
 	s := mcp.NewServer("bench", "v0.0.1", opts)
 	defer s.Close()
 	s.AddTools(mcp.NewTool(EchoTool, "echo the text back", oursEcho,
 		mcp.Input(mcp.Property("text", mcp.Description("the text to echo")))))
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
-		MaxSessions:   20000,
-		SessionStore:  be.SessionStore(),
-		SessionRouter: be.SessionRouter(),
-		EventStore:    be.EventStore(),
-	})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, hopts)
 	defer h.Close()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -12,8 +12,9 @@ func scaleOutGroups(b budget) []group {
 	var gs []group
 	for _, era := range bench.Eras {
 		gs = append(gs, group{"Scale-out (8 raw sessions through a round-robin proxy; ours = 3 instances on one redis-server, " +
-			"redis1 = 1 instance on it, single = 1 instance without shared state; instances in child processes, CPU of all of them)",
-			"BenchmarkScaleOut", era.String() + "/c8", []string{ours, "redis1", "single"}, b.cpu, scaleOutMetrics})
+			"redis1 = 1 instance on it, memory1 = 1 instance with the in-memory event store, single = 1 instance without shared state or event store; " +
+			"instances in child processes, CPU of all of them)",
+			"BenchmarkScaleOut", era.String() + "/c8", []string{ours, "redis1", "memory1", "single"}, b.cpu, scaleOutMetrics})
 	}
 	return gs
 }
