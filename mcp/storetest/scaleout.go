@@ -311,7 +311,7 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 		s := rawSession(t, in[0])
 		loadsBefore, start := c.SessionLoads.Load(), time.Now()
 		for i := range 30 {
-			if x := raw(t, http.MethodPost, in[i%len(in)], s, nil, `{"jsonrpc":"2.0","id":4,"method":"ping"}`); x.status != http.StatusOK {
+			if x := raw(t, http.MethodPost, in[i%len(in)], s, nil, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 100+i)); x.status != http.StatusOK {
 				t.Fatalf("ping %d: %+v", i, x)
 			}
 		}
