@@ -324,7 +324,8 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 
 	t.Run("BatchStateShared", func(t *testing.T) {
 		// A 2025-03-26 batch that sets the log level on instance 1 is
-		// stored: instance 2 then sends no message below that level.
+		// stored and announced: instances 2 and 0, which served the
+		// session before, then send no message below that level.
 		s := rawSessionVersion(t, in[0], "2025-03-26")
 		hdr := map[string]string{"MCP-Protocol-Version": "2025-03-26"}
 		steps := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"steps","arguments":{}}}`
@@ -343,10 +344,15 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 		if x.status != http.StatusOK || !strings.HasPrefix(strings.TrimSpace(x.body), "[") || strings.Contains(x.body, `"error"`+":{") {
 			t.Fatalf("batch on instance 1: %+v", x)
 		}
+		id := 10
 		for _, i := range []int{2, 0} {
-			if x := raw(t, http.MethodPost, in[i], s, hdr, steps); x.status != http.StatusOK || countLogs(x) != 0 {
-				t.Fatalf("tools/call on instance %d after a batch set the level to error on instance 1: %d log messages in %+v, want none", i, countLogs(x), x)
-			}
+			eventually(t, func() (bool, string) {
+				id++
+				call := strings.Replace(steps, `"id":3`, fmt.Sprintf(`"id":%d`, id), 1)
+				x := raw(t, http.MethodPost, in[i], s, hdr, call)
+				return x.status == http.StatusOK && countLogs(x) == 0,
+					fmt.Sprintf("tools/call on instance %d after a batch set the level to error on instance 1: %d log messages in %+v, want none", i, countLogs(x), x)
+			})
 		}
 	})
 
@@ -372,11 +378,35 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 			t.Fatalf("DELETE on instance 0: %+v", x)
 		}
 		for i := range in {
-			if x := raw(t, http.MethodPost, in[i], s2, nil, `{"jsonrpc":"2.0","id":5,"method":"ping"}`); x.status != http.StatusNotFound {
-				t.Fatalf("ping on instance %d after DELETE: status %d, want 404", i, x.status)
-			}
+			eventually(t, func() (bool, string) {
+				x := raw(t, http.MethodPost, in[i], s2, nil, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+				return x.status == http.StatusNotFound, fmt.Sprintf("ping on instance %d after DELETE: status %d, want 404", i, x.status)
+			})
 		}
 	})
+}
+
+// propagation bounds how long a change made on one instance (a DELETE, a
+// new log level) takes to reach the others' copies of a session: they
+// normally get its announcement before the client's next request, and
+// read the store again at least once a second anyway.
+const propagation = 1500 * time.Millisecond
+
+// eventually calls check until it reports true, failing the test with its
+// message if that takes longer than propagation.
+func eventually(t *testing.T, check func() (ok bool, msg string)) {
+	t.Helper()
+	start := time.Now()
+	for {
+		ok, msg := check()
+		if ok {
+			return
+		}
+		if time.Since(start) > propagation {
+			t.Fatal(msg)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // openGET opens a session's GET stream and returns its events as they
