@@ -68,7 +68,9 @@ func (q *eventQueue) push(stream, set string, data []byte) error {
 }
 
 // sync waits until the events queued so far are written (or have failed).
-// Each write is bounded by opTimeout, so sync is too.
+// A write is bounded by opTimeout, and a failed one drops the queue, so
+// sync waits at most about one opTimeout per maxEventBatch events queued
+// before it while Redis answers, and one opTimeout in all when it fails.
 func (q *eventQueue) sync() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -94,9 +96,16 @@ func (q *eventQueue) drain() {
 			q.pending = nil
 		}
 		q.mu.Unlock()
-		q.write(batch)
+		err := q.write(batch)
 		q.mu.Lock()
 		q.done += uint64(len(batch))
+		if err != nil {
+			// Those queued behind would fail too, one timeout after
+			// another: drop them, so that no reader waits long.
+			q.b.opts.Logger.Warn("mcp/redis: storing events failed: they cannot be replayed", "events", len(batch)+len(q.pending), "error", err)
+			q.done += uint64(len(q.pending))
+			q.pending = nil
+		}
 		q.written.Broadcast()
 		q.mu.Unlock()
 	}
@@ -105,7 +114,7 @@ func (q *eventQueue) drain() {
 // write stores a batch of events in one pipeline, in order: each is
 // appended with the next position as its id (XADD 0-*), the stream's key
 // added to its session's set, and both keys' TTL restarted.
-func (q *eventQueue) write(batch []queuedEvent) {
+func (q *eventQueue) write(batch []queuedEvent) error {
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
 	o := q.b.opts
@@ -118,7 +127,5 @@ func (q *eventQueue) write(batch []queuedEvent) {
 		}
 		return nil
 	})
-	if err != nil {
-		o.Logger.Warn("mcp/redis: storing events failed: they cannot be replayed", "events", len(batch), "error", err)
-	}
+	return err
 }

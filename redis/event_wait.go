@@ -14,6 +14,8 @@ import (
 
 var _ mcp.EventWaiter = (*EventStore)(nil)
 
+var errTooManyWaiters = errors.New("mcp/redis: too many waits for events in progress")
+
 // maxBlock bounds one blocking read (XREAD BLOCK) of WaitEvents, so that a
 // connection is never held long by a reader that has gone: a longer wait
 // is made of several reads.
@@ -21,10 +23,19 @@ const maxBlock = 2 * time.Second
 
 // WaitEvents waits, with blocking reads of the stream (XREAD BLOCK), until
 // it holds more than index events. When ctx ends, it returns at once; the
-// read in progress ends within two seconds.
+// read in progress ends within two seconds. Each blocking read holds a
+// connection of the client's pool: with MaxWaiters waits in progress
+// already, WaitEvents fails at once (the caller then reads the store at an
+// interval).
 func (s *EventStore) WaitEvents(ctx context.Context, sessionID, streamID string, index int) error {
 	if !validID(sessionID) || !validID(streamID) || index < 0 {
 		return fmt.Errorf("%w: session %q stream %q", mcp.ErrUnknownStream, sessionID, streamID)
+	}
+	select {
+	case s.b.waiters <- struct{}{}:
+		defer func() { <-s.b.waiters }()
+	default:
+		return errTooManyWaiters
 	}
 	stream := s.b.key("events", sessionID, streamID)
 	after := "0-" + strconv.Itoa(index)
