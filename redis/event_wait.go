@@ -33,10 +33,17 @@ func (s *EventStore) WaitEvents(ctx context.Context, sessionID, streamID string,
 	}
 	select {
 	case s.b.waiters <- struct{}{}:
-		defer func() { <-s.b.waiters }()
 	default:
 		return errTooManyWaiters
 	}
+	// The token is given back when no read of this wait holds a
+	// connection any more: at once, or when an abandoned read ends.
+	release := func() { <-s.b.waiters }
+	defer func() {
+		if release != nil {
+			release()
+		}
+	}()
 	stream := s.b.key("events", sessionID, streamID)
 	after := "0-" + strconv.Itoa(index)
 	for {
@@ -58,6 +65,12 @@ func (s *EventStore) WaitEvents(ctx context.Context, sessionID, streamID string,
 		}()
 		select {
 		case <-ctx.Done():
+			r := release
+			release = nil
+			go func() {
+				<-done
+				r()
+			}()
 			return ctx.Err()
 		case err := <-done:
 			switch {
