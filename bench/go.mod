@@ -7,9 +7,11 @@ require (
 	github.com/gomcp/sdk v0.0.0
 	github.com/gomcp/sdk/auth v0.0.0
 	github.com/gomcp/sdk/otel v0.0.0
+	github.com/gomcp/sdk/redis v0.0.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/redis/go-redis/v9 v9.23.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	go.opentelemetry.io/otel/sdk v1.47.0
 	go.opentelemetry.io/otel/sdk/metric v1.47.0
@@ -36,4 +38,3 @@ require (
 	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
-

@@ -54,6 +54,7 @@ type MemoryEventStore struct {
 	sessions map[string]map[string]*storedStream
 	order    []*storedStream // one entry per stored event, oldest first
 	head     int             // index in order of the oldest event
+	waiters  map[waitKey]*eventWait
 }
 
 // storedStream holds the retained events of one stream.
@@ -101,6 +102,7 @@ func (s *MemoryEventStore) Append(_ context.Context, sessionID, streamID string,
 	s.size += len(data)
 	s.count++
 	s.evict()
+	s.wakeLocked(sessionID, streamID)
 	return nil
 }
 

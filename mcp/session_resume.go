@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -10,9 +11,12 @@ import (
 )
 
 // Resuming, on one instance, a stream another instance serves (shared
-// sessions): the events come from the shared EventStore, read again until
-// the stream's response is among them, so the client sees the stream go
-// on as if it had reconnected to the instance running the request.
+// sessions): the events come from the shared EventStore, read again each
+// time the stream grows until its response is among them, so the client
+// sees the stream go on as if it had reconnected to the instance running
+// the request. A store that is an EventWaiter says when the stream grows;
+// any other is read again at an interval (remoteResumePoll, doubling up to
+// remoteResumeMaxPoll).
 
 // remoteResumeWait bounds how long a resumed stream of another instance
 // waits for events before it ends; the client then resumes again.
@@ -24,8 +28,12 @@ const remoteResumeWait = 10 * time.Second
 // that never was (or is another session's) must not hold the client.
 const remoteUnknownWait = 2 * time.Second
 
-// remoteResumePoll is how often the event store is read for new events.
-const remoteResumePoll = 50 * time.Millisecond
+// remoteResumePoll and remoteResumeMaxPoll bound the interval at which a
+// store that cannot wait for events is read again.
+const (
+	remoteResumePoll    = 50 * time.Millisecond
+	remoteResumeMaxPoll = 800 * time.Millisecond
+)
 
 // remoteStream reports whether streamID names a stream another instance
 // of a shared session created.
@@ -51,6 +59,7 @@ func (sess *httpSession) resumeRemote(w http.ResponseWriter, r *http.Request, st
 	started := false
 	begin := time.Now()
 	deadline := begin.Add(remoteResumeWait)
+	poll := remoteResumePoll
 	for {
 		var events [][]byte
 		var err error
@@ -96,16 +105,45 @@ func (sess *httpSession) resumeRemote(w http.ResponseWriter, r *http.Request, st
 			st.detachLocked()
 			return true
 		}
-		st.mu.Unlock()
-		select {
-		case <-r.Context().Done():
-		case <-sess.done:
-		case <-time.After(remoteResumePoll):
+		until := deadline
+		if pending {
+			until = begin.Add(remoteUnknownWait)
 		}
+		st.mu.Unlock()
+		poll = sess.waitRemote(r, streamID, index, until, poll)
 		st.mu.Lock()
 		if r.Context().Err() != nil || st.w == nil {
 			st.detachLocked()
 			return true
 		}
 	}
+}
+
+// waitRemote waits until the stream holds more than index events, the
+// request or the session ends, or until passes. With a store that cannot
+// wait, it sleeps poll instead and returns the next interval to sleep.
+func (sess *httpSession) waitRemote(r *http.Request, streamID string, index int, until time.Time, poll time.Duration) time.Duration {
+	ctx, cancel := context.WithDeadline(r.Context(), until)
+	defer cancel()
+	go func() {
+		select {
+		case <-sess.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if w, ok := sess.h.cfg.store.(EventWaiter); ok {
+		err := w.WaitEvents(ctx, sess.id, streamID, index)
+		if err == nil || ctx.Err() != nil {
+			return remoteResumePoll
+		}
+		sess.h.opts.Logger.Debug("mcp: waiting for events failed; reading the event store at an interval", "session", sess.id, "error", err)
+	}
+	t := time.NewTimer(poll)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return min(2*poll, remoteResumeMaxPoll)
 }

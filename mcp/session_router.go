@@ -27,6 +27,10 @@ const (
 	RouteCancel = "cancel"
 	// RouteClose tells every instance that the session was deleted.
 	RouteClose = "close"
+	// RouteState tells every instance that the session's state changed in
+	// the SessionStore, so that it reads it again before serving the
+	// session.
+	RouteState = "state"
 )
 
 // A SessionMessage is what one instance of a server sends the others about
@@ -139,7 +143,10 @@ func (sess *httpSession) callIDLocked() jsonrpc2.ID {
 // subscribeRoute starts receiving the session's routed messages.
 func (sess *httpSession) subscribeRoute() {
 	r := sess.h.opts.SessionRouter
-	if r == nil || sess.shared.unsub != nil {
+	sess.shared.mu.Lock()
+	subscribed := sess.shared.unsub != nil
+	sess.shared.mu.Unlock()
+	if r == nil || subscribed {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
@@ -149,7 +156,14 @@ func (sess *httpSession) subscribeRoute() {
 		sess.h.opts.Logger.Warn("mcp: subscribing to a session's routed messages failed", "session", sess.id, "error", err)
 		return
 	}
-	sess.shared.unsub = unsub
+	sess.shared.mu.Lock()
+	if sess.shared.unsub == nil {
+		sess.shared.unsub, unsub = unsub, nil
+	}
+	sess.shared.mu.Unlock()
+	if unsub != nil { // subscribed meanwhile by a concurrent request
+		unsub()
+	}
 }
 
 // unsubscribeRoute stops receiving the session's routed messages.
@@ -242,9 +256,12 @@ func (sess *httpSession) forwardCancel(id jsonrpc2.ID) {
 // onRouted handles a message another instance routed to this session.
 func (sess *httpSession) onRouted(m *SessionMessage) {
 	if m.Origin == sess.h.instanceID() {
+		sess.onEcho(m) // session_cache.go
 		return
 	}
 	switch m.Kind {
+	case RouteState:
+		sess.onStateChanged()
 	case RouteToClient:
 		msg, err := jsonrpc2.Decode(m.Data)
 		if err != nil {

@@ -198,9 +198,11 @@ func (ss *ServerSession) restore(st *SessionState) {
 // sharedSession is what an httpSession keeps when its state is shared
 // through a SessionStore.
 type sharedSession struct {
-	mu    sync.Mutex
-	saved []byte // the state as last saved or loaded by this instance
-	unsub func() // ends the SessionRouter subscription
+	mu     sync.Mutex
+	saved  []byte                   // the state as last saved or loaded by this instance
+	unsub  func()                   // ends the SessionRouter subscription
+	fresh  time.Time                // the copy is trusted until then (session_cache.go)
+	echoes map[string]chan struct{} // announcements awaiting their echo, by nonce
 }
 
 // shared reports whether the handler shares sessions with other
@@ -223,6 +225,9 @@ func (h *StreamableHTTPHandler) lookupSession(r *http.Request, sid string) *http
 	if !validSessionID(sid) {
 		return nil
 	}
+	if sess != nil && sess.cached() { // session_cache.go
+		return sess
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), storeTimeout)
 	defer cancel()
 	st, err := store.Load(ctx, sid, h.opts.SessionTimeout)
@@ -244,6 +249,7 @@ func (h *StreamableHTTPHandler) lookupSession(r *http.Request, sid string) *http
 			sess.ss.restore(st)
 			sess.shared.saved = data
 		}
+		sess.markFreshLocked()
 		sess.shared.mu.Unlock()
 		return sess
 	}
@@ -262,6 +268,7 @@ func (h *StreamableHTTPHandler) adoptSession(r *http.Request, sid string, st *Se
 	sess.ss.restore(st)
 	sess.ss.changeMark = s.changeMark()
 	sess.shared.saved = data
+	sess.markFreshLocked() // not shared with anyone yet
 	existing, err := h.addAdopted(sess)
 	if existing != nil {
 		return existing // adopted meanwhile by a concurrent request
@@ -304,37 +311,53 @@ func (h *StreamableHTTPHandler) addAdopted(sess *httpSession) (*httpSession, err
 // request finds it on any instance. A new session that cannot be saved
 // fails its initialize: no other instance could serve it.
 func (sess *httpSession) syncShared(req *jsonrpc2.Request, res any, err error) (any, error) {
-	store := sess.h.opts.SessionStore
-	if store == nil || err != nil {
+	if err != nil {
 		return res, err
+	}
+	if serr := sess.saveShared(); serr != nil && req.Method == MethodInitialize {
+		return nil, newError(CodeInternalError, "the session could not be stored: %v", serr)
+	}
+	return res, err
+}
+
+// saveShared saves the session's state to the store if it changed since
+// this instance last saved or loaded it. A failure is logged and
+// returned: other instances may then serve the session with stale state.
+func (sess *httpSession) saveShared() error {
+	store := sess.h.opts.SessionStore
+	if store == nil {
+		return nil
 	}
 	st := sess.ss.snapshot()
 	if st == nil {
-		return res, err
+		return nil
 	}
-	data, merr := strictjson.Marshal(st)
-	if merr != nil {
-		return res, err
+	data, err := strictjson.Marshal(st)
+	if err != nil {
+		return err
 	}
 	sess.shared.mu.Lock()
-	defer sess.shared.mu.Unlock()
 	if bytes.Equal(data, sess.shared.saved) {
-		return res, err
+		sess.shared.mu.Unlock()
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	if serr := store.Save(ctx, sess.id, st, sess.h.opts.SessionTimeout); serr != nil {
-		sess.h.opts.Logger.Warn("mcp: saving a session's state failed: other instances may serve it with stale state", "session", sess.id, "error", serr)
-		if req.Method == MethodInitialize {
-			return nil, newError(CodeInternalError, "the session could not be stored: %v", serr)
-		}
-		return res, err
+	if err := store.Save(ctx, sess.id, st, sess.h.opts.SessionTimeout); err != nil {
+		sess.shared.mu.Unlock()
+		sess.h.opts.Logger.Warn("mcp: saving a session's state failed: other instances may serve it with stale state", "session", sess.id, "error", err)
+		return err
 	}
-	if sess.shared.saved == nil {
-		sess.subscribeRoute() // a session created here
-	}
+	created := sess.shared.saved == nil
 	sess.shared.saved = data
-	return res, err
+	sess.markFreshLocked()
+	sess.shared.mu.Unlock()
+	if created {
+		sess.subscribeRoute() // a session created here
+	} else {
+		sess.announce(ctx, RouteState) // session_cache.go
+	}
+	return nil
 }
 
 // forgetShared removes a session the client deleted from the store, the
@@ -349,7 +372,7 @@ func (sess *httpSession) forgetShared(ctx context.Context) {
 	if err := h.opts.SessionStore.Delete(ctx, sess.id); err != nil {
 		h.opts.Logger.Warn("mcp: deleting a session from the store failed", "session", sess.id, "error", err)
 	}
-	sess.publishRoute(ctx, &SessionMessage{Kind: RouteClose})
+	sess.announce(ctx, RouteClose) // session_cache.go
 	if store := h.cfg.store; store != nil {
 		if err := store.SessionClosed(ctx, sess.id); err != nil {
 			h.opts.Logger.Warn("mcp: the event store failed to drop a closed session's events", "session", sess.id, "error", err)

@@ -338,6 +338,7 @@ func (px *postExchange) serveBatch(batch jsonrpc2.Batch) {
 		}()
 	}
 	wg.Wait()
+	_ = sess.saveShared() // session_store.go: a batch may set the log level or subscriptions
 	px.writeJSON(http.StatusOK, out)
 }
 

@@ -41,6 +41,7 @@ const (
 	DefaultMaxEventsPerStream = 1000
 	DefaultEventTTL           = time.Hour
 	DefaultMaxMessageBytes    = 4 << 20
+	DefaultMaxWaiters         = 8
 )
 
 // Options configure a Backend. Nil means defaults.
@@ -59,17 +60,25 @@ type Options struct {
 	// MaxMessageBytes bounds a message read from a channel or a store
 	// entry (default DefaultMaxMessageBytes); larger ones are dropped.
 	MaxMessageBytes int
+	// MaxWaiters bounds the waits for events (EventStore.WaitEvents) in
+	// progress at once, each of which holds a connection of the client's
+	// pool in a blocking read (default DefaultMaxWaiters); keep it well
+	// below the pool's size.
+	MaxWaiters int
 	// Logger receives what cannot be returned: dropped messages, lost
-	// subscriptions (default slog.Default()).
+	// subscriptions, events that could not be stored (default
+	// slog.Default()).
 	Logger *slog.Logger
 }
 
 // A Backend is the Redis implementation of the mcp interfaces shared by
 // the instances of a server. It is safe for concurrent use.
 type Backend struct {
-	client goredis.UniversalClient
-	opts   Options
-	hub    *hub
+	client  goredis.UniversalClient
+	opts    Options
+	hub     *hub
+	events  *eventQueue   // events waiting to be written (event_queue.go)
+	waiters chan struct{} // a token per wait for events in progress
 }
 
 // New returns a backend using client, which the caller keeps ownership of
@@ -92,16 +101,24 @@ func New(client goredis.UniversalClient, opts *Options) *Backend {
 	if o.MaxMessageBytes <= 0 {
 		o.MaxMessageBytes = DefaultMaxMessageBytes
 	}
+	if o.MaxWaiters <= 0 {
+		o.MaxWaiters = DefaultMaxWaiters
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
 	b.hub = newHub(client, o.Logger, o.MaxMessageBytes)
+	b.events = newEventQueue(b)
+	b.waiters = make(chan struct{}, o.MaxWaiters)
 	return b
 }
 
-// Close ends the backend's pub/sub connection; its subscriptions get
-// nothing more.
-func (b *Backend) Close() error { return b.hub.close() }
+// Close writes the events still queued and ends the backend's pub/sub
+// connection; its subscriptions get nothing more.
+func (b *Backend) Close() error {
+	b.events.sync()
+	return b.hub.close()
+}
 
 // key returns the name of a key or channel.
 func (b *Backend) key(parts ...string) string {

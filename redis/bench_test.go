@@ -14,8 +14,10 @@ import (
 // to three instances on every Redis backend (miniredis, in-process: its
 // CPU is counted too), against the same proxy in front of one instance
 // with no shared state. A 2026-07-28 call sends Redis nothing
-// (TestStatelessCallsTouchNoStore); a legacy one loads its session and
-// stores its response event.
+// (TestStatelessCallsTouchNoStore); a legacy one stores its response event
+// (its session is read once per instance). This measures wall time with
+// Redis in-process; the server CPU per call against a real redis-server is
+// the bench module's BenchmarkScaleOut, which BENCHMARKS.md reports.
 
 func benchCalls(b *testing.B, url, version string) {
 	ctx := context.Background()

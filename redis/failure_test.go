@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/gomcp/sdk/mcp"
 	"github.com/gomcp/sdk/mcp/storetest"
+	"github.com/gomcp/sdk/redis"
 )
 
 // post sends one JSON-RPC message to endpoint and returns the status and
@@ -121,5 +123,91 @@ func TestRestart(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the subscriber did not get events after Redis restarted")
 		}
+	}
+}
+
+// TestWaitEventsRedisGone: a wait for events fails with an error, at once,
+// when Redis refuses commands or is gone, so that the caller falls back to
+// reading the store at an interval; it never outlasts its context.
+func TestWaitEventsRedisGone(t *testing.T) {
+	m := miniredis.RunT(t)
+	s := newBackend(t, m.Addr()).EventStore()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	m.SetError("ERR refused")
+	start := time.Now()
+	if err := s.WaitEvents(ctx, "S", "1", 0); err == nil || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitEvents on a refusing Redis: %v, want its error", err)
+	}
+	m.SetError("")
+	m.Close()
+	if err := s.WaitEvents(ctx, "S", "1", 0); err == nil || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitEvents with Redis gone: %v, want an error", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("failing waits took %v", d)
+	}
+}
+
+// TestWaitEventsBounded: waits beyond MaxWaiters fail at once instead of
+// holding more of the client's connections.
+func TestWaitEventsBounded(t *testing.T) {
+	m := miniredis.RunT(t)
+	client := goredis.NewClient(&goredis.Options{Addr: m.Addr()})
+	defer client.Close()
+	b := redis.New(client, &redis.Options{MaxWaiters: 1})
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	first := make(chan error, 1)
+	go func() { first <- b.EventStore().WaitEvents(ctx, "S", "1", 0) }()
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	if err := b.EventStore().WaitEvents(ctx, "S", "2", 0); err == nil || errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Second {
+		t.Fatalf("a second wait with MaxWaiters 1: %v after %v, want an error at once", err, time.Since(start))
+	}
+	if err := b.EventStore().Append(ctx, "S", "1", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-first; err != nil {
+		t.Fatalf("the first wait: %v", err)
+	}
+}
+
+// TestAppendRedisRefusing: appends to a Redis that refuses writes are
+// queued and dropped with a logged error; reads do not wait for them long,
+// and events appended once Redis accepts writes again are stored.
+func TestAppendRedisRefusing(t *testing.T) {
+	m := miniredis.RunT(t)
+	s := newBackend(t, m.Addr()).EventStore()
+	ctx := context.Background()
+	m.SetError("READONLY You can't write against a read only replica.")
+	for range 1000 {
+		if err := s.Append(ctx, "S", "1", []byte(`{}`)); err != nil && !strings.Contains(err.Error(), "too many events") {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	for _, err := range s.After(ctx, "S", "1", 0) {
+		if err == nil {
+			t.Fatal("After on a refusing Redis yielded an event")
+		}
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("After waited %v for events that could not be stored", d)
+	}
+	m.SetError("")
+	if err := s.Append(ctx, "S", "2", []byte(`{"n":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for data, err := range s.After(ctx, "S", "2", 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(data))
+	}
+	if len(got) != 1 || got[0] != `{"n":1}` {
+		t.Fatalf("after Redis recovered: %q", got)
 	}
 }

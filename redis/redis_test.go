@@ -1,6 +1,8 @@
 package redis_test
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -81,6 +83,13 @@ func TestEventStore(t *testing.T) {
 	})
 }
 
+func TestEventWaiter(t *testing.T) {
+	storetest.TestEventWaiter(t, func(t *testing.T) mcp.EventStore {
+		addr, _ := server(t)
+		return newBackend(t, addr).EventStore()
+	})
+}
+
 func TestTaskStore(t *testing.T) {
 	clock := &miniClock{}
 	storetest.TestTaskStore(t, func(t *testing.T) mcp.TaskStore {
@@ -106,4 +115,43 @@ func TestScaleOut(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestEventQueueOrder: events appended concurrently to many streams are
+// written in order, each stream's, and another backend reads them all once
+// the first has written its queue (Close).
+func TestEventQueueOrder(t *testing.T) {
+	addr, _ := server(t)
+	writer, reader := newBackend(t, addr), newBackend(t, addr)
+	ctx := t.Context()
+	const streams, events = 8, 200
+	var wg sync.WaitGroup
+	for s := range streams {
+		wg.Go(func() {
+			for i := 1; i <= events; i++ {
+				if err := writer.EventStore().Append(ctx, "S", fmt.Sprint(s), fmt.Appendf(nil, "%d", i)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := writer.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for s := range streams {
+		i := 0
+		for data, err := range reader.EventStore().After(ctx, "S", fmt.Sprint(s), 0) {
+			if err != nil {
+				t.Fatalf("stream %d: %v", s, err)
+			}
+			if i++; string(data) != fmt.Sprint(i) {
+				t.Fatalf("stream %d: event %d is %q", s, i, data)
+			}
+		}
+		if i != events {
+			t.Fatalf("stream %d: %d events, want %d", s, i, events)
+		}
+	}
 }

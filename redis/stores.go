@@ -154,7 +154,8 @@ func (s *TaskStore) Get(ctx context.Context, taskID string) (*mcp.DetailedTask, 
 
 // An EventStore is an mcp.EventStore on Redis Streams: one stream per SSE
 // stream (KeyPrefix + "events:" + session + ":" + stream) whose entry ids
-// are the events' positions (0-1, 0-2, ...), trimmed to about
+// are the events' positions (0-1, 0-2, ..., numbered by Redis: XADD with
+// the id "0-*", which needs Redis 7), trimmed to about
 // MaxEventsPerStream entries, and a set per session naming its keys. A
 // session's keys expire EventTTL after its last event.
 type EventStore struct{ b *Backend }
@@ -164,29 +165,15 @@ func (b *Backend) EventStore() *EventStore { return &EventStore{b} }
 
 var _ mcp.EventStore = (*EventStore)(nil)
 
-// appendScript numbers the event, appends it and refreshes the TTLs.
-var appendScript = goredis.NewScript(`
-local n = redis.call('INCR', KEYS[2])
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '0-' .. n, 'd', ARGV[1])
-redis.call('SADD', KEYS[3], KEYS[1], KEYS[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-redis.call('PEXPIRE', KEYS[3], ARGV[3])
-return n
-`)
-
-// Append stores data as the next event of the stream.
-func (s *EventStore) Append(ctx context.Context, sessionID, streamID string, data []byte) error {
+// Append queues data as the next event of the stream and returns: the
+// backend writes queued events in order, several in one round trip
+// (event_queue.go), and logs the failures. It fails if too many events
+// wait already.
+func (s *EventStore) Append(_ context.Context, sessionID, streamID string, data []byte) error {
 	if !validID(sessionID) || !validID(streamID) {
 		return errBadID
 	}
-	stream := s.b.key("events", sessionID, streamID)
-	keys := []string{stream, stream + ":n", s.b.key("events", sessionID)}
-	err := appendScript.Run(ctx, s.b.client, keys, data, s.b.opts.MaxEventsPerStream, s.b.opts.EventTTL.Milliseconds()).Err()
-	if err != nil {
-		return fmt.Errorf("mcp/redis: storing event: %w", err)
-	}
-	return nil
+	return s.b.events.push(s.b.key("events", sessionID, streamID), s.b.key("events", sessionID), data)
 }
 
 // After returns the events of the stream that follow its first index
@@ -197,6 +184,7 @@ func (s *EventStore) After(ctx context.Context, sessionID, streamID string, inde
 			yield(nil, fmt.Errorf("%w: session %q stream %q", mcp.ErrUnknownStream, sessionID, streamID))
 			return
 		}
+		s.b.events.sync() // this process's appends first
 		stream := s.b.key("events", sessionID, streamID)
 		var first, rest *goredis.XMessageSliceCmd
 		_, err := s.b.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
@@ -241,6 +229,7 @@ func (s *EventStore) SessionClosed(ctx context.Context, sessionID string) error 
 	if !validID(sessionID) {
 		return nil
 	}
+	s.b.events.sync() // so that no queued event brings a stream back
 	set := s.b.key("events", sessionID)
 	keys, err := s.b.client.SMembers(ctx, set).Result()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,6 +39,14 @@ type Cluster struct {
 	Servers  []*mcp.Server
 	Handlers []*mcp.StreamableHTTPHandler
 
+	// EventReads counts the reads (After) of the instances' event
+	// stores; EventWaits reports whether they are mcp.EventWaiters.
+	EventReads atomic.Int64
+	EventWaits bool
+	// SessionLoads counts the reads (Load) of the instances' session
+	// stores.
+	SessionLoads atomic.Int64
+
 	mu        sync.Mutex
 	rounds    map[string][]int // tool "ask": the instances that ran each call's rounds, by call tag
 	cancelled chan string      // tool "wait": task ids whose handler saw cancellation
@@ -58,7 +67,8 @@ type ClusterOptions struct {
 // StartCluster starts the instances and the proxy; t's cleanup stops them.
 // The server has the tools "echo", "ask" (elicits a string "v" and
 // returns it), "steps" (logs three messages, then returns), "pause" (logs,
-// closes its SSE stream, logs again and returns) and "wait" (a task that
+// closes its SSE stream, sleeps "ms" milliseconds (default 300), logs
+// again and returns) and "wait" (a task that
 // runs until cancelled).
 func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, opts *ClusterOptions) *Cluster {
 	t.Helper()
@@ -80,9 +90,9 @@ func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, 
 		})
 		c.addTools(s, i)
 		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
-			SessionStore:  b.SessionStore,
+			SessionStore:  c.countLoads(b.SessionStore),
 			SessionRouter: b.SessionRouter,
-			EventStore:    b.EventStore,
+			EventStore:    c.countReads(b.EventStore),
 			JSONResponse:  jsonResp,
 			WriteTimeout:  10 * time.Second,
 		})
@@ -108,6 +118,33 @@ func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, 
 	})
 	c.URL = ps.URL + "/mcp"
 	return c
+}
+
+// countReads returns s counting its reads in c.EventReads.
+func (c *Cluster) countReads(s mcp.EventStore) mcp.EventStore {
+	if s == nil {
+		return nil
+	}
+	_, c.EventWaits = s.(mcp.EventWaiter)
+	return counted(s, &c.EventReads)
+}
+
+// countLoads returns s counting its reads in c.SessionLoads.
+func (c *Cluster) countLoads(s mcp.SessionStore) mcp.SessionStore {
+	if s == nil {
+		return nil
+	}
+	return countingSessions{s, &c.SessionLoads}
+}
+
+type countingSessions struct {
+	mcp.SessionStore
+	loads *atomic.Int64
+}
+
+func (c countingSessions) Load(ctx context.Context, id string, ttl time.Duration) (*mcp.SessionState, error) {
+	c.loads.Add(1)
+	return c.SessionStore.Load(ctx, id, ttl)
 }
 
 func (c *Cluster) addTools(s *mcp.Server, instance int) {
@@ -150,7 +187,11 @@ func (c *Cluster) addTools(s *mcp.Server, instance int) {
 				return text("done"), nil
 			}},
 		&mcp.ServerTool{Tool: &mcp.Tool{Name: "pause", InputSchema: obj},
-			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+			Handler: func(ctx context.Context, ss *mcp.ServerSession, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+				pause := 300 * time.Millisecond
+				if ms, ok := args(p)["ms"].(float64); ok && ms > 0 && ms < 5000 {
+					pause = time.Duration(ms) * time.Millisecond
+				}
 				log := func(s string) error {
 					return ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: "info", Data: s})
 				}
@@ -160,7 +201,7 @@ func (c *Cluster) addTools(s *mcp.Server, instance int) {
 				if err := mcp.CloseSSEStream(ctx, 100*time.Millisecond); err != nil {
 					return nil, err
 				}
-				time.Sleep(300 * time.Millisecond) // the client resumes meanwhile, elsewhere
+				time.Sleep(pause) // the client resumes meanwhile, elsewhere
 				if err := log("after"); err != nil {
 					return nil, err
 				}
@@ -254,13 +295,21 @@ func raw(t *testing.T, method, endpoint, sid string, hdr map[string]string, body
 // rawSession initializes a legacy session on endpoint and returns its id.
 func rawSession(t *testing.T, endpoint string) string {
 	t.Helper()
+	return rawSessionVersion(t, endpoint, "2025-11-25")
+}
+
+// rawSessionVersion initializes a legacy session of the given protocol
+// version on endpoint and returns its id.
+func rawSessionVersion(t *testing.T, endpoint, version string) string {
+	t.Helper()
 	x := raw(t, http.MethodPost, endpoint, "", nil,
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
 	sid := x.header.Get("Mcp-Session-Id")
-	if x.status != http.StatusOK || sid == "" {
-		t.Fatalf("initialize: status %d, session %q, %+v", x.status, sid, x)
+	if x.status != http.StatusOK || sid == "" || !strings.Contains(x.body+fmt.Sprint(x.events), `"protocolVersion":"`+version+`"`) {
+		t.Fatalf("initialize (%s): status %d, session %q, %+v", version, x.status, sid, x)
 	}
-	if x := raw(t, http.MethodPost, endpoint, sid, nil, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); x.status != http.StatusAccepted {
+	hdr := map[string]string{"MCP-Protocol-Version": version}
+	if x := raw(t, http.MethodPost, endpoint, sid, hdr, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); x.status != http.StatusAccepted {
 		t.Fatalf("notifications/initialized: status %d", x.status)
 	}
 	return sid

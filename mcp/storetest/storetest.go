@@ -1,6 +1,7 @@
 // Package storetest holds the contract tests of the interfaces through
 // which several instances of an MCP server share state: mcp.EventBus,
-// mcp.SessionRouter, mcp.SessionStore, mcp.EventStore and mcp.TaskStore.
+// mcp.SessionRouter, mcp.SessionStore, mcp.EventStore (and mcp.EventWaiter,
+// which an event store may implement) and mcp.TaskStore.
 // A backend passes them all before it is used behind a load balancer:
 //
 //	func TestEventBus(t *testing.T) {

@@ -137,5 +137,6 @@ func plan(b budget) []group {
 		}
 	}
 	gs = append(gs, authGroups(b)...)
+	gs = append(gs, scaleOutGroups(b)...)
 	return append(gs, secondFrontPlan(b)...)
 }

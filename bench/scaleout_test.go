@@ -1,0 +1,357 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/mcp/storetest"
+	"github.com/gomcp/sdk/redis"
+)
+
+// BenchmarkScaleOut measures what several instances behind a load balancer
+// cost per tools/call, in server CPU: the echo tool called through a
+// round-robin proxy (storetest.RoundRobin, in this process) from 8
+// concurrent raw sessions, either to three instances sharing one Redis
+// through the redis module's backends ("ours": session store, session
+// router, event bus, event store and task store), to one instance so
+// configured ("redis1"), to one instance with the in-memory event store
+// ("memory1": resumable streams, as with Redis), or to one instance with
+// no shared state and no event store ("single"). Each instance is a child process; the
+// figure server-cpu-ns/call is the CPU time (user and system) of all of
+// them per call, and redis-cpu-ns/call the Redis server's own (from INFO
+// cpu). Redis is the one at GOMCP_REDIS_ADDR, else a redis-server started
+// for the benchmark on a free port with persistence off; without either
+// the redis3 runs are skipped.
+func BenchmarkScaleOut(b *testing.B) {
+	for _, era := range Eras {
+		for _, target := range []string{"ours", "redis1", "memory1", "single"} {
+			b.Run(fmt.Sprintf("%s/c8/%s", era, target), func(b *testing.B) {
+				benchScaleOut(b, era, target, 8)
+			})
+		}
+	}
+}
+
+// scaleChildEnv names the environment variable that makes a benchmark
+// binary a scale-out instance: its value is "<era> <redis address>".
+const scaleChildEnv = "GOMCP_BENCH_SCALE_CHILD"
+
+// scaleStateKey is the requestState key the instances share.
+var scaleStateKey = []byte("bench-scale-out-state-key-32byte")
+
+func init() {
+	// A scale-out instance serves before TestMain runs: RunChildIfAsked
+	// knows only single handlers.
+	if spec := os.Getenv(scaleChildEnv); spec != "" {
+		if err := serveScaleChild(spec); err != nil {
+			fmt.Fprintln(os.Stderr, "bench scale-out child:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+}
+
+func benchScaleOut(b *testing.B, era Era, target string, clients int) {
+	ctx := context.Background()
+	var children []*Child
+	defer func() {
+		for _, c := range children {
+			if err := c.Stop(); err != nil {
+				b.Error(err)
+			}
+		}
+	}()
+	var rdb *goredis.Client
+	switch target {
+	case "single":
+		c, err := StartChild(Ours{}.Name(), era)
+		if err != nil {
+			b.Fatal(err)
+		}
+		children = append(children, c)
+	case "memory1":
+		c, err := startScaleChild(era, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		children = append(children, c)
+	default:
+		addr, stop, err := benchRedis()
+		if err != nil {
+			b.Skip(err)
+		}
+		defer stop()
+		rdb = goredis.NewClient(&goredis.Options{Addr: addr})
+		defer rdb.Close()
+		if err := rdb.FlushDB(ctx).Err(); err != nil {
+			b.Fatal(err)
+		}
+		n := 3
+		if target == "redis1" {
+			n = 1
+		}
+		for range n {
+			c, err := startScaleChild(era, addr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			children = append(children, c)
+		}
+	}
+	var targets []*url.URL
+	for _, c := range children {
+		u, _ := url.Parse(c.URL)
+		targets = append(targets, u)
+	}
+	proxy := httptest.NewServer(storetest.RoundRobin(targets))
+	defer proxy.Close()
+	hc := newHTTPClient(clients)
+	defer hc.CloseIdleConnections()
+	raws := make([]*RawClient, clients)
+	for i := range raws {
+		raws[i] = &RawClient{URL: proxy.URL + "/mcp", HTTP: hc, Era: era}
+		if err := raws[i].Start(ctx); err != nil {
+			b.Fatal(err)
+		}
+		defer raws[i].Close()
+	}
+	call := func(w int) error { return scaleCall(ctx, raws[w]) }
+	if err := driveCalls(max(b.N/10, 2*clients*len(children)), clients, call); err != nil {
+		b.Fatal(err)
+	}
+	cpu := func() (server, redisUsed time.Duration) {
+		for _, c := range children {
+			d, err := c.CPU(ctx, hc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			server += d
+		}
+		if rdb != nil {
+			d, err := redisCPU(ctx, rdb)
+			if err != nil {
+				b.Fatal(err)
+			}
+			redisUsed = d
+		}
+		return server, redisUsed
+	}
+	s0, r0 := cpu()
+	b.ResetTimer()
+	if err := driveCalls(b.N, clients, call); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	s1, r1 := cpu()
+	b.ReportMetric(float64(s1-s0)/float64(b.N), "server-cpu-ns/call")
+	b.ReportMetric(float64(r1-r0)/float64(b.N), "redis-cpu-ns/call")
+}
+
+// scaleCall makes one tools/call of EchoTool and checks its answer. It is
+// RawClient.Call reading an SSE answer past the priming event that a
+// resumable stream (an instance with an event store) starts with.
+func scaleCall(ctx context.Context, c *RawClient) error {
+	body := LegacyCallRequest(c.id())
+	if c.Era == Modern {
+		body = ModernCallRequest(c.id())
+	}
+	resp, err := c.post(ctx, "tools/call", EchoTool, body)
+	if err != nil {
+		return err
+	}
+	defer drain(resp)
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %s: %.200s", resp.Status, data)
+	}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		msg := []byte(nil)
+		for event := range strings.SplitSeq(string(data), "\n\n") {
+			if m, err := FirstSSEData([]byte(event)); err == nil && len(m) > 0 {
+				msg = m
+				break
+			}
+		}
+		data = msg
+	}
+	result, err := ParseResponse(data)
+	if err != nil {
+		return err
+	}
+	var r struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		IsError bool `json:"isError"`
+	}
+	if err := json.Unmarshal(result, &r); err != nil || len(r.Content) != 1 {
+		return fmt.Errorf("%w: result %s", ErrMismatch, result)
+	}
+	return checkEcho([]string{r.Content[0].Text}, r.IsError, EchoText)
+}
+
+// startScaleChild starts a copy of the benchmark binary serving our
+// handler of era with the Redis backends on addr.
+func startScaleChild(era Era, addr string) (*Child, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), scaleChildEnv+"="+era.String()+" "+addr)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	c := &Child{name: "scale-out", cmd: cmd, stdin: stdin}
+	lines := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		lines <- strings.TrimSpace(line)
+		io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case c.URL = <-lines:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		c.Stop()
+		return nil, errors.New("bench scale-out child: no URL within 30s")
+	}
+	if !strings.HasPrefix(c.URL, "http://127.0.0.1:") {
+		c.Stop()
+		return nil, fmt.Errorf("bench scale-out child: got %q instead of a URL", c.URL)
+	}
+	return c, nil
+}
+
+// serveScaleChild serves as one instance of a scale-out benchmark: the
+// echo tool of Ours, with every shared piece on the Redis at the
+// spec's address, or with the in-memory event store if it has none.
+func serveScaleChild(spec string) error {
+	_, addr, _ := strings.Cut(spec, " ")
+	opts := oursSubscriptions()
+	hopts := &mcp.StreamableHTTPOptions{MaxSessions: 20000, EventStore: mcp.NewMemoryEventStore(nil)}
+	if addr != "" {
+		client := goredis.NewClient(&goredis.Options{Addr: addr})
+		defer client.Close()
+		be := redis.New(client, nil)
+		defer be.Close()
+		opts.EventBus = be.EventBus()
+		opts.RequestStateKey = scaleStateKey
+		opts.Tasks = &mcp.TaskOptions{Store: be.TaskStore()}
+		hopts.SessionStore, hopts.SessionRouter, hopts.EventStore = be.SessionStore(), be.SessionRouter(), be.EventStore()
+	}
+	s := mcp.NewServer("bench", "v0.0.1", opts)
+	defer s.Close()
+	s.AddTools(mcp.NewTool(EchoTool, "echo the text back", oursEcho,
+		mcp.Input(mcp.Property("text", mcp.Description("the text to echo")))))
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, hopts)
+	defer h.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	if path := os.Getenv(childProfileEnv); path != "" {
+		stop, err := startCPUProfile(path + "." + strconv.Itoa(os.Getpid()))
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	hs := &http.Server{Handler: withCPU(h), ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	fmt.Printf("http://%s\n", ln.Addr())
+	io.Copy(io.Discard, os.Stdin) // until the parent closes stdin or dies
+	return hs.Close()
+}
+
+// benchRedis returns the address of the Redis of a benchmark: the one at
+// GOMCP_REDIS_ADDR, else a redis-server started on a free port, which stop
+// ends.
+func benchRedis() (addr string, stop func(), err error) {
+	if addr := os.Getenv("GOMCP_REDIS_ADDR"); addr != "" {
+		return addr, func() {}, nil
+	}
+	path, err := exec.LookPath("redis-server")
+	if err != nil {
+		return "", nil, fmt.Errorf("no Redis: set GOMCP_REDIS_ADDR or install redis-server: %w", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	addr = ln.Addr().String()
+	ln.Close()
+	_, port, _ := net.SplitHostPort(addr)
+	cmd := exec.Command(path, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning")
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop = func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+	c := goredis.NewClient(&goredis.Options{Addr: addr})
+	defer c.Close()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err := c.Ping(ctx).Err()
+		cancel()
+		if err == nil {
+			return addr, stop, nil
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return "", nil, fmt.Errorf("redis-server on %s: %w", addr, err)
+		}
+	}
+}
+
+// redisCPU returns the CPU time (user and system) the Redis server has
+// used so far, from INFO cpu.
+func redisCPU(ctx context.Context, c *goredis.Client) (time.Duration, error) {
+	info, err := c.Info(ctx, "cpu").Result()
+	if err != nil {
+		return 0, err
+	}
+	var total float64
+	for _, line := range strings.Split(info, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if ok && (k == "used_cpu_sys" || k == "used_cpu_user") {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return 0, fmt.Errorf("INFO cpu %s: %w", k, err)
+			}
+			total += f
+		}
+	}
+	return time.Duration(total * float64(time.Second)), nil
+}
