@@ -349,7 +349,7 @@ func newScopedSession(s *Server, meta *Meta, notify func(context.Context, string
 		req modernRequest
 	}{}
 	sc.req.meta, sc.req.notify = meta, notify
-	sc.ss.server, sc.ss.request = s, &sc.req
+	sc.ss.server, sc.ss.request, sc.ss.sessionState = s, &sc.req, &noSessionState
 	return &sc.ss
 }
 

@@ -351,7 +351,7 @@ func (px *postExchange) serveStatelessLegacy() {
 		writeHTTPError(px.w, http.StatusBadRequest, CodeInvalidRequest, "stateless server: batches and responses are not accepted")
 		return
 	}
-	ss := &ServerSession{server: px.server, conn: statelessPeer{logger: px.h.opts.Logger}}
+	ss := newServerSession(px.server, statelessPeer{logger: px.h.opts.Logger})
 	if req.Method != MethodInitialize {
 		pv := px.pv
 		if pv == "" {
