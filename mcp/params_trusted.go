@@ -72,33 +72,28 @@ func trustedRaw(d *jsontext.Decoder, data []byte) (jsontext.Value, bool) {
 }
 
 func (p *CallToolParams) decodeTrusted(data []byte) bool {
-	pd := getTrustedReader(data)
-	ok := p.readTrusted(&pd.dec, data)
-	putTrustedReader(pd)
-	if !ok {
+	if !p.readTrusted(data) {
 		*p = CallToolParams{}
+		return false
 	}
-	return ok
+	return true
 }
 
 // readTrusted reads the members of tools/call params that a plain call
-// has: name, arguments and _meta.
-func (p *CallToolParams) readTrusted(d *jsontext.Decoder, data []byte) bool {
-	if d.PeekKind() != '{' {
+// has: name, arguments and _meta (params_trusted_scan.go).
+func (p *CallToolParams) readTrusted(data []byte) bool {
+	o, ok := newTrustedObject(data)
+	if !ok {
 		return false
 	}
-	if _, err := d.ReadToken(); err != nil {
-		return false
-	}
-	for d.PeekKind() != '}' {
-		name := trustedName(d)
-		if name == nil {
-			return false
+	for {
+		name, v, more := o.next()
+		if !more {
+			return o.ok
 		}
 		switch string(name) {
 		case "name":
-			v, ok := trustedRaw(d, data)
-			if !ok || v.Kind() != '"' {
+			if v[0] != '"' {
 				return false
 			}
 			s, err := unquoteName(v)
@@ -107,26 +102,18 @@ func (p *CallToolParams) readTrusted(d *jsontext.Decoder, data []byte) bool {
 			}
 			p.Name = s
 		case "arguments":
-			v, ok := trustedRaw(d, data)
-			if !ok || v.Kind() == 'n' {
+			if v[0] == 'n' {
 				return false
 			}
 			p.Arguments = json.RawMessage(v)
 		case "_meta":
-			v, ok := trustedRaw(d, data)
-			if !ok || v.Kind() != '{' || p.Meta.UnmarshalJSON(v) != nil {
+			if v[0] != '{' || p.Meta.UnmarshalJSON(v) != nil {
 				return false
 			}
 		case "task", "inputResponses", "requestState":
 			return false
-		default:
-			if d.SkipValue() != nil {
-				return false
-			}
 		}
 	}
-	_, err := d.ReadToken()
-	return err == nil
 }
 
 // unquoteName returns the text of a JSON string already validated.

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"net/http"
+	"net/textproto"
 	"sync"
 	"testing"
 	"time"
@@ -107,5 +109,22 @@ func TestLoggingIntervalPerStatelessRequest(t *testing.T) {
 		if n != 1 {
 			t.Errorf("request %d got %d log messages, want 1 (one per LoggingInterval, per request)", i+1, n)
 		}
+	}
+}
+
+// headerValue is Header.Get for the canonical keys it is given.
+func TestHeaderValueKeysAreCanonical(t *testing.T) {
+	h := http.Header{}
+	for _, key := range []string{"Content-Type", "Origin", headerSessionID, headerProtocolVersion} {
+		if c := textproto.CanonicalMIMEHeaderKey(key); c != key {
+			t.Errorf("header key %q is not canonical (%q): headerValue would miss it", key, c)
+		}
+		h.Set(key, "v-"+key)
+		if got, want := headerValue(h, key), h.Get(key); got != want {
+			t.Errorf("headerValue(%q) = %q, Header.Get = %q", key, got, want)
+		}
+	}
+	if got := headerValue(h, "Absent"); got != "" {
+		t.Errorf("headerValue of an absent key = %q", got)
 	}
 }
