@@ -113,11 +113,12 @@ type sessionPeer interface {
 
 // modernRequest is the per-request state of a 2026-07-28 request.
 type modernRequest struct {
-	id     jsonrpc2.ID // the JSON-RPC id of the request
-	input  inputState  // multi round-trip state
+	input  inputState // multi round-trip state
 	meta   *Meta
 	notify func(ctx context.Context, method string, params any) error
-	rc     requestContext // the handler's context, allocated with the request
+	// rc is the handler's context, allocated with the request; its id is
+	// the JSON-RPC id of the request.
+	rc requestContext
 
 	// logging rate-limits the log messages of a request served outside
 	// any connection; made on its first message (see logLimiter).

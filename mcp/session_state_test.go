@@ -19,8 +19,8 @@ func TestScopedSessionSize(t *testing.T) {
 		ss  ServerSession
 		req modernRequest
 	}
-	if n := unsafe.Sizeof(scoped{}); n > 288 {
-		t.Errorf("a request-scoped session takes %d bytes, want at most 288", n)
+	if n := unsafe.Sizeof(scoped{}); n > 256 {
+		t.Errorf("a request-scoped session takes %d bytes, want at most 256", n)
 	}
 }
 
