@@ -12,10 +12,10 @@ import (
 // Trusted params decoding: the params of a request that jsonrpc2.Decode
 // read were validated with the whole message (syntax, UTF-8, no duplicate
 // names, bounded depth), so the params of the hottest methods are read
-// with a pooled token reader instead of the reflective decoder. Anything
-// unusual (escaped member names, members of an unexpected type, rarely
-// used members) makes the fast path give up, and the params are decoded
-// by the strict decoder as before, with its errors.
+// directly (params_trusted_scan.go) instead of by the reflective decoder.
+// Anything unusual (escaped member names, members of an unexpected type,
+// rarely used members) makes the fast path give up, and the params are
+// decoded by the strict decoder as before, with its errors.
 
 // A trustedParams decodes itself from validated params. decodeTrusted
 // reports whether it did; when it did not, the params are left zero.
@@ -32,43 +32,6 @@ func decodeRequestParams(req *jsonrpc2.Request, params any) error {
 		}
 	}
 	return jsonrpc2.DecodeParams(req, params)
-}
-
-// trustedOptions skip the checks the whole message already passed.
-var trustedOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
-
-// getTrustedReader returns a pooled token reader of data; give it back
-// with putTrustedReader.
-func getTrustedReader(data []byte) *probeDecoder {
-	pd := probePool.Get().(*probeDecoder)
-	pd.reset(data, trustedOptions...)
-	return pd
-}
-
-func putTrustedReader(pd *probeDecoder) {
-	pd.reset(nil)
-	probePool.Put(pd)
-}
-
-// trustedName reads a member name written without escapes and returns
-// its text as a sub-slice valid until the next read, or nil.
-func trustedName(d *jsontext.Decoder) []byte {
-	v, err := d.ReadValue()
-	if err != nil || len(v) < 2 || bytes.IndexByte(v, '\\') >= 0 {
-		return nil
-	}
-	return v[1 : len(v)-1]
-}
-
-// trustedRaw reads a value and returns it as a sub-slice of data, the
-// reader's whole input.
-func trustedRaw(d *jsontext.Decoder, data []byte) (jsontext.Value, bool) {
-	v, err := d.ReadValue()
-	if err != nil {
-		return nil, false
-	}
-	end := int(d.InputOffset())
-	return data[end-len(v) : end], true
 }
 
 func (p *CallToolParams) decodeTrusted(data []byte) bool {

@@ -132,3 +132,50 @@ func jsonValueEnd(d []byte, i int) int {
 	}
 	return j
 }
+
+// A trustedArray reads the elements of a validated JSON array, as
+// trustedObject reads members.
+type trustedArray struct {
+	data  []byte
+	i     int
+	first bool
+	ok    bool // the array was read to its end
+}
+
+// newTrustedArray starts reading the array data holds. ok is false if
+// data does not start with an array.
+func newTrustedArray(data []byte) (a trustedArray, ok bool) {
+	i := skipJSONSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return trustedArray{}, false
+	}
+	return trustedArray{data: data, i: i + 1, first: true}, true
+}
+
+// next returns the next element. more is false at the end of the array
+// (then a.ok tells whether it was read whole and nothing follows it) or
+// when an element cannot be read.
+func (a *trustedArray) next() (value []byte, more bool) {
+	d := a.data
+	i := skipJSONSpace(d, a.i)
+	if i >= len(d) {
+		return nil, false
+	}
+	if d[i] == ']' {
+		a.ok = skipJSONSpace(d, i+1) == len(d)
+		return nil, false
+	}
+	if !a.first {
+		if d[i] != ',' {
+			return nil, false
+		}
+		i = skipJSONSpace(d, i+1)
+	}
+	a.first = false
+	end := jsonValueEnd(d, i)
+	if end < 0 {
+		return nil, false
+	}
+	a.i = end
+	return d[i:end], true
+}
