@@ -39,7 +39,7 @@ func (ss *ServerSession) ListRoots(ctx context.Context, params *ListRootsParams)
 // and files as tool arguments, resource URIs or configuration instead.
 func (ss *ServerSession) Roots(ctx context.Context) iter.Seq2[*Root, error] {
 	return func(yield func(*Root, error) bool) {
-		root := ss.root()
+		root := ss.root().state()
 		root.mu.Lock()
 		cached := root.rootsCache
 		root.mu.Unlock()

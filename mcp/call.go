@@ -111,7 +111,7 @@ func MissingExtensionError(extension string) error {
 // HTTP session, what the request context tells ([RequestInfoFromContext]
 // is more precise there), else NetworkTCP for sessions over HTTP.
 func (ss *ServerSession) Transport() TransportInfo {
-	if t := ss.root().transport; t.Network != "" {
+	if t := ss.root().state().transport; t.Network != "" {
 		return t
 	}
 	if _, ok := ss.root().conn.(*httpSession); ok || ss.request != nil && ss.root().conn == nil {

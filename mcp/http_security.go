@@ -141,7 +141,7 @@ func (p *originPolicy) checkRequest(w http.ResponseWriter, r *http.Request) bool
 		writeHTTPError(w, http.StatusForbidden, CodeInvalidRequest, "forbidden: Host "+strconv.Quote(r.Host)+" is not allowed")
 		return false
 	}
-	if origin := r.Header.Get("Origin"); !p.checkOrigin(origin, r.Host) {
+	if origin := headerValue(r.Header, "Origin"); !p.checkOrigin(origin, r.Host) {
 		writeHTTPError(w, http.StatusForbidden, CodeInvalidRequest, "forbidden: Origin "+strconv.Quote(origin)+" is not allowed")
 		return false
 	}

@@ -143,14 +143,15 @@ func (ss *ServerSession) logEnabled(level slog.Level) bool {
 		min, ok := slogLevel(ss.request.meta.LogLevel)
 		return ok && level >= min
 	}
-	if ss.era.Load() != eraLegacy || !ss.initialized.Load() {
+	st := ss.state()
+	if st.era.Load() != eraLegacy || !st.initialized.Load() {
 		// A modern connection's own session: log messages belong to a
 		// request, and there is none.
 		return false
 	}
-	ss.logging.mu.Lock()
-	want := ss.logging.level
-	ss.logging.mu.Unlock()
+	st.logging.mu.Lock()
+	want := st.logging.level
+	st.logging.mu.Unlock()
 	min, ok := slogLevel(want)
 	return !ok || level >= min
 }
@@ -180,7 +181,7 @@ func (ss *ServerSession) LoggingMessage(ctx context.Context, params *LoggingMess
 	if !ss.logEnabled(level) {
 		return nil
 	}
-	if !ss.root().logging.allow(ss.server.opts.LoggingInterval) {
+	if !ss.logLimiter().allow(ss.server.opts.LoggingInterval) {
 		return nil
 	}
 	if params.Logger == "" && ss.server.opts.LoggerName != "" {

@@ -12,10 +12,10 @@ import (
 // Trusted params decoding: the params of a request that jsonrpc2.Decode
 // read were validated with the whole message (syntax, UTF-8, no duplicate
 // names, bounded depth), so the params of the hottest methods are read
-// with a pooled token reader instead of the reflective decoder. Anything
-// unusual (escaped member names, members of an unexpected type, rarely
-// used members) makes the fast path give up, and the params are decoded
-// by the strict decoder as before, with its errors.
+// directly (params_trusted_scan.go) instead of by the reflective decoder.
+// Anything unusual (escaped member names, members of an unexpected type,
+// rarely used members) makes the fast path give up, and the params are
+// decoded by the strict decoder as before, with its errors.
 
 // A trustedParams decodes itself from validated params. decodeTrusted
 // reports whether it did; when it did not, the params are left zero.
@@ -34,71 +34,29 @@ func decodeRequestParams(req *jsonrpc2.Request, params any) error {
 	return jsonrpc2.DecodeParams(req, params)
 }
 
-// trustedOptions skip the checks the whole message already passed.
-var trustedOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
-
-// getTrustedReader returns a pooled token reader of data; give it back
-// with putTrustedReader.
-func getTrustedReader(data []byte) *probeDecoder {
-	pd := probePool.Get().(*probeDecoder)
-	pd.reset(data, trustedOptions...)
-	return pd
-}
-
-func putTrustedReader(pd *probeDecoder) {
-	pd.reset(nil)
-	probePool.Put(pd)
-}
-
-// trustedName reads a member name written without escapes and returns
-// its text as a sub-slice valid until the next read, or nil.
-func trustedName(d *jsontext.Decoder) []byte {
-	v, err := d.ReadValue()
-	if err != nil || len(v) < 2 || bytes.IndexByte(v, '\\') >= 0 {
-		return nil
-	}
-	return v[1 : len(v)-1]
-}
-
-// trustedRaw reads a value and returns it as a sub-slice of data, the
-// reader's whole input.
-func trustedRaw(d *jsontext.Decoder, data []byte) (jsontext.Value, bool) {
-	v, err := d.ReadValue()
-	if err != nil {
-		return nil, false
-	}
-	end := int(d.InputOffset())
-	return data[end-len(v) : end], true
-}
-
 func (p *CallToolParams) decodeTrusted(data []byte) bool {
-	pd := getTrustedReader(data)
-	ok := p.readTrusted(&pd.dec, data)
-	putTrustedReader(pd)
-	if !ok {
+	if !p.readTrusted(data) {
 		*p = CallToolParams{}
+		return false
 	}
-	return ok
+	return true
 }
 
 // readTrusted reads the members of tools/call params that a plain call
-// has: name, arguments and _meta.
-func (p *CallToolParams) readTrusted(d *jsontext.Decoder, data []byte) bool {
-	if d.PeekKind() != '{' {
+// has: name, arguments and _meta (params_trusted_scan.go).
+func (p *CallToolParams) readTrusted(data []byte) bool {
+	o, ok := newTrustedObject(data)
+	if !ok {
 		return false
 	}
-	if _, err := d.ReadToken(); err != nil {
-		return false
-	}
-	for d.PeekKind() != '}' {
-		name := trustedName(d)
-		if name == nil {
-			return false
+	for {
+		name, v, more := o.next()
+		if !more {
+			return o.ok
 		}
 		switch string(name) {
 		case "name":
-			v, ok := trustedRaw(d, data)
-			if !ok || v.Kind() != '"' {
+			if v[0] != '"' {
 				return false
 			}
 			s, err := unquoteName(v)
@@ -107,26 +65,18 @@ func (p *CallToolParams) readTrusted(d *jsontext.Decoder, data []byte) bool {
 			}
 			p.Name = s
 		case "arguments":
-			v, ok := trustedRaw(d, data)
-			if !ok || v.Kind() == 'n' {
+			if v[0] == 'n' {
 				return false
 			}
 			p.Arguments = json.RawMessage(v)
 		case "_meta":
-			v, ok := trustedRaw(d, data)
-			if !ok || v.Kind() != '{' || p.Meta.UnmarshalJSON(v) != nil {
+			if v[0] != '{' || p.Meta.UnmarshalJSON(v) != nil {
 				return false
 			}
 		case "task", "inputResponses", "requestState":
 			return false
-		default:
-			if d.SkipValue() != nil {
-				return false
-			}
 		}
 	}
-	_, err := d.ReadToken()
-	return err == nil
 }
 
 // unquoteName returns the text of a JSON string already validated.

@@ -277,7 +277,7 @@ func FuzzPromptRequests(f *testing.F) {
 	}
 	server := NewServer("s", "v1", nil)
 	server.AddPrompts(codeReviewPrompt(), languagePrompt())
-	ss := &ServerSession{server: server}
+	ss := newServerSession(server, nil)
 	ss.era.Store(eraLegacy)
 	ss.initialized.Store(true)
 	f.Fuzz(func(t *testing.T, raw []byte) {

@@ -3,14 +3,12 @@ package mcp
 import (
 	"fmt"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/gomcp/sdk/internal/strictjson"
 )
 
 // Direct result decoding, the client's side of result_encode.go: a
 // tools/call result made of text blocks, the most common result, is read
-// with a pooled token reader instead of the reflective decoder. The result
+// directly instead of by the reflective decoder. The result
 // of a response was validated with the whole message (syntax, UTF-8, no
 // duplicate names, bounded depth), as for trusted params. Anything else
 // (structured content, input requests, a block that is not plain
@@ -28,44 +26,45 @@ func decodeResult(raw []byte, result any) error {
 // decodeDirect decodes data into r, which must be zero, and reports
 // whether it could; when it could not, r is left zero.
 func (r *CallToolResult) decodeDirect(data []byte) bool {
-	pd := getTrustedReader(data)
-	ok := r.readDirect(&pd.dec, data)
-	putTrustedReader(pd)
-	if !ok {
+	if !r.readDirect(data) {
 		*r = CallToolResult{}
+		return false
 	}
-	return ok
+	return true
 }
 
 // readDirect reads the members of a plain result: content, isError and
 // resultType. Unknown members are skipped, as the general decoder does.
-func (r *CallToolResult) readDirect(d *jsontext.Decoder, data []byte) bool {
-	if d.PeekKind() != '{' {
+// The result was validated with its message: it is read without a token
+// reader (params_trusted_scan.go).
+func (r *CallToolResult) readDirect(data []byte) bool {
+	o, ok := newTrustedObject(data)
+	if !ok {
 		return false
 	}
-	if _, err := d.ReadToken(); err != nil {
-		return false
-	}
-	for d.PeekKind() != '}' {
-		name := trustedName(d)
-		if name == nil {
-			return false
+	for {
+		name, v, more := o.next()
+		if !more {
+			return o.ok
 		}
 		switch string(name) {
 		case "content":
-			content, ok := readTextBlocks(d, data)
+			content, ok := readTextBlocks(v)
 			if !ok {
 				return false
 			}
 			r.Content = content
 		case "isError":
-			tok, err := d.ReadToken()
-			if err != nil || (tok.Kind() != 't' && tok.Kind() != 'f') {
+			switch string(v) {
+			case "true":
+				r.IsError = true
+			case "false":
+				r.IsError = false
+			default:
 				return false
 			}
-			r.IsError = tok.Bool()
 		case "resultType":
-			s, ok := readString(d, data)
+			s, ok := readString(v)
 			if !ok {
 				return false
 			}
@@ -74,42 +73,37 @@ func (r *CallToolResult) readDirect(d *jsontext.Decoder, data []byte) bool {
 			// Every 2026-07-28 result has one (the server's identity):
 			// decoded as the general decoder does, with Meta's own
 			// decoder.
-			v, ok := trustedRaw(d, data)
-			if !ok || v.Kind() != '{' || r.Meta.UnmarshalJSON(v) != nil {
+			if v[0] != '{' || r.Meta.UnmarshalJSON(v) != nil {
 				return false
 			}
 		case "structuredContent", "inputRequests", "requestState":
 			return false
-		default:
-			if d.SkipValue() != nil {
-				return false
-			}
 		}
 	}
-	_, err := d.ReadToken()
-	return err == nil
 }
 
 // readTextBlocks reads an array of text content blocks, each exactly
 // {"type":"text","text":...} in either order, into one allocation of
 // blocks.
-func readTextBlocks(d *jsontext.Decoder, data []byte) ([]*Content, bool) {
-	if d.PeekKind() != '[' {
-		return nil, false
-	}
-	if _, err := d.ReadToken(); err != nil {
+func readTextBlocks(data []byte) ([]*Content, bool) {
+	a, ok := newTrustedArray(data)
+	if !ok {
 		return nil, false
 	}
 	var small [4]string
 	texts := small[:0]
-	for d.PeekKind() != ']' {
-		text, ok := readTextBlock(d, data)
+	for {
+		v, more := a.next()
+		if !more {
+			break
+		}
+		text, ok := readTextBlock(v)
 		if !ok {
 			return nil, false
 		}
 		texts = append(texts, text)
 	}
-	if _, err := d.ReadToken(); err != nil {
+	if !a.ok {
 		return nil, false
 	}
 	blocks := make([]Content, len(texts))
@@ -123,29 +117,26 @@ func readTextBlocks(d *jsontext.Decoder, data []byte) ([]*Content, bool) {
 
 // readTextBlock reads one {"type":"text","text":...} object and returns
 // its text.
-func readTextBlock(d *jsontext.Decoder, data []byte) (string, bool) {
-	if d.PeekKind() != '{' {
-		return "", false
-	}
-	if _, err := d.ReadToken(); err != nil {
+func readTextBlock(data []byte) (string, bool) {
+	o, ok := newTrustedObject(data)
+	if !ok {
 		return "", false
 	}
 	var text string
 	var sawType, sawText bool
-	for d.PeekKind() != '}' {
-		name := trustedName(d)
-		if name == nil {
-			return "", false
+	for {
+		name, v, more := o.next()
+		if !more {
+			return text, o.ok && sawType && sawText
 		}
 		switch string(name) {
 		case "type":
-			v, ok := trustedRaw(d, data)
-			if !ok || string(v) != `"text"` {
+			if string(v) != `"text"` {
 				return "", false
 			}
 			sawType = true
 		case "text":
-			s, ok := readString(d, data)
+			s, ok := readString(v)
 			if !ok {
 				return "", false
 			}
@@ -154,16 +145,11 @@ func readTextBlock(d *jsontext.Decoder, data []byte) (string, bool) {
 			return "", false // annotations, _meta, or a member the general decoder judges
 		}
 	}
-	if _, err := d.ReadToken(); err != nil {
-		return "", false
-	}
-	return text, sawType && sawText
 }
 
 // readString reads a JSON string value.
-func readString(d *jsontext.Decoder, data []byte) (string, bool) {
-	v, ok := trustedRaw(d, data)
-	if !ok || v.Kind() != '"' {
+func readString(v []byte) (string, bool) {
+	if v[0] != '"' {
 		return "", false
 	}
 	s, err := unquoteName(v)

@@ -165,11 +165,7 @@ func (s *Server) dispatchNotification(ctx context.Context, req *jsonrpc2.Request
 func (s *Server) route(ctx context.Context, req *jsonrpc2.Request, m *methodInfo[ServerSession], params any, src source) (*ServerSession, error) {
 	meta := requestMeta(params)
 	if src.session != nil {
-		ss, err := src.session.route(ctx, req, m, meta)
-		if err == nil && ss.request != nil {
-			ss.request.id = req.ID
-		}
-		return ss, err
+		return src.session.route(ctx, req, m, meta)
 	}
 	if meta == nil || meta.ProtocolVersion == "" || !s.servesModern() {
 		return nil, newError(CodeInvalidParams, "missing _meta[%q]: required in every %s request", "io.modelcontextprotocol/protocolVersion", Version20260728)
@@ -180,9 +176,7 @@ func (s *Server) route(ctx context.Context, req *jsonrpc2.Request, m *methodInfo
 	if !m.existsIn(meta.ProtocolVersion) {
 		return nil, notInRevision(req.Method, meta.ProtocolVersion)
 	}
-	ss := newScopedSession(s, meta, src.notify)
-	ss.request.id = req.ID
-	return ss, nil
+	return newScopedSession(s, meta, src.notify), nil
 }
 
 // notInRevision is the error of a method that protocol version lacks.
@@ -349,7 +343,7 @@ func newScopedSession(s *Server, meta *Meta, notify func(context.Context, string
 		req modernRequest
 	}{}
 	sc.req.meta, sc.req.notify = meta, notify
-	sc.ss.server, sc.ss.request = s, &sc.req
+	sc.ss.server, sc.ss.request, sc.ss.sessionState = s, &sc.req, &noSessionState
 	return &sc.ss
 }
 

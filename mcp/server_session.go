@@ -37,6 +37,15 @@ type ServerSession struct {
 	// request is the modern request this session is scoped to, or nil.
 	request *modernRequest
 
+	// sessionState is the connection's own state. A request-scoped
+	// session points at noSessionState instead, so that making one per
+	// request stays small.
+	*sessionState
+}
+
+// sessionState is the state a session keeps for its connection: the
+// protocol settled by initialize and what the client set since.
+type sessionState struct {
 	era         atomic.Int32
 	initialized atomic.Bool // legacy: initialize was answered
 	changeMark  uint64      // the server's list-change count at initialize
@@ -63,6 +72,33 @@ type ServerSession struct {
 	ended       []func(error) // session observers' end functions (session_observer.go)
 }
 
+// noSessionState is the state of every request-scoped session. Nothing
+// writes it but what also serves a request-scoped session as a no-op
+// (forgetting a roots cache that is never filled), under its locks.
+var noSessionState sessionState
+
+// state returns the session's connection state: noSessionState for a
+// request-scoped session, and for a ServerSession this package did not
+// make (a zero value in a handler's test), which reads as a session with
+// no connection.
+func (ss *ServerSession) state() *sessionState {
+	if ss.sessionState == nil {
+		return &noSessionState
+	}
+	return ss.sessionState
+}
+
+// newServerSession makes the session of a connection to the client, with
+// its state, in one allocation.
+func newServerSession(s *Server, conn sessionPeer) *ServerSession {
+	x := &struct {
+		ss ServerSession
+		st sessionState
+	}{}
+	x.ss.server, x.ss.conn, x.ss.sessionState = s, conn, &x.st
+	return &x.ss
+}
+
 // A sessionPeer is what a session needs of its connection to the client.
 // *jsonrpc2.Conn is one; the streamable HTTP transport serves legacy
 // sessions with a lighter one that has no goroutine while idle.
@@ -77,11 +113,32 @@ type sessionPeer interface {
 
 // modernRequest is the per-request state of a 2026-07-28 request.
 type modernRequest struct {
-	id     jsonrpc2.ID // the JSON-RPC id of the request
-	input  inputState  // multi round-trip state
+	input  inputState // multi round-trip state
 	meta   *Meta
 	notify func(ctx context.Context, method string, params any) error
-	rc     requestContext // the handler's context, allocated with the request
+	// rc is the handler's context, allocated with the request; its id is
+	// the JSON-RPC id of the request.
+	rc requestContext
+
+	// logging rate-limits the log messages of a request served outside
+	// any connection; made on its first message (see logLimiter).
+	logging atomic.Pointer[loggingState]
+}
+
+// logLimiter returns the rate limit of the session's log messages: the
+// connection's, or for a modern request outside any connection, the
+// request's own.
+func (ss *ServerSession) logLimiter() *loggingState {
+	root := ss.root()
+	if root.sessionState != &noSessionState || root.request == nil {
+		return &root.state().logging
+	}
+	r := root.request
+	if ls := r.logging.Load(); ls != nil {
+		return ls
+	}
+	r.logging.CompareAndSwap(nil, new(loggingState))
+	return r.logging.Load()
 }
 
 // Connect connects the server to a client over t and returns the session.
@@ -92,7 +149,8 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connecting server: %w", err)
 	}
-	ss := &ServerSession{server: s, transport: transportInfoOf(t), sessionID: sessionIDOf(t)}
+	ss := newServerSession(s, nil)
+	ss.transport, ss.sessionID = transportInfoOf(t), sessionIDOf(t)
 	// The connection starts reading only once the session is complete and
 	// listed, so that no handler sees it half made.
 	c := jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
@@ -163,9 +221,10 @@ func (ss *ServerSession) ProtocolVersion() string {
 	if ss.request != nil {
 		return ss.request.meta.ProtocolVersion
 	}
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.version
+	st := ss.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.version
 }
 
 // ClientInfo returns the client's self-reported identity, or nil.
@@ -173,9 +232,10 @@ func (ss *ServerSession) ClientInfo() *Implementation {
 	if ss.request != nil {
 		return ss.request.meta.ClientInfo
 	}
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.clientInfo
+	st := ss.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.clientInfo
 }
 
 // ClientCapabilities returns what the client declared: at initialize
@@ -186,9 +246,10 @@ func (ss *ServerSession) ClientCapabilities() *ClientCapabilities {
 	if ss.request != nil {
 		caps = ss.request.meta.ClientCapabilities
 	} else {
-		ss.mu.Lock()
-		caps = ss.clientCaps
-		ss.mu.Unlock()
+		st := ss.state()
+		st.mu.Lock()
+		caps = st.clientCaps
+		st.mu.Unlock()
 	}
 	if caps == nil {
 		return &ClientCapabilities{}
@@ -256,7 +317,7 @@ func (ss *ServerSession) call(ctx context.Context, method string, params, result
 	if r := legacyTaskOf(ctx); r != nil && root.conn != nil {
 		return r.callClient(ctx, root, method, params, result) // a 2025-11-25 task's handler (task_legacy_server.go)
 	}
-	if root.conn == nil || root.era.Load() != eraLegacy {
+	if root.conn == nil || root.state().era.Load() != eraLegacy {
 		return fmt.Errorf("%w: %s needs a legacy session; in 2026-07-28 servers ask through input-required results", ErrNotSupported, method)
 	}
 	raw, err := root.conn.Call(ctx, method, params)
@@ -298,7 +359,7 @@ func (ss *ServerSession) ID() string {
 	if sess, ok := ss.root().conn.(*httpSession); ok {
 		return sess.id
 	}
-	return ss.sessionID
+	return ss.state().sessionID
 }
 
 // NotifyProgress reports progress on the request whose progress token is

@@ -29,7 +29,7 @@ type postExchange struct {
 
 // servePOST checks a POST's headers, decodes its body and serves it.
 func (h *StreamableHTTPHandler) servePOST(w http.ResponseWriter, r *http.Request) {
-	if !isJSONContentType(r.Header.Get("Content-Type")) {
+	if !isJSONContentType(headerValue(r.Header, "Content-Type")) {
 		writeHTTPError(w, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Content-Type must be application/json")
 		return
 	}
@@ -43,8 +43,17 @@ func (h *StreamableHTTPHandler) servePOST(w http.ResponseWriter, r *http.Request
 		return
 	}
 	px := postExchange{h: h, w: w, r: r, accept: accept, msg: msg,
-		sid: r.Header.Get(headerSessionID), pv: r.Header.Get(headerProtocolVersion)}
+		sid: headerValue(r.Header, headerSessionID), pv: headerValue(r.Header, headerProtocolVersion)}
 	px.serve()
+}
+
+// headerValue is h.Get(key) for a key in canonical form, which it does not
+// canonicalize again on every request.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // serve routes the POST to the 2026-07-28 era or the legacy one.
@@ -352,7 +361,7 @@ func (px *postExchange) serveStatelessLegacy() {
 		writeHTTPError(px.w, http.StatusBadRequest, CodeInvalidRequest, "stateless server: batches and responses are not accepted")
 		return
 	}
-	ss := &ServerSession{server: px.server, conn: statelessPeer{logger: px.h.opts.Logger}}
+	ss := newServerSession(px.server, statelessPeer{logger: px.h.opts.Logger})
 	if req.Method != MethodInitialize {
 		pv := px.pv
 		if pv == "" {

@@ -55,7 +55,7 @@ func newSessionID() string { return rand.Text() }
 
 func (h *StreamableHTTPHandler) newHTTPSession(s *Server) *httpSession {
 	sess := &httpSession{id: newSessionID(), h: h, done: make(chan struct{})}
-	sess.ss = &ServerSession{server: s, conn: sess}
+	sess.ss = newServerSession(s, sess)
 	sess.lastUsed.Store(time.Now().UnixNano())
 	return sess
 }

@@ -187,7 +187,7 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 		return nil, err
 	}
 	filter.TaskIDs = taskIDs
-	l := newListener(filter, ss.request.id.Raw(), 0, ss.notify)
+	l := newListener(filter, ss.request.rc.id.Raw(), 0, ss.notify)
 	// The listener is registered before the acknowledgement is written:
 	// a client that changes a list as soon as it reads the acknowledgement
 	// is told of that change (it waits in the queue until serve runs).

@@ -73,7 +73,7 @@ func FuzzLegacyTaskDecode(f *testing.F) {
 		Handler: func(context.Context, *ServerSession, *CallToolParams) (*CallToolResult, error) {
 			return &CallToolResult{}, nil
 		}})
-	ss := &ServerSession{server: s}
+	ss := newServerSession(s, nil)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if task, ok := createdTask(data); ok {
 			b, err := strictjson.Marshal(task)

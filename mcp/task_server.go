@@ -143,7 +143,7 @@ func (ss *ServerSession) startToolTask(ctx context.Context, tool *ServerTool, p 
 func (r *taskRun) session(ss *ServerSession) *ServerSession {
 	tss := newScopedSession(ss.server, ss.request.meta, dropNotification)
 	tss.parent = ss.parent
-	tss.request.id = ss.request.id
+	tss.request.rc.id = ss.request.rc.id
 	tss.request.input.active = true
 	tss.request.input.task = r
 	return tss

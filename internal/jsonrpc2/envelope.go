@@ -38,17 +38,12 @@ type messageMembers struct {
 // decodeFast returns the request or result response data holds, or nil
 // when data is neither, or needs the full decoder to say why not.
 func decodeFast(data []byte, owned bool) Message {
-	if strictjson.CheckDepth(data, strictjson.DefaultMaxDepth) != nil {
-		return nil
-	}
-	er := envelopePool.Get().(*envelopeReader)
-	er.rd = *bytes.NewBuffer(data)
-	er.dec.Reset(&er.rd)
 	var m messageMembers
-	ok := er.read(data, &m)
-	er.rd = bytes.Buffer{}
-	er.dec.Reset(&er.rd)
-	envelopePool.Put(er)
+	ok := scanEnvelope(data, &m) // envelope_scan.go
+	if !ok {
+		m = messageMembers{}
+		ok = readEnvelope(data, &m)
+	}
 	switch {
 	case !ok:
 		return nil
@@ -62,6 +57,22 @@ func decodeFast(data []byte, owned bool) Message {
 		return req
 	}
 	return nil
+}
+
+// readEnvelope reads the members of a message with the pooled token
+// reader, as read does.
+func readEnvelope(data []byte, m *messageMembers) bool {
+	if strictjson.CheckDepth(data, strictjson.DefaultMaxDepth) != nil {
+		return false
+	}
+	er := envelopePool.Get().(*envelopeReader)
+	er.rd = *bytes.NewBuffer(data)
+	er.dec.Reset(&er.rd)
+	ok := er.read(data, m)
+	er.rd = bytes.Buffer{}
+	er.dec.Reset(&er.rd)
+	envelopePool.Put(er)
+	return ok
 }
 
 // read reads the members of the single JSON object data holds into m. It
