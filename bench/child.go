@@ -180,12 +180,18 @@ type Child struct {
 // handler of target (an SDK's Name or CeilingName) in era. Stop ends it.
 // The benchmark binary's TestMain must call RunChildIfAsked.
 func StartChild(target string, era Era) (*Child, error) {
+	return startChildWithEnv(target, childEnv+"="+target+":"+era.String())
+}
+
+// startChildWithEnv starts a copy of the running benchmark binary with env
+// added to its environment, and waits for the URL it prints first.
+func startChildWithEnv(name, env string) (*Child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+target+":"+era.String())
+	cmd.Env = append(os.Environ(), env)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -198,7 +204,7 @@ func StartChild(target string, era Era) (*Child, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	c := &Child{name: target, cmd: cmd, stdin: stdin}
+	c := &Child{name: name, cmd: cmd, stdin: stdin}
 	lines := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(stdout).ReadString('\n')
@@ -210,11 +216,11 @@ func StartChild(target string, era Era) (*Child, error) {
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
 		c.Stop()
-		return nil, errors.New("bench child: no URL within 30s")
+		return nil, fmt.Errorf("bench child %s: no URL within 30s", name)
 	}
 	if !strings.HasPrefix(c.URL, "http://127.0.0.1:") {
 		c.Stop()
-		return nil, fmt.Errorf("bench child %s: got %q instead of a URL", target, c.URL)
+		return nil, fmt.Errorf("bench child %s: got %q instead of a URL", name, c.URL)
 	}
 	return c, nil
 }

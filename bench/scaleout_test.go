@@ -1,10 +1,8 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -213,43 +211,7 @@ func scaleCall(ctx context.Context, c *RawClient) error {
 // startScaleChild starts a copy of the benchmark binary serving our
 // handler of era with the Redis backends on addr.
 func startScaleChild(era Era, addr string) (*Child, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), scaleChildEnv+"="+era.String()+" "+addr)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	c := &Child{name: "scale-out", cmd: cmd, stdin: stdin}
-	lines := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(stdout).ReadString('\n')
-		lines <- strings.TrimSpace(line)
-		io.Copy(io.Discard, stdout)
-	}()
-	select {
-	case c.URL = <-lines:
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		c.Stop()
-		return nil, errors.New("bench scale-out child: no URL within 30s")
-	}
-	if !strings.HasPrefix(c.URL, "http://127.0.0.1:") {
-		c.Stop()
-		return nil, fmt.Errorf("bench scale-out child: got %q instead of a URL", c.URL)
-	}
-	return c, nil
+	return startChildWithEnv("scale-out", scaleChildEnv+"="+era.String()+" "+addr)
 }
 
 // serveScaleChild serves as one instance of a scale-out benchmark: the
