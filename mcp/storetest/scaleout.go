@@ -264,35 +264,7 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 		}
 	})
 
-	t.Run("LiveStreamResumedOnAnotherInstance", func(t *testing.T) {
-		// The call pauses 1.5 s while the client resumes on instance 1.
-		// With an EventWaiter, instance 1 reads the event store once,
-		// then once each time the stream grows (twice; one read of
-		// slack); else it reads it at an interval growing to 800 ms.
-		x := raw(t, http.MethodPost, in[0], sid, nil, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"pause","arguments":{"ms":1500}}}`)
-		if x.status != http.StatusOK || len(x.events) != 2 || !strings.Contains(x.events[1].data, "before") {
-			t.Fatalf("tools/call pause on instance 0: %+v, want the priming event and the first log message", x)
-		}
-		readsBefore := c.EventReads.Load()
-		y := raw(t, http.MethodGet, in[1], sid, map[string]string{"Last-Event-ID": x.events[1].id}, "")
-		reads, maxReads := c.EventReads.Load()-readsBefore, int64(4)
-		if !c.EventWaits {
-			maxReads = 10 // 50 ms doubling to 800 ms: about 7 in 1.5 s
-		}
-		if reads > maxReads {
-			t.Errorf("resuming a stream paused 1.5 s on another instance read the event store %d times, want at most %d (EventWaiter: %v)", reads, maxReads, c.EventWaits)
-		}
-		t.Logf("event store reads while resuming: %d (EventWaiter: %v)", reads, c.EventWaits)
-		var datas []string
-		for _, ev := range y.events {
-			if ev.data != "" {
-				datas = append(datas, ev.data)
-			}
-		}
-		if y.status != http.StatusOK || len(datas) != 2 || !strings.Contains(datas[0], `"after"`) || !strings.Contains(datas[1], `"resumed"`) {
-			t.Fatalf("resumed on instance 1 while instance 0 runs the call: %+v, want the second log message and the result", y)
-		}
-	})
+	t.Run("LiveStreamResumedOnAnotherInstance", func(t *testing.T) { legacyLiveStreamResumedOnAnotherInstance(t, c, sid) })
 
 	t.Run("OtherSessionsEventsNeverReplayed", func(t *testing.T) {
 		other := rawSession(t, in[1])
@@ -304,57 +276,9 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 		}
 	})
 
-	t.Run("StateReadOncePerInstance", func(t *testing.T) {
-		// Each instance reads a session's state from the store when it
-		// first serves it, then serves it from its own copy (for up to a
-		// second) until another instance announces a change.
-		s := rawSession(t, in[0])
-		loadsBefore, start := c.SessionLoads.Load(), time.Now()
-		for i := range 30 {
-			if x := raw(t, http.MethodPost, in[i%len(in)], s, nil, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 100+i)); x.status != http.StatusOK {
-				t.Fatalf("ping %d: %+v", i, x)
-			}
-		}
-		// At most: once per instance, and again each second it took.
-		want := int64(len(in) * (2 + int(time.Since(start)/time.Second)))
-		if loads := c.SessionLoads.Load() - loadsBefore; loads > want || want >= 30 {
-			t.Errorf("30 requests over %d instances in %v read the session store %d times, want at most %d", len(in), time.Since(start), loads, want)
-		}
-	})
+	t.Run("StateReadOncePerInstance", func(t *testing.T) { legacyStateReadOncePerInstance(t, c) })
 
-	t.Run("BatchStateShared", func(t *testing.T) {
-		// A 2025-03-26 batch that sets the log level on instance 1 is
-		// stored and announced: instances 2 and 0, which served the
-		// session before, then send no message below that level.
-		s := rawSessionVersion(t, in[0], "2025-03-26")
-		hdr := map[string]string{"MCP-Protocol-Version": "2025-03-26"}
-		steps := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"steps","arguments":{}}}`
-		countLogs := func(x rawExchange) int {
-			n := strings.Count(x.body, `"notifications/message"`)
-			for _, ev := range x.events {
-				n += strings.Count(ev.data, `"notifications/message"`)
-			}
-			return n
-		}
-		if x := raw(t, http.MethodPost, in[2], s, hdr, steps); x.status != http.StatusOK || countLogs(x) != 3 {
-			t.Fatalf("tools/call before the batch on instance 2: %d log messages in %+v, want 3", countLogs(x), x)
-		}
-		batch := `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"error"}}]`
-		x := raw(t, http.MethodPost, in[1], s, hdr, batch)
-		if x.status != http.StatusOK || !strings.HasPrefix(strings.TrimSpace(x.body), "[") || strings.Contains(x.body, `"error"`+":{") {
-			t.Fatalf("batch on instance 1: %+v", x)
-		}
-		id := 10
-		for _, i := range []int{2, 0} {
-			eventually(t, func() (bool, string) {
-				id++
-				call := strings.Replace(steps, `"id":3`, fmt.Sprintf(`"id":%d`, id), 1)
-				x := raw(t, http.MethodPost, in[i], s, hdr, call)
-				return x.status == http.StatusOK && countLogs(x) == 0,
-					fmt.Sprintf("tools/call on instance %d after a batch set the level to error on instance 1: %d log messages in %+v, want none", i, countLogs(x), x)
-			})
-		}
-	})
+	t.Run("BatchStateShared", func(t *testing.T) { legacyBatchStateShared(t, c) })
 
 	t.Run("BadSessionIDs", func(t *testing.T) {
 		for _, bad := range []string{"NOSUCHSESSION", sid + "x", "*", sid + ":events", "session:" + sid, "../" + sid} {
@@ -367,23 +291,86 @@ func testLegacyWire(t *testing.T, c *Cluster) {
 		}
 	})
 
-	t.Run("DeleteSeenByAll", func(t *testing.T) {
-		s2 := rawSession(t, in[2])
-		for i := range in {
-			if x := raw(t, http.MethodPost, in[i], s2, nil, `{"jsonrpc":"2.0","id":4,"method":"ping"}`); x.status != http.StatusOK {
-				t.Fatalf("ping on instance %d: %+v", i, x)
-			}
+	t.Run("DeleteSeenByAll", func(t *testing.T) { legacyDeleteSeenByAll(t, c) })
+}
+
+// legacyStateReadOncePerInstance checks that each instance reads a
+// session's state once, not on every request.
+func legacyStateReadOncePerInstance(t *testing.T, c *Cluster) {
+	in := c.Instances
+	// Each instance reads a session's state from the store when it
+	// first serves it, then serves it from its own copy (for up to a
+	// second) until another instance announces a change.
+	s := rawSession(t, in[0])
+	loadsBefore, start := c.SessionLoads.Load(), time.Now()
+	for i := range 30 {
+		if x := raw(t, http.MethodPost, in[i%len(in)], s, nil, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 100+i)); x.status != http.StatusOK {
+			t.Fatalf("ping %d: %+v", i, x)
 		}
-		if x := raw(t, http.MethodDelete, in[0], s2, nil, ""); x.status != http.StatusNoContent {
-			t.Fatalf("DELETE on instance 0: %+v", x)
+	}
+	// At most: once per instance, and again each second it took.
+	want := int64(len(in) * (2 + int(time.Since(start)/time.Second)))
+	if loads := c.SessionLoads.Load() - loadsBefore; loads > want || want >= 30 {
+		t.Errorf("30 requests over %d instances in %v read the session store %d times, want at most %d", len(in), time.Since(start), loads, want)
+	}
+}
+
+// legacyBatchStateShared checks that a 2025-03-26 batch saves the state
+// it changes for the other instances.
+func legacyBatchStateShared(t *testing.T, c *Cluster) {
+	in := c.Instances
+	// A 2025-03-26 batch that sets the log level on instance 1 is
+	// stored and announced: instances 2 and 0, which served the
+	// session before, then send no message below that level.
+	s := rawSessionVersion(t, in[0], "2025-03-26")
+	hdr := map[string]string{"MCP-Protocol-Version": "2025-03-26"}
+	steps := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"steps","arguments":{}}}`
+	countLogs := func(x rawExchange) int {
+		n := strings.Count(x.body, `"notifications/message"`)
+		for _, ev := range x.events {
+			n += strings.Count(ev.data, `"notifications/message"`)
 		}
-		for i := range in {
-			eventually(t, func() (bool, string) {
-				x := raw(t, http.MethodPost, in[i], s2, nil, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
-				return x.status == http.StatusNotFound, fmt.Sprintf("ping on instance %d after DELETE: status %d, want 404", i, x.status)
-			})
+		return n
+	}
+	if x := raw(t, http.MethodPost, in[2], s, hdr, steps); x.status != http.StatusOK || countLogs(x) != 3 {
+		t.Fatalf("tools/call before the batch on instance 2: %d log messages in %+v, want 3", countLogs(x), x)
+	}
+	batch := `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"error"}}]`
+	x := raw(t, http.MethodPost, in[1], s, hdr, batch)
+	if x.status != http.StatusOK || !strings.HasPrefix(strings.TrimSpace(x.body), "[") || strings.Contains(x.body, `"error"`+":{") {
+		t.Fatalf("batch on instance 1: %+v", x)
+	}
+	id := 10
+	for _, i := range []int{2, 0} {
+		eventually(t, func() (bool, string) {
+			id++
+			call := strings.Replace(steps, `"id":3`, fmt.Sprintf(`"id":%d`, id), 1)
+			x := raw(t, http.MethodPost, in[i], s, hdr, call)
+			return x.status == http.StatusOK && countLogs(x) == 0,
+				fmt.Sprintf("tools/call on instance %d after a batch set the level to error on instance 1: %d log messages in %+v, want none", i, countLogs(x), x)
+		})
+	}
+}
+
+// legacyDeleteSeenByAll checks that a session deleted on one instance is
+// gone on every instance.
+func legacyDeleteSeenByAll(t *testing.T, c *Cluster) {
+	in := c.Instances
+	s2 := rawSession(t, in[2])
+	for i := range in {
+		if x := raw(t, http.MethodPost, in[i], s2, nil, `{"jsonrpc":"2.0","id":4,"method":"ping"}`); x.status != http.StatusOK {
+			t.Fatalf("ping on instance %d: %+v", i, x)
 		}
-	})
+	}
+	if x := raw(t, http.MethodDelete, in[0], s2, nil, ""); x.status != http.StatusNoContent {
+		t.Fatalf("DELETE on instance 0: %+v", x)
+	}
+	for i := range in {
+		eventually(t, func() (bool, string) {
+			x := raw(t, http.MethodPost, in[i], s2, nil, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+			return x.status == http.StatusNotFound, fmt.Sprintf("ping on instance %d after DELETE: status %d, want 404", i, x.status)
+		})
+	}
 }
 
 // propagation bounds how long a change made on one instance (a DELETE, a
@@ -487,5 +474,39 @@ func testGETMoved(t *testing.T, c *Cluster) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the handler on instance 0 never got the answer")
+	}
+}
+
+// legacyLiveStreamResumedOnAnotherInstance checks that a stream still running on one instance is
+// resumed on another, waking on new events rather than polling when the
+// event store can wait.
+func legacyLiveStreamResumedOnAnotherInstance(t *testing.T, c *Cluster, sid string) {
+	in := c.Instances
+	// The call pauses 1.5 s while the client resumes on instance 1.
+	// With an EventWaiter, instance 1 reads the event store once,
+	// then once each time the stream grows (twice; one read of
+	// slack); else it reads it at an interval growing to 800 ms.
+	x := raw(t, http.MethodPost, in[0], sid, nil, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"pause","arguments":{"ms":1500}}}`)
+	if x.status != http.StatusOK || len(x.events) != 2 || !strings.Contains(x.events[1].data, "before") {
+		t.Fatalf("tools/call pause on instance 0: %+v, want the priming event and the first log message", x)
+	}
+	readsBefore := c.EventReads.Load()
+	y := raw(t, http.MethodGet, in[1], sid, map[string]string{"Last-Event-ID": x.events[1].id}, "")
+	reads, maxReads := c.EventReads.Load()-readsBefore, int64(4)
+	if !c.EventWaits {
+		maxReads = 10 // 50 ms doubling to 800 ms: about 7 in 1.5 s
+	}
+	if reads > maxReads {
+		t.Errorf("resuming a stream paused 1.5 s on another instance read the event store %d times, want at most %d (EventWaiter: %v)", reads, maxReads, c.EventWaits)
+	}
+	t.Logf("event store reads while resuming: %d (EventWaiter: %v)", reads, c.EventWaits)
+	var datas []string
+	for _, ev := range y.events {
+		if ev.data != "" {
+			datas = append(datas, ev.data)
+		}
+	}
+	if y.status != http.StatusOK || len(datas) != 2 || !strings.Contains(datas[0], `"after"`) || !strings.Contains(datas[1], `"resumed"`) {
+		t.Fatalf("resumed on instance 1 while instance 0 runs the call: %+v, want the second log message and the result", y)
 	}
 }
