@@ -141,19 +141,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	}
 	nasked := len(asked)
 	if opts.Fuzzy {
-		for t := range asked {
-			if len(t) < 5 || ix.df[t] > 0 {
-				continue
-			}
-			for v := range ix.df {
-				if abs(len(v)-len(t)) <= 1 && Distance(t, v) == 1 {
-					terms[v] = max(terms[v], 0.5)
-					if _, ok := asked[v]; !ok {
-						asked[v] = asked[t]
-					}
-				}
-			}
-		}
+		ix.addNearTerms(terms, asked)
 	}
 	q := strings.TrimSpace(query)
 	fq := []rune(strings.ToLower(strings.ReplaceAll(q, " ", "")))
@@ -164,47 +152,12 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		exact bool
 	}
 	var cands []cand
+	sc := scorer{ix: ix, terms: terms, asked: asked, nasked: nasked, q: q, fq: fq, n: n, fuzzy: opts.Fuzzy}
 	for i := range ix.docs {
-		d, u := &ix.docs[i], &ix.units[i]
-		if opts.Kind != "" && opts.Kind != "any" && opts.Kind != u.Kind {
+		if opts.Kind != "" && opts.Kind != "any" && opts.Kind != ix.units[i].Kind {
 			continue
 		}
-		score := 0.0
-		var covered uint64 // query words matched, one bit each
-		for t, w := range terms {
-			tf := d.tf[t]
-			if tf == 0 {
-				continue
-			}
-			df := float64(ix.df[t])
-			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-			norm := 1 - b + b*d.length/max(ix.avgLen, 1)
-			score += w * idf * tf * (k1 + 1) / (tf + k1*norm)
-			covered |= asked[t]
-		}
-		if nasked > 1 {
-			// A unit that matches every word of the question beats one
-			// that matches some of them, however strongly.
-			c := float64(bits.OnesCount64(covered)) / float64(nasked)
-			score *= c * c
-		}
-		exact := false
-		if u.Kind == KindSymbol {
-			switch {
-			case u.Name == q:
-				score += 2000
-				exact = true
-			case strings.EqualFold(u.Name, q) || strings.EqualFold(lastComponent(u.Name), q):
-				score += 1000
-				exact = true
-			case opts.Fuzzy:
-				score += 5 * subsequenceRunes(fq, ix.names[i])
-			}
-		}
-		if !exact && ix.intern[i] {
-			score *= 0.3 // internal and generated names after the public API and the prose
-		}
-		if score > 0 {
+		if score, exact := sc.score(i); score > 0 {
 			cands = append(cands, cand{i, score, exact})
 		}
 	}
@@ -229,6 +182,80 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		hits = append(hits, Hit{Unit: ix.units[c.i], Score: c.score, Exact: c.exact, Terms: matched})
 	}
 	return hits
+}
+
+// addNearTerms adds, for each long query word the index does not hold,
+// the indexed words one edit away, at half weight, standing for the same
+// query word.
+func (ix *Index) addNearTerms(terms map[string]float64, asked map[string]uint64) {
+	for t := range asked {
+		if len(t) < 5 || ix.df[t] > 0 {
+			continue
+		}
+		for v := range ix.df {
+			if abs(len(v)-len(t)) <= 1 && Distance(t, v) == 1 {
+				terms[v] = max(terms[v], 0.5)
+				if _, ok := asked[v]; !ok {
+					asked[v] = asked[t]
+				}
+			}
+		}
+	}
+}
+
+// A scorer scores the units of an index against one query.
+type scorer struct {
+	ix     *Index
+	terms  map[string]float64 // term -> weight
+	asked  map[string]uint64  // term -> bit of the query word it stands for
+	nasked int
+	q      string // the query, trimmed
+	fq     []rune // the query lower-cased without spaces, for fuzzy names
+	n      float64
+	fuzzy  bool
+}
+
+// score returns unit i's BM25 score, weighted by how many query words it
+// covers and raised for a symbol the query names, and whether it names it
+// exactly.
+func (sc *scorer) score(i int) (float64, bool) {
+	d, u := &sc.ix.docs[i], &sc.ix.units[i]
+	score := 0.0
+	var covered uint64 // query words matched, one bit each
+	for t, w := range sc.terms {
+		tf := d.tf[t]
+		if tf == 0 {
+			continue
+		}
+		df := float64(sc.ix.df[t])
+		idf := math.Log(1 + (sc.n-df+0.5)/(df+0.5))
+		norm := 1 - b + b*d.length/max(sc.ix.avgLen, 1)
+		score += w * idf * tf * (k1 + 1) / (tf + k1*norm)
+		covered |= sc.asked[t]
+	}
+	if sc.nasked > 1 {
+		// A unit that matches every word of the question beats one
+		// that matches some of them, however strongly.
+		c := float64(bits.OnesCount64(covered)) / float64(sc.nasked)
+		score *= c * c
+	}
+	exact := false
+	if u.Kind == KindSymbol {
+		switch {
+		case u.Name == sc.q:
+			score += 2000
+			exact = true
+		case strings.EqualFold(u.Name, sc.q) || strings.EqualFold(lastComponent(u.Name), sc.q):
+			score += 1000
+			exact = true
+		case sc.fuzzy:
+			score += 5 * subsequenceRunes(sc.fq, sc.ix.names[i])
+		}
+	}
+	if !exact && sc.ix.intern[i] {
+		score *= 0.3 // internal and generated names after the public API and the prose
+	}
+	return score, exact
 }
 
 // declarationKeywords matches the keywords that open a declaration ("type",
