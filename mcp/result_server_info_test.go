@@ -52,13 +52,16 @@ func FuzzSpliceServerInfo(f *testing.F) {
 		if !ok {
 			return
 		}
-		if !json.Valid(obj) {
-			return // garbage in: no promise but no panic
+		var v any
+		if strictjson.Unmarshal(obj, &v) != nil {
+			return // input the SDK would refuse: no promise but no panic
 		}
+		// Decoded as the SDK decodes (case-sensitive): "_MetA" is another
+		// member, not _meta.
 		var m struct {
 			Meta map[string]json.RawMessage `json:"_meta"`
 		}
-		if err := json.Unmarshal(out, &m); err != nil {
+		if err := strictjson.Unmarshal(out, &m); err != nil {
 			t.Fatalf("%s -> %s: %v", obj, out, err)
 		}
 		if _, ok := m.Meta[MetaKeyServerInfo]; !ok {
