@@ -1,0 +1,44 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// The OpenTelemetry and authorization load groups show the process's CPU
+// time per call next to calls/s, with the ratio of ours to the
+// uninstrumented or unprotected run.
+func TestLoadGroupsShowCPUPerCall(t *testing.T) {
+	want := map[string]string{
+		"OTelHTTPLoad/legacy/c64": "uninstrumented", "OTelHTTPLoad/modern/c64": "uninstrumented",
+		"AuthHTTPLoad/legacy/c64": "unprotected", "AuthHTTPLoad/modern/c64": "unprotected",
+	}
+	for _, g := range plan(fullBudget) {
+		other, ok := want[g.name()]
+		if !ok {
+			continue
+		}
+		delete(want, g.name())
+		units := make([]string, len(g.metrics))
+		for i, m := range g.metrics {
+			units[i] = m.unit
+		}
+		if !contains(units, "cpu-ns/call") || !contains(units, "calls/s") {
+			t.Errorf("group %s reports %v, want calls/s and cpu-ns/call", g.name(), units)
+		}
+		s := fakeStore(t,
+			"0 "+g.full(ours)+" calls/s=800 cpu-ns/call=150000",
+			"0 "+g.full(other)+" calls/s=1000 cpu-ns/call=100000")
+		var b strings.Builder
+		if err := writeMarkdown(&b, environment{passes: 1}, []group{g}, s); err != nil {
+			t.Fatal(err)
+		}
+		row := "| " + g.name() + " | cpu-ns/call ↓ | 150 µs | 100 µs | 1.5 (" + other + ") |"
+		if !strings.Contains(b.String(), row) {
+			t.Errorf("report lacks %q\n%s", row, b.String())
+		}
+	}
+	for name := range want {
+		t.Errorf("plan lacks group %s", name)
+	}
+}
