@@ -277,11 +277,27 @@ func (m *Meta) UnmarshalJSON(data []byte) error {
 		*m = cached
 		return nil
 	}
-	defer func() {
-		if m.sharable() {
-			decodedMetas.put(data, *m)
+	var buf [maxRestLen]byte
+	rest, tm, traced := splitTraceMeta(data, buf[:0])
+	if traced {
+		if fast, ok := decodeTraceMeta(data, rest, &tm); ok {
+			*m = fast
+			return nil
 		}
-	}()
+	}
+	if err := m.decodeFull(data); err != nil {
+		return err
+	}
+	if m.sharable() {
+		decodedMetas.put(data, *m)
+	} else if traced {
+		rememberTraceMeta(rest, &tm, *m)
+	}
+	return nil
+}
+
+// decodeFull decodes data into m without the cache of whole _meta.
+func (m *Meta) decodeFull(data []byte) error {
 	var w metaWireIn
 	if err := strictjson.UnmarshalTrusted(data, &w); err != nil {
 		return err
