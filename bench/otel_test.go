@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -23,39 +24,49 @@ const otelClients = 64
 // server and client, both instrumented with the OpenTelemetry SDK (every
 // span sampled and handed to a batching exporter that discards it,
 // metrics aggregated by the SDK meter provider), "uninstrumented" the same
-// server and client without. Reported like BenchmarkHTTPLoad, plus the CPU
-// time of the process per call (cpu-ns/call).
+// server and client without, and "sdkdirect" the same spans and
+// measurements made by calling the SDK directly from middleware written for
+// this benchmark (sdkDirect): the floor of what the SDK costs. Reported
+// like BenchmarkHTTPLoad, plus the CPU time of the process per call
+// (cpu-ns/call).
 func BenchmarkOTelHTTPLoad(b *testing.B) {
 	for _, era := range Eras {
-		for _, target := range []string{"ours", "uninstrumented"} {
+		for _, target := range []string{"ours", "uninstrumented", "sdkdirect"} {
 			b.Run(fmt.Sprintf("%s/c%d/%s", era, otelClients, target), func(b *testing.B) {
-				benchOTelLoad(b, era, target == "ours")
+				benchOTelLoad(b, era, target)
 			})
 		}
 	}
 }
 
-func benchOTelLoad(b *testing.B, era Era, instrument bool) {
+func benchOTelLoad(b *testing.B, era Era, target string) {
 	ctx := context.Background()
 	server := mcp.NewServer("bench", "v0.0.1", nil)
 	client := mcp.NewClient("bench-client", "v0.0.1", &mcp.ClientOptions{ProtocolVersion: era.Version()})
-	if instrument {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	defer h.Close()
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	if target != "uninstrumented" {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 		defer func() {
 			_ = tp.Shutdown(ctx)
 			_ = mp.Shutdown(ctx)
 		}()
-		opts := &mcpotel.Options{TracerProvider: tp, MeterProvider: mp}
-		mcpotel.InstrumentServer(server, opts)
-		mcpotel.InstrumentClient(client, opts)
+		if target == "ours" {
+			opts := &mcpotel.Options{TracerProvider: tp, MeterProvider: mp}
+			mcpotel.InstrumentServer(server, opts)
+			mcpotel.InstrumentClient(client, opts)
+		} else {
+			addr := ts.Listener.Addr().(*net.TCPAddr)
+			d := newSDKDirect(tp, mp, era, addr.IP.String(), addr.Port)
+			server.AddReceivingMiddleware(d.receiving)
+			client.AddSendingMiddleware(d.sending)
+		}
 	}
 	server.AddTools(mcp.NewTool(EchoTool, "echo the text back", oursEcho,
 		mcp.Input(mcp.Property("text", mcp.Description("the text to echo")))))
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	defer h.Close()
-	ts := httptest.NewServer(h)
-	defer ts.Close()
 	hc := newHTTPClient(otelClients)
 	defer hc.CloseIdleConnections()
 	sessions := make([]Session, otelClients)

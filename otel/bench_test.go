@@ -139,9 +139,24 @@ func BenchmarkNoopMiddleware(b *testing.B) {
 // that do nothing: one tools/call's CLIENT and SERVER spans, trace context
 // injected and extracted, and both duration measurements. It isolates the
 // part of BenchmarkOTelHTTPLoad's overhead that this package and the SDK
-// spend, from the transport's.
+// spend, from the transport's. BenchmarkSDKDirect makes the same spans and
+// measurements without this package.
 func BenchmarkSDKMiddleware(b *testing.B) {
+	benchSDKMiddleware(b, sdkOptions(b))
+}
+
+// BenchmarkSDKMiddlewareNotSampled is BenchmarkSDKMiddleware with a sampler
+// that records no span: what remains is the sampler's decision, the trace
+// context (which still propagates) and the measurements.
+func BenchmarkSDKMiddlewareNotSampled(b *testing.B) {
 	opts := sdkOptions(b)
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()))
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	opts.TracerProvider = tp
+	benchSDKMiddleware(b, opts)
+}
+
+func benchSDKMiddleware(b *testing.B, opts *Options) {
 	server, client := newInstruments(opts, metricServerSession), newInstruments(opts, metricClientSession)
 	res := &mcp.CallToolResult{}
 	p := peer{protocolVersion: mcp.Version20260728, transport: "tcp", protocolName: "http", protocolVer: "1.1", address: "127.0.0.1", port: 8080}

@@ -26,14 +26,25 @@ func TestLoadGroupsShowCPUPerCall(t *testing.T) {
 		if !contains(units, "cpu-ns/call") || !contains(units, "calls/s") {
 			t.Errorf("group %s reports %v, want calls/s and cpu-ns/call", g.name(), units)
 		}
-		s := fakeStore(t,
-			"0 "+g.full(ours)+" calls/s=800 cpu-ns/call=150000",
-			"0 "+g.full(other)+" calls/s=1000 cpu-ns/call=100000")
+		lines := []string{
+			"0 " + g.full(ours) + " calls/s=800 cpu-ns/call=150000",
+			"0 " + g.full(other) + " calls/s=1000 cpu-ns/call=100000",
+		}
+		if strings.HasPrefix(g.name(), "OTel") && !contains(g.targets, "sdkdirect") {
+			t.Errorf("group %s runs %v, want sdkdirect too (the SDK's floor)", g.name(), g.targets)
+		}
+		cells := "150 µs | 100 µs |"
+		if contains(g.targets, "sdkdirect") {
+			// The floor: the same spans made by calling the SDK directly.
+			lines = append(lines, "0 "+g.full("sdkdirect")+" calls/s=850 cpu-ns/call=140000")
+			cells += " 140 µs |"
+		}
+		s := fakeStore(t, lines...)
 		var b strings.Builder
 		if err := writeMarkdown(&b, environment{passes: 1}, []group{g}, s); err != nil {
 			t.Fatal(err)
 		}
-		row := "| " + g.name() + " | cpu-ns/call ↓ | 150 µs | 100 µs | 1.5 (" + other + ") |"
+		row := "| " + g.name() + " | cpu-ns/call ↓ | " + cells + " 1.5 (" + other + ") |"
 		if !strings.Contains(b.String(), row) {
 			t.Errorf("report lacks %q\n%s", row, b.String())
 		}
