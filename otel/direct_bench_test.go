@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/propagation"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -20,7 +21,20 @@ import (
 // BenchmarkSDKMiddleware, measured in the same run, is this package's own
 // cost.
 func BenchmarkSDKDirect(b *testing.B) {
+	benchSDKDirect(b, sdkOptions(b))
+}
+
+// BenchmarkSDKDirectNotSampled is BenchmarkSDKDirect with a sampler that
+// records no span, the floor of BenchmarkSDKMiddlewareNotSampled.
+func BenchmarkSDKDirectNotSampled(b *testing.B) {
 	opts := sdkOptions(b)
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()))
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	opts.TracerProvider = tp
+	benchSDKDirect(b, opts)
+}
+
+func benchSDKDirect(b *testing.B, opts *Options) {
 	tracer := opts.TracerProvider.Tracer(instrumentationName)
 	meter := opts.MeterProvider.Meter(instrumentationName)
 	buckets := metric.WithExplicitBucketBoundaries(durationBuckets...)
