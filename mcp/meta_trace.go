@@ -1,5 +1,7 @@
 package mcp
 
+import "bytes"
+
 // The trace context telemetry puts in the _meta of every request and
 // notification (W3C Trace Context and Baggage) differs from message to
 // message, so a _meta carrying it never matches the cache of decoded
@@ -49,6 +51,9 @@ func traceMetaKey(name []byte) int {
 // since each member kept is read as it is in rest, data is then valid
 // too, with the same members plus the trace-context ones.
 func splitTraceMeta(data, buf []byte) (rest []byte, tm traceMembers, ok bool) {
+	if !bytes.Contains(data, []byte(`"trace`)) && !bytes.Contains(data, []byte(`"baggage"`)) {
+		return nil, tm, false // no member to set aside: not worth reading
+	}
 	o, ok := newTrustedObject(data)
 	if !ok {
 		return nil, tm, false
