@@ -32,8 +32,10 @@ type direction struct {
 	start    []trace.SpanStartOption // the span kind
 	duration metric.Float64Histogram
 	server   bool // SERVER spans: an error without a JSON-RPC code is sent as -32603
-	spans    cache[spanStatic]
-	sets     cache[[]metric.RecordOption]
+	// statics are what operations with equal keys share, looked up once
+	// per operation: the span's name and attributes and the measurement's
+	// options of a success, or only the measurement's of a failure.
+	statics cache[opStatic]
 }
 
 // newInstruments resolves the options and makes the histograms. sessionMetric
@@ -97,6 +99,9 @@ type operation struct {
 	// operation added its attributes to, rather than one it started: its
 	// owner ends it.
 	adopted bool
+	// static is what the operation shares with others of its key, for a
+	// successful outcome.
+	static opStatic
 }
 
 // begin starts observing a message: it starts the span when tracing is on
@@ -106,12 +111,11 @@ type operation struct {
 // id of an incoming request, "" for a notification or when unknown.
 func (in *instruments) begin(parent context.Context, d *direction, method string, params any, requestID string, p peer, link trace.SpanContext, tracing, metrics bool) operation {
 	op := operation{ctx: parent, start: time.Now(), d: d, method: method, params: params, peer: p, metrics: metrics, toolCalls: in.toolCalls}
+	op.static = d.statics.get(op.key("", ""), func() opStatic { return op.makeStatic("", "", true) })
 	if !tracing {
 		return op
 	}
-	static := d.spans.get(op.key("", ""), func() spanStatic {
-		return spanStatic{name: spanName(method, params), attrs: appendStatic(nil, method, params, target(params), &op.peer, d.server)}
-	})
+	static := &op.static
 	// One slice for all the attributes: the span's configuration copies
 	// them once, where several options would make it grow the copy. The
 	// slice and the options are borrowed from a pool, since Start is done
@@ -165,11 +169,34 @@ func (sa *spanArgs) release() {
 	spanArgsPool.Put(sa)
 }
 
-// spanStatic is what the spans of messages with equal keys share: their
-// name and the attributes that do not identify one message.
-type spanStatic struct {
-	name  string
-	attrs []attribute.KeyValue
+// opStatic is what operations with equal keys share: the name of their
+// spans and the attributes that do not identify one message, and the
+// options of their measurements (the attribute set, made once: making a
+// set sorts and copies the attributes).
+type opStatic struct {
+	name   string
+	attrs  []attribute.KeyValue
+	record []metric.RecordOption
+}
+
+// makeStatic makes the operation's opStatic for an outcome; span adds the
+// span's part, which only a success's (the key's without an outcome)
+// needs.
+func (op *operation) makeStatic(errType, code string, span bool) opStatic {
+	var st opStatic
+	if span {
+		st.name = spanName(op.method, op.params)
+		st.attrs = appendStatic(nil, op.method, op.params, target(op.params), &op.peer, op.d.server)
+	}
+	attrs := appendStatic(make([]attribute.KeyValue, 0, 16), op.method, op.params, op.target(code), &op.peer, op.d.server)
+	if errType != "" {
+		attrs = append(attrs, keyErrorType.String(errType))
+		if code != "" {
+			attrs = append(attrs, keyStatusCode.String(code))
+		}
+	}
+	st.record = []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(attrs...))}
+	return st
 }
 
 // key returns the cache key of the operation's attributes, with the given
@@ -194,6 +221,7 @@ func (op *operation) end(res any, err error, requestID string) {
 	errType, code, desc := classify(res, err, op.d.server)
 	if r, ok := res.(*mcp.InitializeResult); ok && r != nil && op.peer.protocolVersion == "" {
 		op.peer.protocolVersion = r.ProtocolVersion
+		op.static.record = nil // the measurement's key changed: looked up again
 	}
 	if span := op.span; span != nil {
 		recordResult(span, res, op.toolCalls)
@@ -236,18 +264,13 @@ func (op *operation) target(code string) string {
 	return t
 }
 
-// record makes the operation's measurement.
+// record makes the operation's measurement. A success's options were
+// looked up when the operation began; a failure's are looked up now.
 func (op *operation) record(seconds float64, errType, code string) {
-	opts := op.d.sets.get(op.key(errType, code), func() []metric.RecordOption {
-		attrs := appendStatic(make([]attribute.KeyValue, 0, 16), op.method, op.params, op.target(code), &op.peer, op.d.server)
-		if errType != "" {
-			attrs = append(attrs, keyErrorType.String(errType))
-			if code != "" {
-				attrs = append(attrs, keyStatusCode.String(code))
-			}
-		}
-		return []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(attrs...))}
-	})
+	opts := op.static.record
+	if errType != "" || opts == nil {
+		opts = op.d.statics.get(op.key(errType, code), func() opStatic { return op.makeStatic(errType, code, errType == "") }).record
+	}
 	op.d.duration.Record(op.ctx, seconds, opts...)
 }
 

@@ -4,9 +4,9 @@ import "sync"
 
 // A measureKey is what the shared attributes of an operation depend on.
 // Operations with equal keys share one attribute set for their
-// measurements and one attribute slice for their spans, made once: making
-// a set sorts and copies the attributes, the larger part of the cost of a
-// measurement.
+// measurements and one attribute slice for their spans (an opStatic), made
+// once and looked up once per operation: making a set sorts and copies the
+// attributes, the larger part of the cost of a measurement.
 type measureKey struct {
 	method, target  string
 	errType, code   string
@@ -23,8 +23,7 @@ type measureKey struct {
 // distinct tool or prompt names, or many server addresses, reach it.
 const maxCached = 1024
 
-// A cache keeps what operations with equal keys share: the attribute set
-// of their measurements, the name and attributes of their spans.
+// A cache keeps what operations with equal keys share (opStatic).
 type cache[V any] struct {
 	mu      sync.RWMutex
 	entries map[measureKey]V

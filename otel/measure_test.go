@@ -24,21 +24,21 @@ func TestMeasurementAttributeSetCached(t *testing.T) {
 	a.record(0.001, "", "")
 	b.record(0.002, "", "")
 	key := a.key("", "")
-	first := in.incoming.sets.entries[key]
+	first := in.incoming.statics.entries[key].record
 	if len(first) != 1 {
 		t.Fatalf("cached options %v, want one WithAttributeSet", first)
 	}
 	if allocs := testing.AllocsPerRun(100, func() { b.record(0.003, "", "") }); allocs != 0 && !raceEnabled {
 		t.Errorf("a measurement with a cached set: %.0f allocations, want 0", allocs)
 	}
-	if again := in.incoming.sets.entries[key]; &again[0] != &first[0] {
+	if again := in.incoming.statics.entries[key].record; &again[0] != &first[0] {
 		t.Error("the cached set was made again")
 	}
 
 	for i := range maxCached + 10 {
 		op(fmt.Sprint("tool-", i)).record(0.001, "", "")
 	}
-	if n := len(in.incoming.sets.entries); n != maxCached {
+	if n := len(in.incoming.statics.entries); n != maxCached {
 		t.Errorf("%d sets cached after %d distinct tools, want the bound %d", n, maxCached+11, maxCached)
 	}
 	// Unknown tools whose calls fail share the one "_OTHER" set.
@@ -50,7 +50,29 @@ func TestMeasurementAttributeSetCached(t *testing.T) {
 			t.Fatalf("target of a failed call to an unknown tool = %q, want _OTHER", got)
 		}
 	}
-	if n := len(in.incoming.sets.entries); n != 1 {
+	if n := len(in.incoming.statics.entries); n != 1 {
 		t.Errorf("%d sets cached for 50 failed calls to unknown tools, want 1", n)
+	}
+}
+
+// An initialize's measurement carries the protocol version its result
+// settled, though the operation began without one.
+func TestInitializeMeasurementVersion(t *testing.T) {
+	tm := newTelemetry(t)
+	server, client := pair(tm, "2025-11-25")
+	connect(t, server, client)
+	var n int
+	for _, dp := range tm.histogram(t, "mcp.client.operation.duration") {
+		a := attrs(dp.Attributes.ToSlice())
+		if a["mcp.method.name"] != "initialize" {
+			continue
+		}
+		n += int(dp.Count)
+		if a["mcp.protocol.version"] != "2025-11-25" {
+			t.Errorf("initialize measurement: attributes %v, want mcp.protocol.version 2025-11-25", a)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d initialize measurements, want 1", n)
 	}
 }
