@@ -248,7 +248,7 @@ func serveScaleChild(spec string) error {
 		}
 		defer stop()
 	}
-	hs := &http.Server{Handler: withCPU(h), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: withCPU(withControl(h, &oursServer{s: s})), ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	fmt.Printf("http://%s\n", ln.Addr())
 	io.Copy(io.Discard, os.Stdin) // until the parent closes stdin or dies

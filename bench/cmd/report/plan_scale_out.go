@@ -16,8 +16,16 @@ func scaleOutGroups(b budget) []group {
 			"instances in child processes, CPU of all of them)",
 			"BenchmarkScaleOut", era.String() + "/c8", []string{ours, "redis1", "memory1", "single"}, b.cpu, scaleOutMetrics})
 	}
+	for _, era := range bench.Eras {
+		gs = append(gs, group{"Scale-out fan-out (a tool list change made on one of 3 instances on one redis-server, " +
+			"to 1,000 streams opened through a round-robin proxy: subscriptions/listen in 2026-07-28, GET streams before; " +
+			"instances in child processes)",
+			"BenchmarkScaleOutFanOut", era.String() + "/n1000", []string{ours}, "10x", scaleOutFanOutMetrics})
+	}
 	return gs
 }
+
+var scaleOutFanOutMetrics = []metric{{unit: "p50-ns"}, {unit: "p99-ns"}, {unit: "max-ns"}}
 
 // scaleOutGoals are the goals of running several instances.
 var scaleOutGoals = []goal{
@@ -25,6 +33,8 @@ var scaleOutGoals = []goal{
 		"ScaleOut/modern/c8", "server-cpu-ns/call", "single", 1.1, false},
 	{"Scale-out: a legacy tools/call through 3 instances on Redis costs at most 1.5× the server CPU of a single instance",
 		"ScaleOut/legacy/c8", "server-cpu-ns/call", "single", 1.5, false},
+	{"Scale-out: a tool list change reaches 1,000 subscriptions/listen streams spread over 3 instances on Redis in at most 50 ms (p99)",
+		"ScaleOutFanOut/modern/n1000", "p99-ns", "", 50e6, false},
 	{"Scale-out: a 2026-07-28 tools/call sends Redis nothing (Redis CPU at most 1 µs per call, its idle work included)",
 		"ScaleOut/modern/c8", "redis-cpu-ns/call", "", 1000, false},
 }
