@@ -294,7 +294,7 @@ func (px *postExchange) serveDetachable(ctx context.Context, req *jsonrpc2.Reque
 	st.mu.Unlock()
 	h.active.Add(1)
 	entered := sess.enter()
-	go func() {
+	h.workers.run(func() { // handler_workers.go
 		defer h.active.Add(-1)
 		if entered {
 			defer sess.leave()
@@ -303,7 +303,7 @@ func (px *postExchange) serveDetachable(ctx context.Context, req *jsonrpc2.Reque
 		res, err := sess.ss.handleRequest(ctx, req)
 		res, err = sess.syncShared(req, res, err) // session_store.go
 		st.finish(newResponse(req.ID, res, err))
-	}()
+	})
 	px.awaitDetachable(release, delay)
 }
 

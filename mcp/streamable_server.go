@@ -145,6 +145,7 @@ type StreamableHTTPHandler struct {
 	policy    *originPolicy
 	cfg       streamConfig // shared by the handler's response streams
 	live      liveStreams  // subscriptions/listen streams
+	workers   workerPool   // handler_workers.go: run the handlers of resumable requests
 
 	closing   atomic.Bool
 	active    atomic.Int64 // requests and detached handlers in progress
@@ -394,6 +395,7 @@ func (h *StreamableHTTPHandler) end() error {
 		sess.endStandalone()
 		sess.Close()
 	}
+	h.workers.stop()
 	if !h.waitIdle(closeWait) {
 		return errors.New("mcp: StreamableHTTPHandler: handlers still running after cancellation")
 	}
