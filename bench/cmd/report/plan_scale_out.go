@@ -11,10 +11,15 @@ var scaleOutMetrics = []metric{{unit: "server-cpu-ns/call"}, {unit: "redis-cpu-n
 func scaleOutGroups(b budget) []group {
 	var gs []group
 	for _, era := range bench.Eras {
+		targets := []string{ours, "redis1", "memory1", "single"}
+		if era == bench.Modern {
+			targets = append(targets, "plain3")
+		}
 		gs = append(gs, group{"Scale-out (8 raw sessions through a round-robin proxy; ours = 3 instances on one redis-server, " +
-			"redis1 = 1 instance on it, memory1 = 1 instance with the in-memory event store, single = 1 instance without shared state or event store; " +
-			"instances in child processes, CPU of all of them)",
-			"BenchmarkScaleOut", era.String() + "/c8", []string{ours, "redis1", "memory1", "single"}, b.cpu, scaleOutMetrics})
+			"redis1 = 1 instance on it, memory1 = 1 instance with the in-memory event store, single = 1 instance without shared state or event store, " +
+			"plain3 = 3 instances sharing only the requestState key (2026-07-28 only); " +
+			"instances in child processes with GOMAXPROCS=1 each, CPU of all of them)",
+			"BenchmarkScaleOut", era.String() + "/c8", targets, b.cpu, scaleOutMetrics})
 	}
 	for _, era := range bench.Eras {
 		gs = append(gs, group{"Scale-out fan-out (a tool list change made on one of 3 instances on one redis-server, " +
