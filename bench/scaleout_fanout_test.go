@@ -25,7 +25,11 @@ const scaleFanoutStreams = 1000
 // the legacy era. Each op is one change, made on the first instance; the
 // figures are the delivery times of every stream and op, from the moment
 // the change was asked (p50, p99, max). The instances are child processes
-// (GOMAXPROCS=1 each, as in BenchmarkScaleOut); the streams' readers run
+// with Go's default GOMAXPROCS, as the server of BenchmarkFanout, the
+// single-instance figure (with GOMAXPROCS=1, as in BenchmarkScaleOut, one
+// P writes all of an instance's streams and a garbage collection during a
+// change delays them all: p99 went from about 35 ms to over 100 ms in
+// some runs on a loaded two-core machine); the streams' readers run
 // in this one and connect to the instances directly, stream i to
 // instance i mod 3, since a load balancer in this process too would
 // share its two cores with the readers (a legacy session's requests all

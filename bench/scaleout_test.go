@@ -116,7 +116,7 @@ func benchScaleOut(b *testing.B, era Era, target string, clients int) {
 			n = 3
 		}
 		for range n {
-			c, err := startScaleChild(era, "")
+			c, err := startScaleChild(era, "", scaleInstanceProcs)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -138,7 +138,7 @@ func benchScaleOut(b *testing.B, era Era, target string, clients int) {
 			n = 1
 		}
 		for range n {
-			c, err := startScaleChild(era, addr)
+			c, err := startScaleChild(era, addr, scaleInstanceProcs)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -241,9 +241,10 @@ func scaleCall(ctx context.Context, c *RawClient) error {
 }
 
 // startScaleChild starts a copy of the benchmark binary serving our
-// handler of era with the Redis backends on addr.
-func startScaleChild(era Era, addr string) (*Child, error) {
-	return startChildWithEnv("scale-out", scaleChildEnv+"="+era.String()+" "+addr, scaleInstanceProcs)
+// handler of era with the Redis backends on addr (in-memory ones when
+// addr is empty), with env added to its environment.
+func startScaleChild(era Era, addr string, env ...string) (*Child, error) {
+	return startChildWithEnv("scale-out", append([]string{scaleChildEnv + "=" + era.String() + " " + addr}, env...)...)
 }
 
 // serveScaleChild serves as one instance of a scale-out benchmark: the
