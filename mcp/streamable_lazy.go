@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -22,8 +23,8 @@ const DefaultStreamStartDelay = 100 * time.Millisecond
 func (px *postExchange) awaitDetachable(release <-chan struct{}, delay time.Duration) {
 	var start <-chan time.Time
 	if delay >= 0 {
-		t := time.NewTimer(delay)
-		defer t.Stop()
+		t := startTimer(delay)
+		defer stopTimer(t)
 		start = t.C
 	}
 	for {
@@ -57,4 +58,25 @@ func (st *responseStream) dropLazyLocked() {
 	if st.id != "" && st.sess != nil {
 		st.sess.dropStream(st.id)
 	}
+}
+
+// startTimers holds stopped timers for awaitDetachable, which would
+// otherwise make one for every request.
+var startTimers sync.Pool
+
+// startTimer returns a timer that fires after d.
+func startTimer(d time.Duration) *time.Timer {
+	if t, ok := startTimers.Get().(*time.Timer); ok {
+		t.Reset(d)
+		return t
+	}
+	return time.NewTimer(d)
+}
+
+// stopTimer stops t and keeps it for startTimer. Since Go 1.23 a stopped
+// timer's channel holds no stale value, so a reused one fires only
+// after its new delay.
+func stopTimer(t *time.Timer) {
+	t.Stop()
+	startTimers.Put(t)
 }

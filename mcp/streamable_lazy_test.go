@@ -186,3 +186,72 @@ func TestStreamableHTTPModernCallStoresNothing(t *testing.T) {
 		t.Errorf("%d events stored, want 0", n)
 	}
 }
+
+// BenchmarkResumableLegacyCall measures a legacy tools/call answered at
+// once, served by ServeHTTP without network, on a handler without an
+// event store ("plain"), with one and the stream started lazily ("lazy",
+// the default), and with one and every stream started at once, with its
+// priming event ("atonce").
+func BenchmarkResumableLegacyCall(b *testing.B) {
+	for _, tt := range []struct {
+		name string
+		opts *StreamableHTTPOptions
+	}{
+		{"plain", nil},
+		{"lazy", &StreamableHTTPOptions{EventStore: NewMemoryEventStore(nil)}},
+		{"atonce", &StreamableHTTPOptions{EventStore: NewMemoryEventStore(nil), StreamStartDelay: -1}},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			server := NewServer("bench", "v1", nil)
+			server.AddTools(httpTestTools(nil)...)
+			h := NewStreamableHTTPHandler(func(*http.Request) *Server { return server }, tt.opts)
+			defer h.Close()
+			post := func(body string, hdr http.Header) *discardWriter {
+				req, _ := http.NewRequest(http.MethodPost, "http://localhost/mcp", strings.NewReader(body))
+				req.Header = hdr.Clone()
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				w := &discardWriter{header: http.Header{}}
+				h.ServeHTTP(w, req)
+				return w
+			}
+			w := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`, http.Header{})
+			hdr := http.Header{}
+			hdr.Set(headerSessionID, w.header.Get(headerSessionID))
+			hdr.Set(headerProtocolVersion, Version20251125)
+			b.ReportAllocs()
+			for b.Loop() {
+				if w := post(benchCall, hdr); w.status != http.StatusOK {
+					b.Fatalf("status %d", w.status)
+				}
+			}
+		})
+	}
+}
+
+// A client may use a request id again as soon as it has the response:
+// the id is free by then (on a resumable handler the handler runs apart
+// from the HTTP response, which once ended before the id was released).
+func TestStreamableHTTPResumableIDReusedAtOnce(t *testing.T) {
+	server := NewServer("test", "v1", nil)
+	server.AddTools(httpTestTools(nil)...)
+	h := NewStreamableHTTPHandler(func(*http.Request) *Server { return server }, &StreamableHTTPOptions{EventStore: NewMemoryEventStore(nil)})
+	defer h.Close()
+	post := func(body string, sid string) *discardWriter {
+		req, _ := http.NewRequest(http.MethodPost, "http://localhost/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set(headerSessionID, sid)
+		}
+		w := &discardWriter{header: http.Header{}}
+		h.ServeHTTP(w, req)
+		return w
+	}
+	sid := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, "").header.Get(headerSessionID)
+	for i := range 5000 {
+		if w := post(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`, sid); w.status != http.StatusOK {
+			t.Fatalf("call %d with id 7 again: status %d", i, w.status)
+		}
+	}
+}

@@ -299,9 +299,11 @@ func (px *postExchange) serveDetachable(ctx context.Context, req *jsonrpc2.Reque
 		if entered {
 			defer sess.leave()
 		}
-		defer sess.release(req.ID)
 		res, err := sess.ss.handleRequest(ctx, req)
 		res, err = sess.syncShared(req, res, err) // session_store.go
+		// Released before the response goes out: a client may use the
+		// id again as soon as it has the response.
+		sess.release(req.ID)
 		st.finish(newResponse(req.ID, res, err))
 	})
 	px.awaitDetachable(release, delay)
