@@ -185,13 +185,13 @@ func StartChild(target string, era Era) (*Child, error) {
 
 // startChildWithEnv starts a copy of the running benchmark binary with env
 // added to its environment, and waits for the URL it prints first.
-func startChildWithEnv(name, env string) (*Child, error) {
+func startChildWithEnv(name string, env ...string) (*Child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), env)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

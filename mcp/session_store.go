@@ -306,12 +306,23 @@ func (h *StreamableHTTPHandler) addAdopted(sess *httpSession) (*httpSession, err
 	return nil, nil
 }
 
+// changesSharedState holds the methods whose handlers write what
+// snapshot reads (server_lifecycle.go, logging.go, subscribe.go): only
+// they can change a session's shared state, so no other request encodes
+// it to find out.
+var changesSharedState = map[string]bool{
+	MethodInitialize:      true,
+	MethodSetLoggingLevel: true,
+	MethodSubscribe:       true,
+	MethodUnsubscribe:     true,
+}
+
 // syncShared saves the session's state to the store if it changed while
 // serving req, before the response goes out, so that the client's next
 // request finds it on any instance. A new session that cannot be saved
 // fails its initialize: no other instance could serve it.
 func (sess *httpSession) syncShared(req *jsonrpc2.Request, res any, err error) (any, error) {
-	if err != nil {
+	if err != nil || !changesSharedState[req.Method] {
 		return res, err
 	}
 	if serr := sess.saveShared(); serr != nil && req.Method == MethodInitialize {

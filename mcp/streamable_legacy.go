@@ -166,7 +166,7 @@ func (sess *httpSession) resume(w http.ResponseWriter, r *http.Request, lastID s
 		st = &responseStream{cfg: &sess.h.cfg, sess: sess, id: streamID, canSSE: true, done: true}
 	}
 	st.mu.Lock()
-	if index > st.index && !st.done {
+	if (index > st.index || st.lazy) && !st.done { // a lazy stream gave out no id yet
 		st.mu.Unlock()
 		writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest, "unknown Last-Event-ID "+strconv.Quote(lastID))
 		return

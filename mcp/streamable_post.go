@@ -274,36 +274,39 @@ func (px *postExchange) serveRequest(req *jsonrpc2.Request) *jsonrpc2.Response {
 	return nil
 }
 
-// serveDetachable serves a request on a resumable stream: the stream
-// starts at once with its priming event, and the handler runs on its own
-// goroutine, since the HTTP response may end first (client gone, or
-// CloseSSEStream) while the stream goes on.
+// serveDetachable serves a request on a resumable stream. The handler
+// runs on its own goroutine, since the HTTP response may end first (client
+// gone, or CloseSSEStream) while the stream goes on. The stream starts,
+// with its priming event, when the handler first sends on it or after
+// StreamStartDelay (streamable_lazy.go); a response that comes first is
+// one JSON object.
 func (px *postExchange) serveDetachable(ctx context.Context, req *jsonrpc2.Request) {
 	h, sess, st := px.h, px.sess, px.stream
 	st.mu.Lock()
 	release := st.attachWaitLocked(px.w)
-	err := st.startSSELocked(true)
-	st.mu.Unlock()
-	if err != nil {
-		st.detach(px.w)
+	delay := h.opts.StreamStartDelay
+	if delay < 0 {
+		// A failed write detaches the stream (and is logged).
+		_ = st.startSSELocked(true)
+	} else {
+		st.lazy = true
 	}
+	st.mu.Unlock()
 	h.active.Add(1)
 	entered := sess.enter()
-	go func() {
+	h.workers.run(func() { // handler_workers.go
 		defer h.active.Add(-1)
 		if entered {
 			defer sess.leave()
 		}
-		defer sess.release(req.ID)
 		res, err := sess.ss.handleRequest(ctx, req)
 		res, err = sess.syncShared(req, res, err) // session_store.go
+		// Released before the response goes out: a client may use the
+		// id again as soon as it has the response.
+		sess.release(req.ID)
 		st.finish(newResponse(req.ID, res, err))
-	}()
-	select {
-	case <-release:
-	case <-px.r.Context().Done():
-		st.detach(px.w)
-	}
+	})
+	px.awaitDetachable(release, delay)
 }
 
 // serveBatch serves a batch (protocol 2025-03-26): responses are

@@ -59,6 +59,15 @@ type StreamableHTTPOptions struct {
 	// RetryInterval is the reconnection delay sent to clients when the
 	// server closes a resumable stream (default DefaultRetryInterval).
 	RetryInterval time.Duration
+	// StreamStartDelay is how long a legacy request may run, when
+	// EventStore is set, before its response becomes a resumable SSE
+	// stream (a priming event that gives the client an id to resume from,
+	// then stored events). The stream starts sooner when the handler
+	// sends the client a message related to the request, or calls
+	// CloseSSEStream; a response ready before all of these is one JSON
+	// object, and nothing is stored for it. Default
+	// DefaultStreamStartDelay; negative starts every stream at once.
+	StreamStartDelay time.Duration
 	// SessionTimeout closes a legacy session idle for that long (default
 	// DefaultSessionTimeout); a negative value keeps sessions until the
 	// client deletes them.
@@ -136,6 +145,7 @@ type StreamableHTTPHandler struct {
 	policy    *originPolicy
 	cfg       streamConfig // shared by the handler's response streams
 	live      liveStreams  // subscriptions/listen streams
+	workers   workerPool   // handler_workers.go: run the handlers of resumable requests
 
 	closing   atomic.Bool
 	active    atomic.Int64 // requests and detached handlers in progress
@@ -164,6 +174,9 @@ func NewStreamableHTTPHandler(getServer func(*http.Request) *Server, opts *Strea
 	o := &h.opts
 	if o.RetryInterval <= 0 {
 		o.RetryInterval = DefaultRetryInterval
+	}
+	if o.StreamStartDelay == 0 {
+		o.StreamStartDelay = DefaultStreamStartDelay
 	}
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
@@ -382,6 +395,7 @@ func (h *StreamableHTTPHandler) end() error {
 		sess.endStandalone()
 		sess.Close()
 	}
+	h.workers.stop()
 	if !h.waitIdle(closeWait) {
 		return errors.New("mcp: StreamableHTTPHandler: handlers still running after cancellation")
 	}

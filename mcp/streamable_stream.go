@@ -65,6 +65,7 @@ type responseStream struct {
 	w       http.ResponseWriter // nil when detached
 	rc      *http.ResponseController
 	started bool          // SSE headers written to w
+	lazy    bool          // resumable, not started yet: a response now is JSON (streamable_lazy.go)
 	done    bool          // the final message was sent
 	release chan struct{} // closed to let the goroutine serving w return
 	index   int           // events numbered so far
@@ -163,7 +164,7 @@ func (st *responseStream) startSSELocked(prime bool) error {
 	h["Cache-Control"] = hdrNoCache
 	h["X-Accel-Buffering"] = hdrNoBuffer
 	st.w.WriteHeader(http.StatusOK)
-	st.started = true
+	st.started, st.lazy = true, false
 	st.rc = http.NewResponseController(st.w)
 	if st.cancel != nil && !st.tracked && st.cfg.live != nil {
 		st.tracked = st.cfg.live.add(st)
@@ -294,9 +295,10 @@ func (st *responseStream) finish(resp *jsonrpc2.Response) {
 	if st.tracked {
 		st.cfg.live.remove(st)
 	}
-	if st.w != nil && !st.started && st.id == "" {
+	if st.w != nil && !st.started && (st.id == "" || st.lazy) {
 		st.writeJSONLocked(resp)
 		st.detachLocked()
+		st.dropLazyLocked() // streamable_lazy.go
 		return
 	}
 	data, err := jsonrpc2.AppendMessage(st.buf[:0], resp)

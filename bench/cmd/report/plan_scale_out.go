@@ -11,13 +11,30 @@ var scaleOutMetrics = []metric{{unit: "server-cpu-ns/call"}, {unit: "redis-cpu-n
 func scaleOutGroups(b budget) []group {
 	var gs []group
 	for _, era := range bench.Eras {
+		targets := []string{ours, "redis1", "memory1", "single"}
+		if era == bench.Modern {
+			targets = append(targets, "plain3")
+		}
 		gs = append(gs, group{"Scale-out (8 raw sessions through a round-robin proxy; ours = 3 instances on one redis-server, " +
-			"redis1 = 1 instance on it, memory1 = 1 instance with the in-memory event store, single = 1 instance without shared state or event store; " +
-			"instances in child processes, CPU of all of them)",
-			"BenchmarkScaleOut", era.String() + "/c8", []string{ours, "redis1", "memory1", "single"}, b.cpu, scaleOutMetrics})
+			"redis1 = 1 instance on it, memory1 = 1 instance with the in-memory event store, single = 1 instance without shared state or event store, " +
+			"plain3 = 3 instances sharing only the requestState key (2026-07-28 only); " +
+			"instances in child processes with GOMAXPROCS=1 each, CPU of all of them)",
+			"BenchmarkScaleOut", era.String() + "/c8", targets, b.cpu, scaleOutMetrics})
+	}
+	changes := "10x" // one op is one change delivered to every stream
+	if b == quickBudget {
+		changes = "1x"
+	}
+	for _, era := range bench.Eras {
+		gs = append(gs, group{"Scale-out fan-out (a tool list change made on one of 3 instances on one redis-server, " +
+			"to 1,000 streams opened through a round-robin proxy: subscriptions/listen in 2026-07-28, GET streams before; " +
+			"instances in child processes)",
+			"BenchmarkScaleOutFanOut", era.String() + "/n1000", []string{ours}, changes, scaleOutFanOutMetrics})
 	}
 	return gs
 }
+
+var scaleOutFanOutMetrics = []metric{{unit: "p50-ns"}, {unit: "p99-ns"}, {unit: "max-ns"}}
 
 // scaleOutGoals are the goals of running several instances.
 var scaleOutGoals = []goal{
@@ -25,6 +42,8 @@ var scaleOutGoals = []goal{
 		"ScaleOut/modern/c8", "server-cpu-ns/call", "single", 1.1, false},
 	{"Scale-out: a legacy tools/call through 3 instances on Redis costs at most 1.5× the server CPU of a single instance",
 		"ScaleOut/legacy/c8", "server-cpu-ns/call", "single", 1.5, false},
+	{"Scale-out: a tool list change reaches 1,000 subscriptions/listen streams spread over 3 instances on Redis in at most 50 ms (p99)",
+		"ScaleOutFanOut/modern/n1000", "p99-ns", "", 50e6, false},
 	{"Scale-out: a 2026-07-28 tools/call sends Redis nothing (Redis CPU at most 1 µs per call, its idle work included)",
 		"ScaleOut/modern/c8", "redis-cpu-ns/call", "", 1000, false},
 }
