@@ -104,6 +104,18 @@ type StreamableHTTPOptions struct {
 	// requests, the client's answers and cancellations between the
 	// instances serving one legacy session (session_router.go).
 	SessionRouter SessionRouter
+	// DisableStreamHijack keeps the long-lived event streams (a legacy
+	// session's GET stream, a subscriptions/listen stream) on net/http.
+	// By default, over HTTP/1.1, such a stream takes its connection from
+	// net/http once its response starts (http.ResponseController.Hijack)
+	// and the handler writes its events itself, so that an idle stream
+	// costs a few hundred bytes instead of net/http's buffers, request and
+	// response, and a notification is written to many streams without
+	// waking a goroutine per stream. Set it when middleware must see the
+	// stream's bytes, or a listener counts hijacked connections as lost.
+	// Streams over HTTP/2, HTTP/1.0, or through a ResponseWriter that
+	// cannot hijack always stay on net/http.
+	DisableStreamHijack bool
 	// Logger receives what the handler cannot return to anyone: clients
 	// dropped because writing to them failed, notifications no stream
 	// could carry, sessions that expired or were refused at capacity
@@ -136,6 +148,7 @@ type StreamableHTTPHandler struct {
 	policy    *originPolicy
 	cfg       streamConfig // shared by the handler's response streams
 	live      liveStreams  // subscriptions/listen streams
+	conns     hijackedConns
 
 	closing   atomic.Bool
 	active    atomic.Int64 // requests and detached handlers in progress
@@ -190,6 +203,7 @@ func NewStreamableHTTPHandler(getServer func(*http.Request) *Server, opts *Strea
 		store:         o.EventStore,
 		logger:        o.Logger,
 		live:          &h.live,
+		conns:         &h.conns,
 	}
 	return h
 }
@@ -382,7 +396,9 @@ func (h *StreamableHTTPHandler) end() error {
 		sess.endStandalone()
 		sess.Close()
 	}
-	if !h.waitIdle(closeWait) {
+	ok := h.waitIdle(closeWait)
+	h.conns.closeAll() // streams whose clients were too slow to be ended gracefully
+	if !ok {
 		return errors.New("mcp: StreamableHTTPHandler: handlers still running after cancellation")
 	}
 	return nil
