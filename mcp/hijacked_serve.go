@@ -79,3 +79,82 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 	stop()
 	return true
 }
+
+// hijackedNow reports whether the stream writes on a hijacked connection.
+func (st *responseStream) hijackedNow() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.hc != nil
+}
+
+// notifyDirect writes a notification broadcast to listener l on its
+// hijacked stream, on the broadcaster's goroutine: the write never blocks
+// (what the socket does not take waits for the connection's writer). A
+// list change is the same event every time for a stream, encoded once.
+func (st *responseStream) notifyDirect(l *listener, method string, params any) error {
+	var event []byte
+	if _, ok := params.(listChange); ok {
+		event = l.listChangeEvent(method)
+	}
+	if event == nil {
+		if _, ok := params.(listChange); ok {
+			params = &ToolListChangedParams{}
+		}
+		if m := metaOf(params); m != nil {
+			m.SubscriptionID = l.id
+		}
+		n, err := jsonrpc2.NewNotification(method, params)
+		if err != nil {
+			return err
+		}
+		data, err := jsonrpc2.AppendMessage(nil, n)
+		if err != nil {
+			return err
+		}
+		event = appendSSEEvent(nil, "message", "", data)
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.done || st.hc == nil {
+		return errDetached
+	}
+	return st.writeLocked(event)
+}
+
+// listChangeEvent returns the SSE event of a list change of method for
+// l's stream, encoded on first use (list changes carry nothing but the
+// subscription id), or nil if it cannot be encoded.
+func (l *listener) listChangeEvent(method string) []byte {
+	for _, e := range l.listEvents {
+		if e.method == method {
+			return e.event
+		}
+	}
+	p := &ToolListChangedParams{Meta: Meta{SubscriptionID: l.id}}
+	n, err := jsonrpc2.NewNotification(method, p)
+	if err != nil {
+		return nil
+	}
+	data, err := jsonrpc2.AppendMessage(nil, n)
+	if err != nil {
+		return nil
+	}
+	event := appendSSEEvent(nil, "message", "", data)
+	l.listEvents = append(l.listEvents, listEvent{method, event})
+	return event
+}
+
+// A listEvent is the encoded list-change event of one method for one
+// listen stream.
+type listEvent struct {
+	method string
+	event  []byte
+}
+
+// releaseBuffers drops the stream's encoding buffers, for a stream whose
+// events are encoded elsewhere from now on.
+func (st *responseStream) releaseBuffers() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.buf, st.evbuf = nil, nil
+}

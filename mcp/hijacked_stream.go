@@ -52,7 +52,6 @@ type hijackedConn struct {
 	writing bool        // the writer goroutine runs
 	ending  bool        // the last chunk is queued: close once written
 	closed  bool
-	scratch []byte
 	rbuf    [1]byte
 }
 
@@ -159,6 +158,13 @@ func appendChunk(b, data []byte) []byte {
 	return append(b, '\r', '\n')
 }
 
+// chunkPool holds the buffers events are framed in: an idle stream holds
+// none.
+var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// maxPooledChunk bounds the buffers kept in chunkPool.
+const maxPooledChunk = 64 << 10
+
 // lastChunk ends a chunked body (no trailers).
 const lastChunk = "0\r\n\r\n"
 
@@ -171,9 +177,13 @@ func (hc *hijackedConn) write(data []byte) error {
 		hc.mu.Unlock()
 		return errDetached
 	}
-	hc.scratch = appendChunk(hc.scratch[:0], data)
-	err := hc.sendLocked(hc.scratch)
+	bp := chunkPool.Get().(*[]byte)
+	*bp = appendChunk((*bp)[:0], data)
+	err := hc.sendLocked(*bp)
 	hc.mu.Unlock()
+	if cap(*bp) <= maxPooledChunk {
+		chunkPool.Put(bp)
+	}
 	if err != nil {
 		hc.fail(err)
 	}
@@ -244,12 +254,11 @@ func (hc *hijackedConn) end(final []byte) {
 		return
 	}
 	hc.ending = true
-	b := hc.scratch[:0]
+	var b []byte
 	if final != nil {
 		b = appendChunk(b, final)
 	}
 	b = append(b, lastChunk...)
-	hc.scratch = b
 	err := hc.sendTailLocked(b)
 	idle := !hc.writing
 	hc.mu.Unlock()

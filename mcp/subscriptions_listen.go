@@ -21,10 +21,21 @@ type listener struct {
 	// changeMark is the server's list-change count when the stream opened.
 	changeMark uint64
 	notify     func(ctx context.Context, method string, params any) error
-	// queue holds the notifications broadcast to the stream, which the
-	// goroutine serving the stream writes: broadcasting never waits for a
-	// client, and many streams are written at once.
+
+	mu sync.Mutex
+	// early holds the notifications broadcast before serve starts.
+	early []queuedNotification
+	// queue, made by serve, holds the notifications broadcast to the
+	// stream, which the goroutine serving the stream writes: broadcasting
+	// never waits for a client, and many streams are written at once.
 	queue chan queuedNotification
+	// direct, set by serve instead of queue on a stream whose writes
+	// never block (a hijacked connection, hijacked_stream.go), writes a
+	// notification on the broadcaster's goroutine.
+	direct func(method string, params any) error
+	// writeDirect is what direct becomes when serve starts; set and read
+	// on the goroutine serving the stream.
+	writeDirect func(method string, params any) error
 	// full is closed when a notification did not fit in queue: the client
 	// stopped reading, and its stream ends.
 	full     chan struct{}
@@ -35,6 +46,9 @@ type listener struct {
 	// listChanged is the encoding of the stream's list-change params,
 	// made by serve on first use: every list change sends the same bytes.
 	listChanged json.RawMessage
+	// listEvents are the encoded list-change events of a stream written
+	// directly (hijacked_serve.go); guarded by mu.
+	listEvents []listEvent
 }
 
 // A listChange is queued for every listener a list change goes to: each
@@ -70,10 +84,9 @@ type queuedNotification struct {
 	params any
 }
 
-// newListener returns a listener with its queue.
+// newListener returns a listener; serve makes its queue.
 func newListener(filter SubscriptionFilter, id any, changeMark uint64, notify func(context.Context, string, any) error) *listener {
-	return &listener{filter: filter, id: id, changeMark: changeMark, notify: notify,
-		queue: make(chan queuedNotification, listenerQueue), full: make(chan struct{})}
+	return &listener{filter: filter, id: id, changeMark: changeMark, notify: notify, full: make(chan struct{})}
 }
 
 // enqueue hands a notification to the stream's goroutine. When the queue
@@ -83,8 +96,26 @@ func newListener(filter SubscriptionFilter, id any, changeMark uint64, notify fu
 // delays a broadcast once, by that wait, and never again.
 func (l *listener) enqueue(method string, params any) bool {
 	n := queuedNotification{method, params}
+	l.mu.Lock()
+	if l.direct != nil {
+		err := l.direct(method, params)
+		l.mu.Unlock()
+		return err == nil
+	}
+	queue := l.queue
+	if queue == nil { // serve has not started
+		if len(l.early) < listenerQueue {
+			l.early = append(l.early, n)
+			l.mu.Unlock()
+			return true
+		}
+		l.mu.Unlock()
+		l.markFull()
+		return false
+	}
+	l.mu.Unlock()
 	select {
-	case l.queue <- n:
+	case queue <- n:
 		return true
 	case <-l.full:
 		return false
@@ -93,19 +124,24 @@ func (l *listener) enqueue(method string, params any) bool {
 	t := time.NewTimer(listenerFullWait)
 	defer t.Stop()
 	select {
-	case l.queue <- n:
+	case queue <- n:
 		return true
 	case <-l.full:
 		return false
 	case <-t.C:
 	}
+	l.markFull()
+	return false
+}
+
+// markFull ends the stream of a client that does not keep up.
+func (l *listener) markFull() {
 	l.fullOnce.Do(func() {
 		close(l.full)
 		if stop := l.stop.Load(); stop != nil {
 			(*stop)()
 		}
 	})
-	return false
 }
 
 // listenerFullWait is how long a broadcast waits for room in the queue of
@@ -205,6 +241,12 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 	if c, ok := ss.root().conn.(interface{ Closing() <-chan struct{} }); ok {
 		connClosing = c.Closing()
 	}
+	if st := streamFromContext(ctx); st != nil && s.sendingHandler() == nil && st.hijackedNow() {
+		// No middleware sees the notifications: the broadcaster writes
+		// them (hijacked_serve.go).
+		l.writeDirect = func(method string, params any) error { return st.notifyDirect(l, method, params) }
+		st.releaseBuffers()
+	}
 	if err := l.serve(ctx, s, connClosing); err != nil {
 		return nil, err
 	}
@@ -217,6 +259,30 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 // (ctx), the server shuts down or the connection starts closing; the last
 // two end the stream gracefully (nil error).
 func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan struct{}) error {
+	l.mu.Lock()
+	if l.writeDirect != nil {
+		// Broadcasts are written by their senders, after these.
+		for _, n := range l.early {
+			_ = l.writeDirect(n.method, n.params) // a failed write ends the stream (ctx)
+		}
+		l.early = nil
+		l.direct = l.writeDirect
+		l.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.shutdown:
+			return nil
+		case <-connClosing:
+			return nil
+		}
+	}
+	l.queue = make(chan queuedNotification, listenerQueue)
+	for _, n := range l.early {
+		l.queue <- n
+	}
+	l.early = nil
+	l.mu.Unlock()
 	writeCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	l.stop.Store(&stop)
