@@ -410,11 +410,13 @@ func (s *Server) flushListChanged(method string) {
 	if accept == nil {
 		return
 	}
-	for _, l := range s.listeners.matching(accept) {
+	// A listener on a hijacked connection is written at once, on the
+	// worker's goroutine: several workers write to several sockets at once.
+	eachConcurrently(s.listeners.matching(accept), func(l *listener) {
 		if l.changeMark < seq {
 			l.enqueue(method, listChange{})
 		}
-	}
+	})
 }
 
 // eachConcurrently calls f for every item, from up to 4×GOMAXPROCS
@@ -445,14 +447,14 @@ func eachConcurrently[T any](items []T, f func(T)) {
 // filter names its URI. It reports the streams that were too slow to take
 // it (they end).
 func (ls *listeners) resourceUpdated(ctx context.Context, p *ResourceUpdatedParams) error {
-	dropped := 0
-	for _, l := range ls.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }) {
+	var dropped atomic.Int64
+	eachConcurrently(ls.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }), func(l *listener) {
 		c := *p
 		if !l.enqueue(NotificationResourceUpdated, &c) {
-			dropped++
+			dropped.Add(1)
 		}
-	}
-	if dropped > 0 {
+	})
+	if dropped := dropped.Load(); dropped > 0 {
 		return fmt.Errorf("%w: %d listen streams too slow for %s", errListenerTooSlow, dropped, NotificationResourceUpdated)
 	}
 	return nil
