@@ -135,11 +135,31 @@ func appendResponseHead(b []byte, header http.Header) []byte {
 	if _, ok := header["Date"]; !ok {
 		header["Date"] = []string{time.Now().UTC().Format(http.TimeFormat)}
 	}
+	for k, vs := range header {
+		for _, v := range vs {
+			if !validHeaderValue(v) {
+				delete(header, k) // as a client would reject the response
+				break
+			}
+		}
+	}
 	b = append(b, "HTTP/1.1 200 OK\r\n"...)
 	buf := headBuffer{b}
 	_ = header.Write(&buf) // sorted, values cleaned of line breaks
 	b = append(buf.b, "Transfer-Encoding: chunked\r\n\r\n"...)
 	return b
+}
+
+// validHeaderValue reports whether v may be written as a header value:
+// no control characters but tab (line breaks become spaces when written).
+func validHeaderValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c < ' ' && c != '\t' && c != '\r' && c != '\n' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // headBuffer is an io.Writer appending to a byte slice.
