@@ -60,6 +60,7 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 	}
 	st := &responseStream{cfg: &h.cfg, req: hr, canSSE: true, status: modernStatus, cancel: cancel, queued: true}
 	st.onHijackClose = func(*hijackedConn) { cancel() }
+	st.deferWatch = true // by the listener (subscriptions_listen.go: claimWatch)
 	px.stream = st
 	released := st.attachWaitLocked(px.w)
 	done := make(chan struct{})
@@ -80,11 +81,55 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 	return true
 }
 
-// hijackedNow reports whether the stream writes on a hijacked connection.
-func (st *responseStream) hijackedNow() bool {
+// claimWatch returns the stream's hijacked connection if no goroutine
+// watches its client yet, for the caller to do so; else nil.
+func (st *responseStream) claimWatch() *hijackedConn {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return st.hc != nil
+	hc := st.hc
+	if hc == nil || !hc.deferWatch || hc.claimed {
+		return nil
+	}
+	hc.claimed = true
+	return hc
+}
+
+// waitDirect is what the goroutine of a listen stream written by its
+// broadcasters does: it watches the client of its hijacked connection, so
+// that the stream holds one goroutine, until the client leaves (the
+// stream's context is then cancelled), ctx is done or the server closes.
+func (l *listener) waitDirect(ctx context.Context, s *Server, hc *hijackedConn) error {
+	stop := context.AfterFunc(ctx, hc.interrupt)
+	defer stop()
+	l.mu.Lock()
+	l.waiting = hc
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		l.waiting = nil
+		l.mu.Unlock()
+	}()
+	select {
+	case <-s.shutdown: // closed before interruptWaiting could see l
+		return nil
+	default:
+	}
+	hc.waitClient()
+	return ctx.Err() // nil: interrupted by the server's Close
+}
+
+// interruptWaiting makes the listeners in waitDirect return, when the
+// server closes.
+func (ls *listeners) interruptWaiting() {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	for l := range ls.set {
+		l.mu.Lock()
+		if l.waiting != nil {
+			l.waiting.interrupt()
+		}
+		l.mu.Unlock()
+	}
 }
 
 // notifyDirect writes a notification broadcast to listener l on its

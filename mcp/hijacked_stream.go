@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -45,7 +46,11 @@ type hijackedConn struct {
 	timeout time.Duration   // bounds each write of the writer; <= 0: none
 	logger  *slog.Logger
 	reg     *hijackedConns
-	onClose func(*hijackedConn) // run once on the reader goroutine
+	onClose func(*hijackedConn) // run once by watch, when the connection closes
+	// deferWatch: no goroutine was started to watch the client; the
+	// stream's owner calls watch or waitClient (claimed records it).
+	deferWatch, claimed bool
+	interrupted         atomic.Bool // waitClient was told to return
 
 	mu      sync.Mutex
 	pending net.Buffers // chunks waiting for the writer
@@ -87,7 +92,7 @@ func hijackerOf(w http.ResponseWriter) http.Hijacker {
 // the headers set on w and chunked transfer encoding. When the connection
 // cannot be taken it returns an error wrapping http.ErrNotSupported and w
 // is still usable; any other error means the connection is lost.
-func hijackResponse(w http.ResponseWriter, cfg *streamConfig, onClose func(*hijackedConn)) (*hijackedConn, error) {
+func hijackResponse(w http.ResponseWriter, cfg *streamConfig, onClose func(*hijackedConn), deferWatch bool) (*hijackedConn, error) {
 	header := w.Header()
 	conn, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
@@ -100,7 +105,7 @@ func hijackResponse(w http.ResponseWriter, cfg *streamConfig, onClose func(*hija
 		conn.Close()
 		return nil, errPipelined
 	}
-	hc := &hijackedConn{conn: conn, timeout: cfg.writeTimeout, logger: cfg.logger, reg: cfg.conns, onClose: onClose}
+	hc := &hijackedConn{conn: conn, timeout: cfg.writeTimeout, logger: cfg.logger, reg: cfg.conns, onClose: onClose, deferWatch: deferWatch}
 	if sc, ok := conn.(syscall.Conn); ok && nonBlockingWrites {
 		if raw, err := sc.SyscallConn(); err == nil {
 			hc.raw = raw
@@ -122,7 +127,9 @@ func hijackResponse(w http.ResponseWriter, cfg *streamConfig, onClose func(*hija
 		conn.Close()
 		return nil, errShuttingDown
 	}
-	go hc.watch()
+	if !deferWatch {
+		go hc.watch()
+	}
 	return hc, nil
 }
 
@@ -336,16 +343,31 @@ func (hc *hijackedConn) close() {
 // for the server to close it, then closes it and runs onClose. Its buffer
 // is one byte: an idle stream holds a blocked goroutine, not a buffer.
 func (hc *hijackedConn) watch() {
+	hc.waitClient()
+}
+
+// waitClient is watch that interrupt ends early: it reports false,
+// leaving the connection open, when interrupted.
+func (hc *hijackedConn) waitClient() bool {
 	n, err := hc.conn.Read(hc.rbuf[:])
-	switch {
-	case n > 0:
+	if n == 0 && hc.interrupted.Load() && errors.Is(err, os.ErrDeadlineExceeded) {
+		return false
+	}
+	if n > 0 {
 		hc.fail(errPipelined)
-	case err != nil:
+	} else {
 		hc.close()
 	}
 	if hc.onClose != nil {
 		hc.onClose(hc)
 	}
+	return true
+}
+
+// interrupt makes waitClient return.
+func (hc *hijackedConn) interrupt() {
+	hc.interrupted.Store(true)
+	_ = hc.conn.SetReadDeadline(time.Now())
 }
 
 // hijackedConns holds a handler's hijacked connections, which net/http's

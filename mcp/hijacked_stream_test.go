@@ -481,3 +481,20 @@ func TestHijackedGETStreamResumes(t *testing.T) {
 	notify(4)
 	ws.chunkWith(`"n":4`)
 }
+
+// Server.Close ends a listen stream written by its broadcasters at once
+// and gracefully: the listen request's result, then the last chunk.
+func TestHijackedListenStreamServerClose(t *testing.T) {
+	server, h, ts, _ := newHTTPTest(t, nil, nil)
+	ws := openWire(t, ts, listenRequest("HTTP/1.1"))
+	ws.chunkWith(NotificationSubscriptionsAcknowledged)
+	waitUntil(t, func() bool { return h.Stats().ListenStreams == 1 })
+	time.Sleep(20 * time.Millisecond) // the listener waits on its connection
+	server.Close()
+	res := ws.chunkWith(`"id":7`)
+	if !strings.Contains(res, `"result"`) || !strings.Contains(res, `"io.modelcontextprotocol/subscriptionId":7`) {
+		t.Errorf("final response %q", res)
+	}
+	ws.ended()
+	waitUntil(t, func() bool { return h.Stats().ListenStreams == 0 && hijackedCount(h) == 0 })
+}

@@ -66,6 +66,9 @@ type responseStream struct {
 	// connection closes.
 	onHijackClose func(*hijackedConn)
 	hijacked      bool // the response attached last took its connection
+	// deferWatch: the stream's owner watches the hijacked connection's
+	// client itself (hijacked_serve.go).
+	deferWatch bool
 
 	mu      sync.Mutex
 	w       http.ResponseWriter // nil when detached or hijacked
@@ -209,7 +212,7 @@ func (st *responseStream) hijackLocked() (bool, error) {
 		return false, nil
 	}
 	st.onHijackClose = nil
-	hc, err := hijackResponse(st.w, st.cfg, onClose)
+	hc, err := hijackResponse(st.w, st.cfg, onClose, st.deferWatch)
 	if errors.Is(err, http.ErrNotSupported) {
 		return false, nil // served by net/http as usual
 	}

@@ -33,9 +33,13 @@ type listener struct {
 	// never block (a hijacked connection, hijacked_stream.go), writes a
 	// notification on the broadcaster's goroutine.
 	direct func(method string, params any) error
-	// writeDirect is what direct becomes when serve starts; set and read
-	// on the goroutine serving the stream.
+	// writeDirect is what direct becomes when serve starts, and
+	// watchConn the hijacked connection serve then watches; both set and
+	// read on the goroutine serving the stream.
 	writeDirect func(method string, params any) error
+	watchConn   *hijackedConn
+	// waiting is watchConn while serve waits on it (guarded by mu).
+	waiting *hijackedConn
 	// full is closed when a notification did not fit in queue: the client
 	// stopped reading, and its stream ends.
 	full     chan struct{}
@@ -241,11 +245,17 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 	if c, ok := ss.root().conn.(interface{ Closing() <-chan struct{} }); ok {
 		connClosing = c.Closing()
 	}
-	if st := streamFromContext(ctx); st != nil && s.sendingHandler() == nil && st.hijackedNow() {
-		// No middleware sees the notifications: the broadcaster writes
-		// them (hijacked_serve.go).
-		l.writeDirect = func(method string, params any) error { return st.notifyDirect(l, method, params) }
-		st.releaseBuffers()
+	if st := streamFromContext(ctx); st != nil {
+		// A hijacked connection (hijacked_serve.go): without middleware
+		// to see them, the broadcasters write the notifications and this
+		// goroutine watches the client; else another goroutine does.
+		if hc := st.claimWatch(); hc != nil && s.sendingHandler() == nil {
+			l.writeDirect = func(method string, params any) error { return st.notifyDirect(l, method, params) }
+			l.watchConn = hc
+			st.releaseBuffers()
+		} else if hc != nil {
+			go hc.watch()
+		}
 	}
 	if err := l.serve(ctx, s, connClosing); err != nil {
 		return nil, err
@@ -268,6 +278,9 @@ func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan stru
 		l.early = nil
 		l.direct = l.writeDirect
 		l.mu.Unlock()
+		if l.watchConn != nil {
+			return l.waitDirect(ctx, s, l.watchConn)
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
