@@ -58,27 +58,50 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 			return c.checkDecoded(req, params, decodeErr)
 		}
 	}
-	st := &responseStream{cfg: &h.cfg, req: hr, canSSE: true, status: modernStatus, cancel: cancel, queued: true}
+	st := &responseStream{cfg: &h.cfg, req: hr, canSSE: true, status: modernStatus, queued: true}
+	st.listenDone = ctx.Done()
+	// Ending the stream also interrupts the listener's wait on the
+	// connection (waitDirect), without a context.AfterFunc per stream.
+	st.cancel = func() {
+		cancel()
+		st.interruptWatch()
+	}
 	st.onHijackClose = func(*hijackedConn) { cancel() }
 	st.deferWatch = true // by the listener (subscriptions_listen.go: claimWatch)
 	px.stream = st
 	released := st.attachWaitLocked(px.w)
-	done := make(chan struct{})
 	h.active.Add(1) // the request goes on after ServeHTTP returns
 	go func() {
 		defer h.active.Add(-1)
 		defer h.endListen()
 		defer cancel()
-		defer close(done)
 		res, err := s.serveStatelessChecked(withStream(ctx, st), req, st.notify, check)
-		st.finish(newResponse(req.ID, res, err))
+		st.finish(newResponse(req.ID, res, err)) // detaches px.w if it is still attached
 	}()
-	select {
-	case <-done:
-	case <-released: // hijacked, or detached: nothing writes to px.w any more
-	}
+	// Closed when the stream takes its connection or the request ends
+	// (finish detaches the response): nothing writes to px.w after.
+	<-released
 	stop()
 	return true
+}
+
+// interruptsWatch reports whether cancelling st's own context (st.cancel)
+// is what ends ctx, a context of its request: then st.cancel interrupts
+// a wait on the connection, and no other watch of ctx is needed.
+func (st *responseStream) interruptsWatch(ctx context.Context) bool {
+	return st.listenDone != nil && ctx.Done() == st.listenDone
+}
+
+// interruptWatch interrupts a wait on the stream's hijacked connection
+// (waitDirect), if one is claimed.
+func (st *responseStream) interruptWatch() {
+	st.mu.Lock()
+	hc := st.hc
+	claimed := hc != nil && hc.claimed
+	st.mu.Unlock()
+	if claimed {
+		hc.interrupt()
+	}
 }
 
 // claimWatch returns the stream's hijacked connection if no goroutine
@@ -98,9 +121,11 @@ func (st *responseStream) claimWatch() *hijackedConn {
 // broadcasters does: it watches the client of its hijacked connection, so
 // that the stream holds one goroutine, until the client leaves (the
 // stream's context is then cancelled), ctx is done or the server closes.
-func (l *listener) waitDirect(ctx context.Context, s *Server, hc *hijackedConn) error {
-	stop := context.AfterFunc(ctx, hc.interrupt)
-	defer stop()
+func (l *listener) waitDirect(ctx context.Context, s *Server, hc *hijackedConn, interruptible bool) error {
+	if !interruptible {
+		stop := context.AfterFunc(ctx, hc.interrupt)
+		defer stop()
+	}
 	l.mu.Lock()
 	l.waiting = hc
 	l.mu.Unlock()

@@ -69,6 +69,9 @@ type responseStream struct {
 	// deferWatch: the stream's owner watches the hijacked connection's
 	// client itself (hijacked_serve.go).
 	deferWatch bool
+	// listenDone is the Done channel of the stream's own context, for a
+	// listen stream served on a goroutine of its own (hijacked_serve.go).
+	listenDone <-chan struct{}
 
 	mu      sync.Mutex
 	w       http.ResponseWriter // nil when detached or hijacked

@@ -38,12 +38,17 @@ type listener struct {
 	// read on the goroutine serving the stream.
 	writeDirect func(method string, params any) error
 	watchConn   *hijackedConn
+	// interruptible: cancelling the stream's context interrupts the wait
+	// on watchConn already (hijacked_serve.go).
+	interruptible bool
 	// waiting is watchConn while serve waits on it (guarded by mu).
 	waiting *hijackedConn
-	// full is closed when a notification did not fit in queue: the client
-	// stopped reading, and its stream ends.
-	full     chan struct{}
-	fullOnce sync.Once
+	// full, made by serve with queue, is closed when a notification did
+	// not fit in queue: the client stopped reading, and its stream ends.
+	// fullEarly records that before serve made it (guarded by mu).
+	full      chan struct{}
+	fullOnce  sync.Once
+	fullEarly bool
 	// stop cancels the write in progress when the queue fills; set by
 	// serve.
 	stop atomic.Pointer[context.CancelFunc]
@@ -90,7 +95,7 @@ type queuedNotification struct {
 
 // newListener returns a listener; serve makes its queue.
 func newListener(filter SubscriptionFilter, id any, changeMark uint64, notify func(context.Context, string, any) error) *listener {
-	return &listener{filter: filter, id: id, changeMark: changeMark, notify: notify, full: make(chan struct{})}
+	return &listener{filter: filter, id: id, changeMark: changeMark, notify: notify}
 }
 
 // enqueue hands a notification to the stream's goroutine. When the queue
@@ -140,8 +145,17 @@ func (l *listener) enqueue(method string, params any) bool {
 
 // markFull ends the stream of a client that does not keep up.
 func (l *listener) markFull() {
+	l.mu.Lock()
+	full := l.full
+	if full == nil {
+		l.fullEarly = true // serve ends the stream as it starts
+	}
+	l.mu.Unlock()
+	if full == nil {
+		return
+	}
 	l.fullOnce.Do(func() {
-		close(l.full)
+		close(full)
 		if stop := l.stop.Load(); stop != nil {
 			(*stop)()
 		}
@@ -252,6 +266,7 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 		if hc := st.claimWatch(); hc != nil && s.sendingHandler() == nil {
 			l.writeDirect = func(method string, params any) error { return st.notifyDirect(l, method, params) }
 			l.watchConn = hc
+			l.interruptible = st.interruptsWatch(ctx)
 			st.releaseBuffers()
 		} else if hc != nil {
 			go hc.watch()
@@ -279,7 +294,7 @@ func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan stru
 		l.direct = l.writeDirect
 		l.mu.Unlock()
 		if l.watchConn != nil {
-			return l.waitDirect(ctx, s, l.watchConn)
+			return l.waitDirect(ctx, s, l.watchConn, l.interruptible)
 		}
 		select {
 		case <-ctx.Done():
@@ -291,6 +306,10 @@ func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan stru
 		}
 	}
 	l.queue = make(chan queuedNotification, listenerQueue)
+	l.full = make(chan struct{})
+	if l.fullEarly {
+		l.fullOnce.Do(func() { close(l.full) })
+	}
 	for _, n := range l.early {
 		l.queue <- n
 	}
