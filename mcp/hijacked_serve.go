@@ -44,9 +44,6 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 		return true
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
-	// Until the connection is taken, a client that leaves cancels as
-	// net/http tells; after, the connection's reader does.
-	stop := context.AfterFunc(r.Context(), cancel)
 	// The handlers see the request without its body (read already), which
 	// would hold net/http's connection buffers.
 	hr := r.WithContext(ctx)
@@ -68,6 +65,9 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 	}
 	st.onHijackClose = func(*hijackedConn) { cancel() }
 	st.deferWatch = true // by the listener (subscriptions_listen.go: claimWatch)
+	// Once the connection is taken, its reader sees a client leave; if
+	// it cannot be taken, net/http tells, as for any request.
+	st.onNoHijack = func() { context.AfterFunc(r.Context(), cancel) }
 	px.stream = st
 	released := st.attachWaitLocked(px.w)
 	h.active.Add(1) // the request goes on after ServeHTTP returns
@@ -81,7 +81,6 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 	// Closed when the stream takes its connection or the request ends
 	// (finish detaches the response): nothing writes to px.w after.
 	<-released
-	stop()
 	return true
 }
 

@@ -498,3 +498,29 @@ func TestHijackedListenStreamServerClose(t *testing.T) {
 	ws.ended()
 	waitUntil(t, func() bool { return h.Stats().ListenStreams == 0 && hijackedCount(h) == 0 })
 }
+
+// refusingHijacker is a ResponseWriter whose Hijack method fails.
+type refusingHijacker struct{ http.ResponseWriter }
+
+func (w refusingHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return nil, nil, http.ErrNotSupported
+}
+
+func (w refusingHijacker) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+// A listen stream whose connection cannot be taken after all stays on
+// net/http, and still ends when its client leaves.
+func TestHijackRefusedListenStreamClientLeaves(t *testing.T) {
+	_, h, ts, _ := newHTTPTestWrapped(t, nil, nil, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(refusingHijacker{w}, r)
+		})
+	})
+	ws := openWire(t, ts, listenRequest("HTTP/1.1"))
+	ws.chunkWith(NotificationSubscriptionsAcknowledged)
+	if n := hijackedCount(h); n != 0 {
+		t.Fatalf("%d hijacked connections", n)
+	}
+	ws.conn.Close()
+	waitUntil(t, func() bool { return h.Stats().ListenStreams == 0 && h.Stats().Requests == 0 })
+}

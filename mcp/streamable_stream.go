@@ -72,6 +72,9 @@ type responseStream struct {
 	// listenDone is the Done channel of the stream's own context, for a
 	// listen stream served on a goroutine of its own (hijacked_serve.go).
 	listenDone <-chan struct{}
+	// onNoHijack, if set, runs when the stream could not take its
+	// connection and stays on net/http.
+	onNoHijack func()
 
 	mu      sync.Mutex
 	w       http.ResponseWriter // nil when detached or hijacked
@@ -214,9 +217,13 @@ func (st *responseStream) hijackLocked() (bool, error) {
 	if onClose == nil {
 		return false, nil
 	}
-	st.onHijackClose = nil
+	noHijack := st.onNoHijack
+	st.onHijackClose, st.onNoHijack = nil, nil
 	hc, err := hijackResponse(st.w, st.cfg, onClose, st.deferWatch)
 	if errors.Is(err, http.ErrNotSupported) {
+		if noHijack != nil {
+			noHijack()
+		}
 		return false, nil // served by net/http as usual
 	}
 	if err != nil {
