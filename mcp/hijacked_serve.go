@@ -22,8 +22,27 @@ func (sess *httpSession) hijackedStreamClosed(st *responseStream) func(*hijacked
 			st.detachLocked()
 		}
 		st.mu.Unlock()
-		sess.leave()
+		sess.releaseStream()
 	}
+}
+
+// holdStream keeps the session in use, and counts a stream of its handler
+// in progress, for a GET stream that may outlive its ServeHTTP; it
+// reports false if the session is closed.
+func (sess *httpSession) holdStream() bool {
+	if !sess.enter() {
+		return false
+	}
+	sess.h.active.Add(1)
+	sess.h.streaming.Add(1)
+	return true
+}
+
+// releaseStream undoes holdStream.
+func (sess *httpSession) releaseStream() {
+	sess.h.streaming.Add(-1)
+	sess.h.active.Add(-1)
+	sess.leave()
 }
 
 // serveListenHijacked serves a subscriptions/listen request whose stream

@@ -64,13 +64,13 @@ func (h *StreamableHTTPHandler) serveGET(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	defer sess.leave()
-	// A stream that takes its connection (hijacked_stream.go) keeps the
-	// session in use until the connection closes.
-	hijack := h.canHijack(w, r) && sess.enter()
+	// A stream that takes its connection (hijacked_serve.go) keeps the
+	// session in use, and counts as a stream of h, until it closes.
+	hijack := h.canHijack(w, r) && sess.holdStream()
 	kept := false
 	defer func() {
 		if hijack && !kept {
-			sess.leave()
+			sess.releaseStream()
 		}
 	}()
 	if last := r.Header.Get(headerLastEventID); last != "" {
