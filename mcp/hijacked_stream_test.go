@@ -524,3 +524,35 @@ func TestHijackRefusedListenStreamClientLeaves(t *testing.T) {
 	ws.conn.Close()
 	waitUntil(t, func() bool { return h.Stats().ListenStreams == 0 && h.Stats().Requests == 0 })
 }
+
+// Handler Close closes a hijacked connection whose client stopped
+// reading, with events still waiting to be written: no goroutine is left
+// writing to it.
+func TestHijackedStreamCloseWithSlowClient(t *testing.T) {
+	before := runtime.NumGoroutine()
+	_, h, ts, _ := newHTTPTest(t, &StreamableHTTPOptions{WriteTimeout: time.Minute}, nil)
+	sid := legacySession(t, ts)
+	sess := h.session(sid)
+	ws := openWire(t, ts, getRequest(sid, ""))
+	waitUntil(t, func() bool { return standaloneAttached(sess) })
+	params := map[string]any{"data": strings.Repeat("d", 64<<10)}
+	for range 200 { // more than the socket buffers hold
+		if err := sess.ss.Notify(context.Background(), "notifications/test", params); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	if err := h.Close(); err != nil {
+		t.Error(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+	if n := hijackedCount(h); n != 0 {
+		t.Errorf("%d hijacked connections after Close", n)
+	}
+	ws.closedByServer()
+	ts.Close()
+	http.DefaultClient.CloseIdleConnections()
+	waitUntil(t, func() bool { return runtime.NumGoroutine() <= before })
+}

@@ -396,9 +396,11 @@ func (h *StreamableHTTPHandler) end() error {
 		sess.endStandalone()
 		sess.Close()
 	}
-	ok := h.waitIdle(closeWait)
-	h.conns.closeAll() // streams whose clients were too slow to be ended gracefully
-	if !ok {
+	// Hijacked streams end as their clients take their last events; those
+	// of clients too slow for that are closed after a short wait.
+	h.waitIdle(closeWait / 10)
+	h.conns.closeAll()
+	if !h.waitIdle(closeWait) {
 		return errors.New("mcp: StreamableHTTPHandler: handlers still running after cancellation")
 	}
 	return nil
