@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"net/http"
 	"testing"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
 )
 
 // TestResponseHeadWire is the exact head of a hijacked stream's response.
@@ -55,4 +57,32 @@ func FuzzResponseHead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestBroadcastEventSplices checks that a resource update is cut once at
+// the subscription id, and that each stream's event is what encoding it
+// for that stream would give.
+func TestBroadcastEventSplices(t *testing.T) {
+	p := &ResourceUpdatedParams{URI: "file:///a"}
+	b := &broadcastEvent{method: NotificationResourceUpdated, fresh: func() any { c := *p; return &c }}
+	for _, id := range []any{int64(7), `s"1`} {
+		l := &listener{id: id}
+		got, ok := b.appendEvent(nil, l.subscriptionIDJSON())
+		if !ok {
+			t.Fatal("the event was not cut at the subscription id")
+		}
+		c := *p
+		c.Meta.SubscriptionID = id
+		n, err := jsonrpc2.NewNotification(NotificationResourceUpdated, &c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, err := jsonrpc2.AppendMessage(nil, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := appendSSEEvent(nil, "message", "", msg); !bytes.Equal(got, want) {
+			t.Errorf("id %v:\n got %q\nwant %q", id, got, want)
+		}
+	}
 }

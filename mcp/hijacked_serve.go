@@ -181,8 +181,25 @@ func (ls *listeners) interruptWaiting() {
 // list change is the same event every time for a stream, encoded once.
 func (st *responseStream) notifyDirect(l *listener, method string, params any) error {
 	var event []byte
-	if _, ok := params.(listChange); ok {
+	switch p := params.(type) {
+	case listChange:
 		event = l.listChangeEvent(method)
+	case *broadcastEvent:
+		bp := chunkPool.Get().(*[]byte)
+		defer func() {
+			if cap(*bp) <= maxPooledChunk {
+				chunkPool.Put(bp)
+			}
+		}()
+		if id := l.subscriptionIDJSON(); id != nil {
+			var ok bool
+			if *bp, ok = p.appendEvent((*bp)[:0], id); ok {
+				event = *bp
+			}
+		}
+		if event == nil {
+			params = p.fresh()
+		}
 	}
 	if event == nil {
 		if _, ok := params.(listChange); ok {

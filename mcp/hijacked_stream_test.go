@@ -556,3 +556,41 @@ func TestHijackedStreamCloseWithSlowClient(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
 	waitUntil(t, func() bool { return runtime.NumGoroutine() <= before })
 }
+
+// A resource update broadcast to hijacked listen streams is encoded once
+// and carries each stream's own subscription id, whatever its JSON type.
+func TestHijackedListenResourceUpdatedSpliced(t *testing.T) {
+	server, h, ts, _ := newHTTPTest(t, nil, nil)
+	const uri = "file:///watched"
+	server.AddResources(&ServerResource{Resource: &Resource{URI: uri, Name: "w"}, Handler: func(context.Context, *ServerSession, *ReadResourceParams) (*ReadResourceResult, error) {
+		return &ReadResourceResult{}, nil
+	}})
+	open := func(id string) *wireStream {
+		body := modernCall(1, MethodSubscriptionsListen, fmt.Sprintf(`"notifications":{"resourceSubscriptions":[%q]}`, uri))
+		body = strings.Replace(body, `"id":1`, `"id":`+id, 1)
+		ws := openWire(t, ts, fmt.Sprintf("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+			"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: %d\r\n\r\n%s", len(body), body))
+		ws.chunkWith(NotificationSubscriptionsAcknowledged)
+		return ws
+	}
+	ids := []string{`7`, `"s\"1"`}
+	streams := []*wireStream{open(ids[0]), open(ids[1])}
+	waitUntil(t, func() bool { return h.Stats().ListenStreams == 2 && hijackedCount(h) == 2 })
+	time.Sleep(20 * time.Millisecond) // both listeners write directly
+	for round := range 2 {
+		if err := server.ResourceUpdated(context.Background(), &ResourceUpdatedParams{URI: uri}); err != nil {
+			t.Fatal(err)
+		}
+		for i, ws := range streams {
+			ev := ws.chunkWith(NotificationResourceUpdated)
+			data, ok := strings.CutPrefix(ev, "event: message\ndata: ")
+			if !ok || !strings.HasSuffix(data, "\n\n") {
+				t.Fatalf("round %d, stream %d: event %q", round, i, ev)
+			}
+			want := `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` + ids[i] + `},"uri":"` + uri + `"}}`
+			if got := strings.TrimSuffix(data, "\n\n"); got != want {
+				t.Errorf("round %d, stream %d:\n got %s\nwant %s", round, i, got, want)
+			}
+		}
+	}
+}

@@ -58,6 +58,9 @@ type listener struct {
 	// listEvents are the encoded list-change events of a stream written
 	// directly (hijacked_serve.go); guarded by mu.
 	listEvents []listEvent
+	// idJSON is the encoded subscription id (broadcast_event.go); guarded
+	// by mu.
+	idJSON []byte
 }
 
 // A listChange is queued for every listener a list change goes to: each
@@ -323,6 +326,8 @@ func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan stru
 		case n := <-l.queue:
 			if _, ok := n.params.(listChange); ok {
 				n.params = l.listChangeParams(s)
+			} else if b, ok := n.params.(*broadcastEvent); ok {
+				n.params = b.fresh()
 			}
 			if err := l.send(writeCtx, n.method, n.params); err != nil {
 				if writeCtx.Err() != nil && ctx.Err() == nil {
@@ -480,9 +485,10 @@ func eachConcurrently[T any](items []T, f func(T)) {
 // it (they end).
 func (ls *listeners) resourceUpdated(ctx context.Context, p *ResourceUpdatedParams) error {
 	var dropped atomic.Int64
+	// Encoded once for the streams written directly (broadcast_event.go).
+	b := &broadcastEvent{method: NotificationResourceUpdated, fresh: func() any { c := *p; return &c }}
 	eachConcurrently(ls.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }), func(l *listener) {
-		c := *p
-		if !l.enqueue(NotificationResourceUpdated, &c) {
+		if !l.enqueue(NotificationResourceUpdated, b) {
 			dropped.Add(1)
 		}
 	})
