@@ -389,37 +389,39 @@ func TestHijackFallback(t *testing.T) {
 			}
 		})
 	}
-	t.Run("HTTP/2", func(t *testing.T) {
-		server := NewServer("h2", "v1", nil)
-		h := NewStreamableHTTPHandler(func(*http.Request) *Server { return server }, nil)
-		ts := httptest.NewUnstartedServer(h)
-		ts.EnableHTTP2 = true
-		ts.StartTLS()
-		defer ts.Close()
-		defer h.Close()
-		body := modernCall(7, MethodSubscriptionsListen, `"notifications":{"toolsListChanged":true}`)
-		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
-		for k, v := range modernHeaders(MethodSubscriptionsListen, "") {
-			req.Header.Set(k, v)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		resp, err := ts.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		if resp.ProtoMajor != 2 {
-			t.Fatalf("served over %s", resp.Proto)
-		}
-		r := newSSEReader(resp.Body, 1<<20)
-		if _, err := r.Next(); err != nil {
-			t.Fatal(err)
-		}
-		if n := hijackedCount(h); n != 0 {
-			t.Fatalf("%d hijacked connections over HTTP/2", n)
-		}
-	})
+}
+
+// A listen stream over HTTP/2 stays on net/http.
+func TestHijackFallbackHTTP2(t *testing.T) {
+	server := NewServer("h2", "v1", nil)
+	h := NewStreamableHTTPHandler(func(*http.Request) *Server { return server }, nil)
+	ts := httptest.NewUnstartedServer(h)
+	ts.EnableHTTP2 = true
+	ts.StartTLS()
+	defer ts.Close()
+	defer h.Close()
+	body := modernCall(7, MethodSubscriptionsListen, `"notifications":{"toolsListChanged":true}`)
+	req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
+	for k, v := range modernHeaders(MethodSubscriptionsListen, "") {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.ProtoMajor != 2 {
+		t.Fatalf("served over %s", resp.Proto)
+	}
+	r := newSSEReader(resp.Body, 1<<20)
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if n := hijackedCount(h); n != 0 {
+		t.Fatalf("%d hijacked connections over HTTP/2", n)
+	}
 }
 
 // A listen stream over TLS takes its connection too (tls.Conn): its
