@@ -216,7 +216,7 @@ func (s *Server) logger() *slog.Logger {
 // session. The server can still accept new connections afterwards, but its
 // listen streams end at once.
 func (s *Server) Close() error {
-	s.closeOnce.Do(func() { close(s.shutdown); s.stopBus() })
+	s.closeOnce.Do(func() { close(s.shutdown); s.stopBus(); s.listeners.interruptWaiting() })
 	for ss := range s.Sessions() {
 		ss.Close()
 	}

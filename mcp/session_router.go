@@ -226,7 +226,7 @@ func (sess *httpSession) standaloneMoved(st *responseStream) bool {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return st.w == nil
+	return !st.attachedLocked()
 }
 
 // forwardResponse routes a response from the client that no call of this
@@ -274,7 +274,7 @@ func (sess *httpSession) onRouted(m *SessionMessage) {
 			return
 		}
 		st.mu.Lock()
-		attached := st.w != nil
+		attached := st.attachedLocked()
 		st.mu.Unlock()
 		if attached {
 			_ = st.send(msg)

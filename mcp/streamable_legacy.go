@@ -64,15 +64,28 @@ func (h *StreamableHTTPHandler) serveGET(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	defer sess.leave()
+	// A stream that takes its connection (hijacked_serve.go) keeps the
+	// session in use, and counts as a stream of h, until it closes.
+	hijack := h.canHijack(w, r) && sess.holdStream()
+	kept := false
+	defer func() {
+		if hijack && !kept {
+			sess.releaseStream()
+		}
+	}()
 	if last := r.Header.Get(headerLastEventID); last != "" {
-		sess.resume(w, r, last)
+		kept = sess.resume(w, r, last, hijack)
 		return
 	}
 	st := sess.getStandalone()
 	st.mu.Lock()
 	st.detachLocked() // a new GET replaces the previous one
 	release := st.attachWaitLocked(w)
+	if hijack {
+		st.onHijackClose = sess.hijackedStreamClosed(st)
+	}
 	err := st.startSSELocked(true)
+	kept, st.onHijackClose = st.hijacked, nil
 	st.mu.Unlock()
 	if err != nil {
 		st.detach(w)
@@ -150,8 +163,9 @@ func parseEventID(id string) (stream string, index int, ok bool) {
 }
 
 // resume replays the events of a stream after lastID and, if the stream
-// is still going, attaches this GET to it.
-func (sess *httpSession) resume(w http.ResponseWriter, r *http.Request, lastID string) {
+// is still going, attaches this GET to it. With hijack, the stream may
+// take the GET's connection; resume reports whether it did.
+func (sess *httpSession) resume(w http.ResponseWriter, r *http.Request, lastID string, hijack bool) (hijacked bool) {
 	store := sess.h.cfg.store
 	streamID, index, ok := parseEventID(lastID)
 	if store == nil || !ok {
@@ -184,9 +198,15 @@ func (sess *httpSession) resume(w http.ResponseWriter, r *http.Request, lastID s
 	}
 	st.detachLocked()
 	release := st.attachWaitLocked(w)
+	if hijack && len(events) <= maxQueuedEvents/2 {
+		// A longer replay is written by net/http, which may block on
+		// the client without bound on the number of events.
+		st.onHijackClose = sess.hijackedStreamClosed(st)
+	}
 	// A failed write detaches the stream (and is logged): the client
 	// resumes again from the last event it got.
 	err := st.startSSELocked(false)
+	hijacked, st.onHijackClose = st.hijacked, nil
 	for i, data := range events {
 		if err != nil {
 			break
@@ -204,6 +224,7 @@ func (sess *httpSession) resume(w http.ResponseWriter, r *http.Request, lastID s
 	case <-sess.done:
 	}
 	st.detach(w)
+	return hijacked
 }
 
 // isOversizedBatch reports whether body is a JSON array of more messages

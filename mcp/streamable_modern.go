@@ -39,6 +39,9 @@ func (px *postExchange) serveModern(req *jsonrpc2.Request, p *modernProbe, perr 
 		px.writeJSON(modernStatus(resp.Error), resp)
 		return
 	}
+	if req.Method == MethodSubscriptionsListen && px.serveListenHijacked(req, p != nil) { // hijacked_serve.go
+		return
+	}
 	st := &responseStream{cfg: &h.cfg, req: r, canSSE: px.accept.sse, status: modernStatus}
 	px.stream = st
 	ctx := r.Context()

@@ -113,6 +113,18 @@ type StreamableHTTPOptions struct {
 	// requests, the client's answers and cancellations between the
 	// instances serving one legacy session (session_router.go).
 	SessionRouter SessionRouter
+	// DisableStreamHijack keeps the long-lived event streams (a legacy
+	// session's GET stream, a subscriptions/listen stream) on net/http.
+	// By default, over HTTP/1.1, such a stream takes its connection from
+	// net/http once its response starts (http.ResponseController.Hijack)
+	// and the handler writes its events itself, so that an idle stream
+	// costs a few hundred bytes instead of net/http's buffers, request and
+	// response, and a notification is written to many streams without
+	// waking a goroutine per stream. Set it when middleware must see the
+	// stream's bytes, or a listener counts hijacked connections as lost.
+	// Streams over HTTP/2, HTTP/1.0, or through a ResponseWriter that
+	// cannot hijack always stay on net/http.
+	DisableStreamHijack bool
 	// Logger receives what the handler cannot return to anyone: clients
 	// dropped because writing to them failed, notifications no stream
 	// could carry, sessions that expired or were refused at capacity
@@ -146,6 +158,7 @@ type StreamableHTTPHandler struct {
 	cfg       streamConfig // shared by the handler's response streams
 	live      liveStreams  // subscriptions/listen streams
 	workers   workerPool   // handler_workers.go: run the handlers of resumable requests
+	conns     hijackedConns
 
 	closing   atomic.Bool
 	active    atomic.Int64 // requests and detached handlers in progress
@@ -203,6 +216,7 @@ func NewStreamableHTTPHandler(getServer func(*http.Request) *Server, opts *Strea
 		store:         o.EventStore,
 		logger:        o.Logger,
 		live:          &h.live,
+		conns:         &h.conns,
 	}
 	return h
 }
@@ -396,6 +410,10 @@ func (h *StreamableHTTPHandler) end() error {
 		sess.Close()
 	}
 	h.workers.stop()
+	// Hijacked streams end as their clients take their last events; those
+	// of clients too slow for that are closed after a short wait.
+	h.waitIdle(closeWait / 10)
+	h.conns.closeAll()
 	if !h.waitIdle(closeWait) {
 		return errors.New("mcp: StreamableHTTPHandler: handlers still running after cancellation")
 	}

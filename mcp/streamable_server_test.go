@@ -520,7 +520,7 @@ func standaloneAttached(sess *httpSession) bool {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return st.w != nil
+	return st.attachedLocked()
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -61,8 +61,24 @@ type responseStream struct {
 	// write in progress fail at once (a dropped client).
 	abort atomic.Pointer[writeDeadliner]
 
+	// onHijackClose, when set, lets the stream take its connection from
+	// net/http as it starts (hijacked_stream.go); it runs once when that
+	// connection closes.
+	onHijackClose func(*hijackedConn)
+	hijacked      bool // the response attached last took its connection
+	// deferWatch: the stream's owner watches the hijacked connection's
+	// client itself (hijacked_serve.go).
+	deferWatch bool
+	// listenDone is the Done channel of the stream's own context, for a
+	// listen stream served on a goroutine of its own (hijacked_serve.go).
+	listenDone <-chan struct{}
+	// onNoHijack, if set, runs when the stream could not take its
+	// connection and stays on net/http.
+	onNoHijack func()
+
 	mu      sync.Mutex
-	w       http.ResponseWriter // nil when detached
+	w       http.ResponseWriter // nil when detached or hijacked
+	hc      *hijackedConn       // the connection taken from net/http, if any
 	rc      *http.ResponseController
 	started bool          // SSE headers written to w
 	lazy    bool          // resumable, not started yet: a response now is JSON (streamable_lazy.go)
@@ -114,6 +130,7 @@ func (st *responseStream) attachLocked(w http.ResponseWriter) {
 	st.w = w
 	st.rc = nil // made when the stream starts
 	st.release = nil
+	st.hijacked = false
 }
 
 // attachWaitLocked is attachLocked for a goroutine that waits while other
@@ -135,8 +152,12 @@ func (st *responseStream) detach(w http.ResponseWriter) {
 }
 
 func (st *responseStream) detachLocked() {
-	if st.w == nil {
+	if !st.attachedLocked() {
 		return
+	}
+	if st.hc != nil {
+		st.hc.end(nil) // the last chunk, then the connection closes
+		st.hc = nil
 	}
 	st.w, st.rc, st.started = nil, nil, false
 	st.abort.Store(nil)
@@ -144,6 +165,12 @@ func (st *responseStream) detachLocked() {
 		close(st.release)
 		st.release = nil
 	}
+}
+
+// attachedLocked reports whether a client reads the stream: through
+// net/http or on a hijacked connection.
+func (st *responseStream) attachedLocked() bool {
+	return st.w != nil || st.hc != nil
 }
 
 // eventID returns the id of event index of the stream.
@@ -163,11 +190,18 @@ func (st *responseStream) startSSELocked(prime bool) error {
 	h["Content-Type"] = hdrSSE
 	h["Cache-Control"] = hdrNoCache
 	h["X-Accel-Buffering"] = hdrNoBuffer
-	st.w.WriteHeader(http.StatusOK)
-	st.started, st.lazy = true, false
-	st.rc = http.NewResponseController(st.w)
+	st.lazy = false // started now (streamable_lazy.go)
 	if st.cancel != nil && !st.tracked && st.cfg.live != nil {
 		st.tracked = st.cfg.live.add(st)
+	}
+	if hijacked, err := st.hijackLocked(); hijacked || err != nil {
+		if err != nil {
+			return err
+		}
+	} else {
+		st.w.WriteHeader(http.StatusOK)
+		st.started = true
+		st.rc = http.NewResponseController(st.w)
 	}
 	if prime && st.id != "" {
 		st.evbuf = appendSSEEvent(st.evbuf[:0], "", st.eventID(st.index), nil)
@@ -176,12 +210,51 @@ func (st *responseStream) startSSELocked(prime bool) error {
 	return st.flushLocked()
 }
 
+// hijackLocked takes the stream's connection from net/http, when the
+// stream may, and writes the response head. It reports whether it did;
+// an error means the connection was taken and lost (the stream is then
+// detached).
+func (st *responseStream) hijackLocked() (bool, error) {
+	onClose := st.onHijackClose
+	if onClose == nil {
+		return false, nil
+	}
+	noHijack := st.onNoHijack
+	st.onHijackClose, st.onNoHijack = nil, nil
+	hc, err := hijackResponse(st.w, st.cfg, onClose, st.deferWatch)
+	if errors.Is(err, http.ErrNotSupported) {
+		if noHijack != nil {
+			noHijack()
+		}
+		return false, nil // served by net/http as usual
+	}
+	if err != nil {
+		st.lostClientLocked(err)
+		return true, err
+	}
+	st.w, st.rc, st.hc, st.started, st.hijacked = nil, nil, hc, true, true
+	st.abort.Store(nil)
+	if st.release != nil {
+		// The goroutine that served the response returns now.
+		close(st.release)
+		st.release = nil
+	}
+	return true, nil
+}
+
 // writeLocked writes b to the SSE response and flushes it, within the
 // write timeout, which is set anew for each event. A failed write (the
 // client went away, or stopped reading for longer than the timeout)
 // detaches the response: the client is dropped, and net/http closes its
 // connection.
 func (st *responseStream) writeLocked(b []byte) error {
+	if st.hc != nil {
+		if err := st.hc.write(b); err != nil {
+			st.lostClientLocked(err)
+			return err
+		}
+		return nil
+	}
 	if err := setWriteDeadline(st.w, st.cfg.writeTimeout); err != nil {
 		st.cfg.logger.Debug("mcp: cannot set a write deadline on an HTTP stream", "error", err)
 	}
@@ -193,6 +266,9 @@ func (st *responseStream) writeLocked(b []byte) error {
 }
 
 func (st *responseStream) flushLocked() error {
+	if st.hc != nil {
+		return nil // hijacked writes are not buffered
+	}
 	if err := st.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		st.lostClientLocked(err)
 		return err
@@ -257,7 +333,7 @@ func (st *responseStream) emitLocked(data []byte) error {
 			return err
 		}
 	}
-	if st.w == nil {
+	if !st.attachedLocked() {
 		if st.id != "" {
 			return nil // stored; replayed when the client resumes
 		}
@@ -338,7 +414,7 @@ func (st *responseStream) closeConnection(retry time.Duration) error {
 	if st.id == "" || !st.canSSE {
 		return errors.New("mcp: the stream is not resumable: set StreamableHTTPOptions.EventStore and let the client accept text/event-stream")
 	}
-	if st.done || st.w == nil {
+	if st.done || !st.attachedLocked() {
 		return nil
 	}
 	if !st.started {
@@ -374,11 +450,12 @@ func CloseSSEStream(ctx context.Context, retry time.Duration) error {
 // A streamConfig is what a response stream needs from the handler that
 // made it.
 type streamConfig struct {
-	writeTimeout  time.Duration // bounds each write; <= 0 means none
-	retryInterval time.Duration // sent when the server closes a resumable stream
-	store         EventStore    // makes legacy streams resumable; may be nil
-	logger        *slog.Logger  // never nil
-	live          *liveStreams  // where long-lived streams register; may be nil
+	writeTimeout  time.Duration  // bounds each write; <= 0 means none
+	retryInterval time.Duration  // sent when the server closes a resumable stream
+	store         EventStore     // makes legacy streams resumable; may be nil
+	logger        *slog.Logger   // never nil
+	live          *liveStreams   // where long-lived streams register; may be nil
+	conns         *hijackedConns // where hijacked connections register; may be nil
 }
 
 // liveStreams holds the long-lived 2026-07-28 streams
@@ -481,11 +558,20 @@ type sendQueue struct {
 // enqueue queues msg for the stream, dropping a client that does not keep
 // up: its request is cancelled, which ends the stream.
 func (st *responseStream) enqueue(msg jsonrpc2.Message) error {
+	q := &st.queue
+	q.mu.Lock()
+	if !q.closed && q.drained == nil {
+		// Nothing waits before msg: a hijacked stream takes it at once.
+		if ok, err := st.emitDirect(msg); ok {
+			q.mu.Unlock()
+			return err
+		}
+	}
+	q.mu.Unlock()
 	data, err := jsonrpc2.AppendMessage(nil, msg)
 	if err != nil {
 		return err
 	}
-	q := &st.queue
 	q.mu.Lock()
 	switch {
 	case q.closed:
@@ -515,6 +601,27 @@ func (st *responseStream) enqueue(msg jsonrpc2.Message) error {
 	}
 	q.mu.Unlock()
 	return nil
+}
+
+// emitDirect writes msg on the caller's goroutine if the stream is
+// hijacked, whose writes never block (what the socket does not take waits
+// for the connection's writer), and not busy. It reports whether it did.
+func (st *responseStream) emitDirect(msg jsonrpc2.Message) (bool, error) {
+	if !st.mu.TryLock() {
+		return false, nil
+	}
+	defer st.mu.Unlock()
+	if st.hc == nil || st.done {
+		return false, nil
+	}
+	data, err := jsonrpc2.AppendMessage(st.buf[:0], msg)
+	if err != nil {
+		return true, err
+	}
+	st.buf = data
+	// A failed write detaches the stream (and is logged), as in drain.
+	_ = st.emitLocked(data)
+	return true, nil
 }
 
 // drain writes the queued events until there are none left.

@@ -21,20 +21,46 @@ type listener struct {
 	// changeMark is the server's list-change count when the stream opened.
 	changeMark uint64
 	notify     func(ctx context.Context, method string, params any) error
-	// queue holds the notifications broadcast to the stream, which the
-	// goroutine serving the stream writes: broadcasting never waits for a
-	// client, and many streams are written at once.
+
+	mu sync.Mutex
+	// early holds the notifications broadcast before serve starts.
+	early []queuedNotification
+	// queue, made by serve, holds the notifications broadcast to the
+	// stream, which the goroutine serving the stream writes: broadcasting
+	// never waits for a client, and many streams are written at once.
 	queue chan queuedNotification
-	// full is closed when a notification did not fit in queue: the client
-	// stopped reading, and its stream ends.
-	full     chan struct{}
-	fullOnce sync.Once
+	// direct, set by serve instead of queue on a stream whose writes
+	// never block (a hijacked connection, hijacked_stream.go), writes a
+	// notification on the broadcaster's goroutine.
+	direct func(method string, params any) error
+	// writeDirect is what direct becomes when serve starts, and
+	// watchConn the hijacked connection serve then watches; both set and
+	// read on the goroutine serving the stream.
+	writeDirect func(method string, params any) error
+	watchConn   *hijackedConn
+	// interruptible: cancelling the stream's context interrupts the wait
+	// on watchConn already (hijacked_serve.go).
+	interruptible bool
+	// waiting is watchConn while serve waits on it (guarded by mu).
+	waiting *hijackedConn
+	// full, made by serve with queue, is closed when a notification did
+	// not fit in queue: the client stopped reading, and its stream ends.
+	// fullEarly records that before serve made it (guarded by mu).
+	full      chan struct{}
+	fullOnce  sync.Once
+	fullEarly bool
 	// stop cancels the write in progress when the queue fills; set by
 	// serve.
 	stop atomic.Pointer[context.CancelFunc]
 	// listChanged is the encoding of the stream's list-change params,
 	// made by serve on first use: every list change sends the same bytes.
 	listChanged json.RawMessage
+	// listEvents are the encoded list-change events of a stream written
+	// directly (hijacked_serve.go); guarded by mu.
+	listEvents []listEvent
+	// idJSON is the encoded subscription id (broadcast_event.go); guarded
+	// by mu.
+	idJSON []byte
 }
 
 // A listChange is queued for every listener a list change goes to: each
@@ -70,10 +96,9 @@ type queuedNotification struct {
 	params any
 }
 
-// newListener returns a listener with its queue.
+// newListener returns a listener; serve makes its queue.
 func newListener(filter SubscriptionFilter, id any, changeMark uint64, notify func(context.Context, string, any) error) *listener {
-	return &listener{filter: filter, id: id, changeMark: changeMark, notify: notify,
-		queue: make(chan queuedNotification, listenerQueue), full: make(chan struct{})}
+	return &listener{filter: filter, id: id, changeMark: changeMark, notify: notify}
 }
 
 // enqueue hands a notification to the stream's goroutine. When the queue
@@ -83,8 +108,26 @@ func newListener(filter SubscriptionFilter, id any, changeMark uint64, notify fu
 // delays a broadcast once, by that wait, and never again.
 func (l *listener) enqueue(method string, params any) bool {
 	n := queuedNotification{method, params}
+	l.mu.Lock()
+	if l.direct != nil {
+		err := l.direct(method, params)
+		l.mu.Unlock()
+		return err == nil
+	}
+	queue := l.queue
+	if queue == nil { // serve has not started
+		if len(l.early) < listenerQueue {
+			l.early = append(l.early, n)
+			l.mu.Unlock()
+			return true
+		}
+		l.mu.Unlock()
+		l.markFull()
+		return false
+	}
+	l.mu.Unlock()
 	select {
-	case l.queue <- n:
+	case queue <- n:
 		return true
 	case <-l.full:
 		return false
@@ -93,19 +136,33 @@ func (l *listener) enqueue(method string, params any) bool {
 	t := time.NewTimer(listenerFullWait)
 	defer t.Stop()
 	select {
-	case l.queue <- n:
+	case queue <- n:
 		return true
 	case <-l.full:
 		return false
 	case <-t.C:
 	}
+	l.markFull()
+	return false
+}
+
+// markFull ends the stream of a client that does not keep up.
+func (l *listener) markFull() {
+	l.mu.Lock()
+	full := l.full
+	if full == nil {
+		l.fullEarly = true // serve ends the stream as it starts
+	}
+	l.mu.Unlock()
+	if full == nil {
+		return
+	}
 	l.fullOnce.Do(func() {
-		close(l.full)
+		close(full)
 		if stop := l.stop.Load(); stop != nil {
 			(*stop)()
 		}
 	})
-	return false
 }
 
 // listenerFullWait is how long a broadcast waits for room in the queue of
@@ -205,6 +262,19 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 	if c, ok := ss.root().conn.(interface{ Closing() <-chan struct{} }); ok {
 		connClosing = c.Closing()
 	}
+	if st := streamFromContext(ctx); st != nil {
+		// A hijacked connection (hijacked_serve.go): without middleware
+		// to see them, the broadcasters write the notifications and this
+		// goroutine watches the client; else another goroutine does.
+		if hc := st.claimWatch(); hc != nil && s.sendingHandler() == nil {
+			l.writeDirect = func(method string, params any) error { return st.notifyDirect(l, method, params) }
+			l.watchConn = hc
+			l.interruptible = st.interruptsWatch(ctx)
+			st.releaseBuffers()
+		} else if hc != nil {
+			go hc.watch()
+		}
+	}
 	if err := l.serve(ctx, s, connClosing); err != nil {
 		return nil, err
 	}
@@ -217,6 +287,37 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 // (ctx), the server shuts down or the connection starts closing; the last
 // two end the stream gracefully (nil error).
 func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan struct{}) error {
+	l.mu.Lock()
+	if l.writeDirect != nil {
+		// Broadcasts are written by their senders, after these.
+		for _, n := range l.early {
+			_ = l.writeDirect(n.method, n.params) // a failed write ends the stream (ctx)
+		}
+		l.early = nil
+		l.direct = l.writeDirect
+		l.mu.Unlock()
+		if l.watchConn != nil {
+			return l.waitDirect(ctx, s, l.watchConn, l.interruptible)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.shutdown:
+			return nil
+		case <-connClosing:
+			return nil
+		}
+	}
+	l.queue = make(chan queuedNotification, listenerQueue)
+	l.full = make(chan struct{})
+	if l.fullEarly {
+		l.fullOnce.Do(func() { close(l.full) })
+	}
+	for _, n := range l.early {
+		l.queue <- n
+	}
+	l.early = nil
+	l.mu.Unlock()
 	writeCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	l.stop.Store(&stop)
@@ -225,6 +326,8 @@ func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan stru
 		case n := <-l.queue:
 			if _, ok := n.params.(listChange); ok {
 				n.params = l.listChangeParams(s)
+			} else if b, ok := n.params.(*broadcastEvent); ok {
+				n.params = b.fresh()
 			}
 			if err := l.send(writeCtx, n.method, n.params); err != nil {
 				if writeCtx.Err() != nil && ctx.Err() == nil {
@@ -344,11 +447,13 @@ func (s *Server) flushListChanged(method string) {
 	if accept == nil {
 		return
 	}
-	for _, l := range s.listeners.matching(accept) {
+	// A listener on a hijacked connection is written at once, on the
+	// worker's goroutine: several workers write to several sockets at once.
+	eachConcurrently(s.listeners.matching(accept), func(l *listener) {
 		if l.changeMark < seq {
 			l.enqueue(method, listChange{})
 		}
-	}
+	})
 }
 
 // eachConcurrently calls f for every item, from up to 4×GOMAXPROCS
@@ -379,14 +484,15 @@ func eachConcurrently[T any](items []T, f func(T)) {
 // filter names its URI. It reports the streams that were too slow to take
 // it (they end).
 func (ls *listeners) resourceUpdated(ctx context.Context, p *ResourceUpdatedParams) error {
-	dropped := 0
-	for _, l := range ls.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }) {
-		c := *p
-		if !l.enqueue(NotificationResourceUpdated, &c) {
-			dropped++
+	var dropped atomic.Int64
+	// Encoded once for the streams written directly (broadcast_event.go).
+	b := &broadcastEvent{method: NotificationResourceUpdated, fresh: func() any { c := *p; return &c }}
+	eachConcurrently(ls.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }), func(l *listener) {
+		if !l.enqueue(NotificationResourceUpdated, b) {
+			dropped.Add(1)
 		}
-	}
-	if dropped > 0 {
+	})
+	if dropped := dropped.Load(); dropped > 0 {
 		return fmt.Errorf("%w: %d listen streams too slow for %s", errListenerTooSlow, dropped, NotificationResourceUpdated)
 	}
 	return nil
