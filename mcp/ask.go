@@ -134,12 +134,14 @@ func askClient[P, R any](ctx context.Context, ss *ServerSession, method string, 
 	}
 	h := ss.server.sendingHandler()
 	if h == nil {
-		return serverAsk[P, R](ctx, ss, method, params)
+		return serverAsk[P, R](ctx, ss, nil, method, params)
 	}
 	if params == nil {
 		params = new(P)
 	}
-	out, err := sendVia(ctx, h, &requestContext{method: method, server: ss, send: sendAsk[P, R]}, ss, params)
+	rc := &requestContext{method: method, server: ss, send: sendAsk[P, R]}
+	ss.reserveCallID(ctx, rc, true)
+	out, err := sendVia(ctx, h, rc, ss, params)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +158,7 @@ func sendAsk[P, R any](rc *requestContext, ctx context.Context, p any) (any, err
 	if !ok {
 		return nil, fmt.Errorf("mcp: sending middleware passed %T as params of %s, not %T", p, rc.method, pp)
 	}
-	res, err := serverAsk[P, R](ctx, rc.server, rc.method, pp)
+	res, err := serverAsk[P, R](ctx, rc.server, rc, rc.method, pp)
 	if err != nil {
 		return nil, err
 	}

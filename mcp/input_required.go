@@ -229,8 +229,9 @@ func (ss *ServerSession) inputRequired(method string, params any) (*InputRequire
 }
 
 // serverAsk sends a server-to-client request: directly in the legacy era,
-// through an input-required result in 2026-07-28.
-func serverAsk[P, R any](ctx context.Context, ss *ServerSession, method string, params *P) (*R, error) {
+// through an input-required result in 2026-07-28. rc is the request's
+// sending context, nil without sending middleware.
+func serverAsk[P, R any](ctx context.Context, ss *ServerSession, rc *requestContext, method string, params *P) (*R, error) {
 	if params == nil {
 		params = new(P)
 	}
@@ -252,7 +253,7 @@ func serverAsk[P, R any](ctx context.Context, ss *ServerSession, method string, 
 		}
 		return res, nil
 	}
-	if err := ss.call(ctx, method, params, res); err != nil {
+	if err := ss.call(ctx, rc, method, params, res); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -13,10 +13,12 @@ import (
 // is handling or sending. [RequestInfoFromContext] returns it.
 type RequestInfo struct {
 	// ID is the JSON-RPC id of a request: a string or an int64. It is nil
-	// for a notification. A client's request being sent has its id before
-	// the sending middleware runs. A server's request to the client (legacy
-	// era) is given its id when it is written: sending middleware reads it
-	// after calling the next handler.
+	// for a notification. A request being sent has its id before the
+	// sending middleware runs; if the middleware sends it again, each send
+	// takes a new id, which the context tells once the next handler
+	// returns. A server's request to the client has an id in the legacy
+	// era only: in 2026-07-28 a server asks through an input-required
+	// result, and its elicitation, sampling or roots request has none.
 	ID any
 	// Method is the message's method, such as "tools/call".
 	Method string
@@ -91,7 +93,7 @@ type requestContext struct {
 	method  string
 	id      jsonrpc2.ID
 	hasID   bool
-	idUsed  bool // a client request was sent with id
+	idUsed  bool // a request was sent with id
 	sending bool
 	server  *ServerSession // the session handling or sending, one of the two
 	client  *ClientSession
@@ -122,6 +124,18 @@ func (rc *requestContext) Value(key any) any {
 // NoteCallID records the id of the request being sent.
 func (rc *requestContext) NoteCallID(id jsonrpc2.ID) {
 	rc.id, rc.hasID = id, true
+}
+
+// callID returns the id to send the request rc describes with: the one
+// reserved before the sending middleware ran, or a new one from ids when
+// there is none (rc is nil without middleware) or the middleware sends the
+// request again.
+func (rc *requestContext) callID(ids interface{ NewCallID() jsonrpc2.ID }) jsonrpc2.ID {
+	if rc == nil || !rc.hasID || rc.idUsed {
+		return ids.NewCallID()
+	}
+	rc.idUsed = true
+	return rc.id
 }
 
 // incomingContext returns the context of an incoming message. A server

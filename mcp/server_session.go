@@ -104,6 +104,10 @@ func newServerSession(s *Server, conn sessionPeer) *ServerSession {
 // sessions with a lighter one that has no goroutine while idle.
 type sessionPeer interface {
 	Call(ctx context.Context, method string, params any) (json.RawMessage, error)
+	// NewCallID reserves the id of a request to the client, which
+	// CallWithID sends; an invalid id when the peer cannot send requests.
+	NewCallID() jsonrpc2.ID
+	CallWithID(ctx context.Context, id jsonrpc2.ID, method string, params any) (json.RawMessage, error)
 	Notify(ctx context.Context, method string, params any) error
 	CancelIncoming(id jsonrpc2.ID)
 	Close() error
@@ -311,20 +315,40 @@ func (ss *ServerSession) deliver(ctx context.Context, method string, params any)
 }
 
 // call sends a request to the client and decodes its result. Server-to-client
-// requests exist only in the legacy era.
-func (ss *ServerSession) call(ctx context.Context, method string, params, result any) error {
+// requests exist only in the legacy era. rc is the request's sending context,
+// nil without sending middleware; the request goes with the id rc reserved.
+func (ss *ServerSession) call(ctx context.Context, rc *requestContext, method string, params, result any) error {
 	root := ss.root()
 	if r := legacyTaskOf(ctx); r != nil && root.conn != nil {
-		return r.callClient(ctx, root, method, params, result) // a 2025-11-25 task's handler (task_legacy_server.go)
+		return r.callClient(ctx, root, rc.callID(root.conn), method, params, result) // a 2025-11-25 task's handler (task_legacy_server.go)
 	}
 	if root.conn == nil || root.state().era.Load() != eraLegacy {
 		return fmt.Errorf("%w: %s needs a legacy session; in 2026-07-28 servers ask through input-required results", ErrNotSupported, method)
 	}
-	raw, err := root.conn.Call(ctx, method, params)
+	raw, err := root.conn.CallWithID(ctx, rc.callID(root.conn), method, params)
 	if err != nil {
 		return err
 	}
 	return decodeResult(raw, result)
+}
+
+// reserveCallID gives rc, before the sending middleware runs, the id of the
+// request it describes when the session sends it as a JSON-RPC request (the
+// legacy era, the only one with server-to-client requests), so that the
+// middleware can tell it. ask is whether the request is one of askClient's,
+// which a 2026-07-28 request asks through its input-required result: no
+// request id applies then.
+func (ss *ServerSession) reserveCallID(ctx context.Context, rc *requestContext, ask bool) {
+	root := ss.root()
+	if root.conn == nil || (ask && ss.request != nil) {
+		return
+	}
+	if legacyTaskOf(ctx) == nil && root.state().era.Load() != eraLegacy {
+		return
+	}
+	if id := root.conn.NewCallID(); id.IsValid() {
+		rc.id, rc.hasID = id, true
+	}
 }
 
 // Ping checks that the client is alive.
@@ -334,16 +358,18 @@ func (ss *ServerSession) Ping(ctx context.Context, params *PingParams) error {
 	}
 	h := ss.server.sendingHandler()
 	if h == nil {
-		return ss.call(ctx, MethodPing, params, &EmptyResult{})
+		return ss.call(ctx, nil, MethodPing, params, &EmptyResult{})
 	}
-	_, err := sendVia(ctx, h, &requestContext{method: MethodPing, server: ss, send: sendPing}, ss, params)
+	rc := &requestContext{method: MethodPing, server: ss, send: sendPing}
+	ss.reserveCallID(ctx, rc, false)
+	_, err := sendVia(ctx, h, rc, ss, params)
 	return err
 }
 
 // sendPing is the send function of a server's ping.
 func sendPing(rc *requestContext, ctx context.Context, params any) (any, error) {
 	res := &EmptyResult{}
-	if err := rc.server.call(ctx, MethodPing, params, res); err != nil {
+	if err := rc.server.call(ctx, rc, MethodPing, params, res); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -28,6 +28,13 @@ func (statelessPeer) Call(context.Context, string, any) (json.RawMessage, error)
 	return nil, errStatelessCall
 }
 
+// NewCallID returns an invalid id: a stateless request sends no requests.
+func (statelessPeer) NewCallID() jsonrpc2.ID { return jsonrpc2.ID{} }
+
+func (statelessPeer) CallWithID(context.Context, jsonrpc2.ID, string, any) (json.RawMessage, error) {
+	return nil, errStatelessCall
+}
+
 func (p statelessPeer) Notify(ctx context.Context, method string, params any) error {
 	st := streamFromContext(ctx)
 	if st == nil {

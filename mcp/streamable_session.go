@@ -239,12 +239,25 @@ func (sess *httpSession) route(ctx context.Context, msg jsonrpc2.Message) error 
 // Call sends a request to the client and waits for the response, which
 // arrives in a later POST.
 func (sess *httpSession) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	return sess.CallWithID(ctx, sess.NewCallID(), method, params)
+}
+
+// NewCallID reserves the id of a request to the client, for a caller that
+// must know it before making the call with CallWithID.
+func (sess *httpSession) NewCallID() jsonrpc2.ID {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.callIDLocked() // session_router.go
+}
+
+// CallWithID is Call with an id reserved by NewCallID.
+func (sess *httpSession) CallWithID(ctx context.Context, id jsonrpc2.ID, method string, params any) (json.RawMessage, error) {
+	jsonrpc2.NoteCallID(ctx, id)
 	sess.mu.Lock()
 	if sess.closed {
 		sess.mu.Unlock()
 		return nil, ErrConnectionClosed
 	}
-	id := sess.callIDLocked() // session_router.go
 	ch := make(chan *jsonrpc2.Response, 1)
 	if sess.pending == nil {
 		sess.pending = make(map[jsonrpc2.ID]chan *jsonrpc2.Response)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gomcp/sdk/internal/jsonrpc2"
 	"github.com/gomcp/sdk/internal/strictjson"
 )
 
@@ -391,8 +392,10 @@ func (x *legacyTaskIndex) remove(ids []string) {
 // related-task _meta: over streamable HTTP on the stream of a pending
 // tasks/result request if there is one (else on the GET stream; with
 // neither, it waits for a tasks/result request). The task is
-// input_required meanwhile when the request is one of askClient's.
-func (r *taskRun) callClient(ctx context.Context, root *ServerSession, method string, params, result any) error {
+// input_required meanwhile when the request is one of askClient's. The
+// request goes with id, also when it is sent again after finding no stream
+// (it never reached the client then).
+func (r *taskRun) callClient(ctx context.Context, root *ServerSession, id jsonrpc2.ID, method string, params, result any) error {
 	params = withRelatedTask(params, r.id)
 	for {
 		r.mu.Lock()
@@ -400,7 +403,7 @@ func (r *taskRun) callClient(ctx context.Context, root *ServerSession, method st
 		r.mu.Unlock()
 		// Never on the stream of the tools/call, which ends with the
 		// CreateTaskResult: on that of tasks/result, else on the GET stream.
-		raw, err := root.conn.Call(withStream(ctx, st), method, params)
+		raw, err := root.conn.CallWithID(withStream(ctx, st), id, method, params)
 		switch {
 		case errors.Is(err, errNoClientStream):
 			select {

@@ -61,8 +61,9 @@ func sending[S session](in *instruments, describe describer[S]) mcp.Middleware[S
 				in.inject(ctx, params) // pass on a trace context this side only carries
 				return next(ctx, s, method, params)
 			}
-			// A client's request has its id now; a server's request to the
-			// client (legacy era) only once it has been written.
+			// A request has its id now, reserved before the sending
+			// middleware ran (a server's request to the client has one in
+			// the legacy era only); one without is looked up at the end.
 			info, _ := mcp.RequestInfoFromContext(ctx)
 			id := formatID(info.ID)
 			op := in.begin(ctx, d, method, params, id, describe(s, info.Transport), noLink, tracing, metrics)

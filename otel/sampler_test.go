@@ -77,3 +77,80 @@ func TestRequestIDAtSpanStart(t *testing.T) {
 		})
 	}
 }
+
+// TestServerRequestIDAtSpanStart checks that a server's request to the
+// client (elicitation, sampling, roots, ping) starts its CLIENT span with
+// its jsonrpc.request.id in the legacy era, the id the client's SERVER span
+// reports; and that in 2026-07-28, where the server asks through an
+// input-required result and sends no request, the span starts without one.
+func TestServerRequestIDAtSpanStart(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			legacy := era.request != ""
+			sampler := &startRecorder{}
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sampler), sdktrace.WithSpanProcessor(tracetest.NewSpanRecorder()))
+			t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+			opts := &Options{TracerProvider: tp}
+			server := mcp.NewServer("s", "v1", nil)
+			server.AddTools(mcp.NewTool("ask", "asks the client", func(ctx context.Context, ss *mcp.ServerSession, in struct{}) ([]*mcp.Content, error) {
+				if _, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: "ok?", RequestedSchema: &mcp.ElicitationSchema{Type: "object"}}); err != nil {
+					return nil, err
+				}
+				if _, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 1, Messages: []*mcp.SamplingMessage{{Role: mcp.RoleUser, Content: []*mcp.Content{mcp.NewTextContent("hi")}}}}); err != nil {
+					return nil, err
+				}
+				if _, err := ss.ListRoots(ctx, nil); err != nil {
+					return nil, err
+				}
+				if legacy {
+					if err := ss.Ping(ctx, nil); err != nil {
+						return nil, err
+					}
+				}
+				return []*mcp.Content{mcp.NewTextContent("asked")}, nil
+			}))
+			InstrumentServer(server, opts)
+			client := mcp.NewClient("c", "v1", &mcp.ClientOptions{
+				ProtocolVersion: era.request,
+				ElicitationHandler: func(context.Context, *mcp.ClientSession, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "decline"}, nil
+				},
+				CreateMessageHandler: func(context.Context, *mcp.ClientSession, *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+					return &mcp.CreateMessageResult{Role: mcp.RoleAssistant, Content: []*mcp.Content{mcp.NewTextContent("hello")}, Model: "m"}, nil
+				},
+			})
+			client.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
+			InstrumentClient(client, opts)
+			cs := connect(t, server, client)
+			if res, err := cs.CallTool(context.Background(), "ask", map[string]any{}, nil); err != nil || res.IsError {
+				t.Fatalf("ask: %v %+v", err, res)
+			}
+			methods := []string{mcp.MethodElicit, mcp.MethodCreateMessage, mcp.MethodListRoots}
+			if legacy {
+				methods = append(methods, mcp.MethodPing)
+			}
+			seen := map[string]string{}
+			for _, m := range methods {
+				c := sampler.at("client " + m)
+				if c == nil {
+					t.Errorf("no CLIENT span %s started", m)
+					continue
+				}
+				id, has := c["jsonrpc.request.id"]
+				if !legacy {
+					if has {
+						t.Errorf("%s asked through an input-required result: CLIENT span started with jsonrpc.request.id %q", m, id)
+					}
+					continue
+				}
+				if s := sampler.at("server " + m); id == "" || s["jsonrpc.request.id"] != id {
+					t.Errorf("%s: jsonrpc.request.id at span start: server's CLIENT span %q, client's SERVER span %q", m, id, s["jsonrpc.request.id"])
+				}
+				if other, dup := seen[id]; dup && id != "" {
+					t.Errorf("%s and %s both started with id %q", other, m, id)
+				}
+				seen[id] = m
+			}
+		})
+	}
+}
