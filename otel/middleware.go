@@ -88,8 +88,7 @@ func sending[S session](in *instruments, describe describer[S]) mcp.Middleware[S
 }
 
 // requestID returns the JSON-RPC id of the request ctx belongs to, as a
-// string, or "" for a notification. An outgoing request's id is known once
-// it has been written.
+// string, or "" for a notification or a request without one.
 func requestID(ctx context.Context) string {
 	info, ok := mcp.RequestInfoFromContext(ctx)
 	if !ok {
