@@ -96,6 +96,9 @@ func describeInstalled(project, name, dir string) (*model.Package, error) {
 		// Declarations lead into other installed packages only.
 		followTypes(types, pkg, func(w wantedDep) (*mount, error) { return mountInstalled(project, w) })
 	}
+	if own == nil {
+		addJSAPI(pkg, tree, name+"@"+ver.Version)
+	}
 	pkg.Name, pkg.Version, pkg.Ecosystem = name, ver.Version, model.NPM
 	pkg.Registry, pkg.SourceURL, pkg.ResolvedFrom = "local", dir, "installed node_modules"
 	pkg.Deprecated = string(ver.Deprecated)

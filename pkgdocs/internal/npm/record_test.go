@@ -120,6 +120,15 @@ func recordOne(ctx context.Context, src *Source, cfg *Config, reg, name string) 
 			keep[f] = true
 		}
 	}
+	if ts == nil {
+		// Plain JavaScript: the files whose JSDoc is read.
+		var pj packageJSON
+		data, _ := tree.Get("package.json")
+		_ = json.Unmarshal(data, &pj)
+		for _, f := range readJSAPI(tree, pj).Files {
+			keep[f] = true
+		}
+	}
 	fx := testutil.NPMFixture{Name: name, Version: vd.Version, Latest: true}
 	delete(doc, "dist")
 	for _, k := range []string{"_npmUser", "maintainers", "_npmOperationalInternal", "contributors", "scripts", "devDependencies", "gitHead", "_nodeVersion", "_npmVersion", "_hasShrinkwrap", "directories", "funding", "files"} {

@@ -155,11 +155,17 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	pkg, types := extract(tree, vd.Description)
 	// The package's own declarations win over @types, even when they
 	// declare nothing pkgdocs can list.
-	if types == nil && !strings.HasPrefix(req.Name, "@types/") {
+	own := types != nil
+	if !own && !strings.HasPrefix(req.Name, "@types/") {
 		types = s.typesFallback(ctx, cfg, req.Name, vd.Version, pkg)
 	}
 	if types != nil {
 		followTypes(types, pkg, func(w wantedDep) (*mount, error) { return s.mountTypes(ctx, cfg, w) })
+	}
+	if !own {
+		// Plain JavaScript: its JSDoc documents what @types declares
+		// without comments, or is the whole API.
+		addJSAPI(pkg, tree, req.Name+"@"+vd.Version)
 	}
 	pkg.Deprecated = string(vd.Deprecated)
 	pkg.Name, pkg.Version, pkg.Ecosystem = req.Name, vd.Version, model.NPM
@@ -369,6 +375,9 @@ func wanted(name string) bool {
 		return strings.HasSuffix(lower, ".md") || strings.HasSuffix(lower, ".markdown")
 	case strings.HasPrefix(lower, "examples/") || strings.HasPrefix(lower, "example/"):
 		return true
+	case strings.HasSuffix(lower, ".js") || strings.HasSuffix(lower, ".cjs") || strings.HasSuffix(lower, ".mjs"):
+		// JavaScript sources, for their JSDoc (see readJSAPI).
+		return !strings.HasPrefix(name, "node_modules/") && !strings.HasSuffix(lower, ".min.js")
 	}
 	return false
 }
