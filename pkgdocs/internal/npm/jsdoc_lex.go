@@ -192,7 +192,8 @@ func (f *jsFile) moduleExports(src string) {
 	for _, m := range jsLoadRE.FindAllStringSubmatch(src, 200) {
 		f.requires = append(f.requires, m[1])
 	}
-	for _, m := range jsModExpRE.FindAllStringSubmatch(src, 20) {
+	hasModule, hasExports := strings.Contains(src, "module.exports"), strings.Contains(src, "exports.")
+	for _, m := range jsModExpRE.FindAllStringSubmatch(src, 20*b2i(hasModule)) {
 		if m[1] != "" {
 			f.exported[m[1]] = true // var app = exports = module.exports = {}
 		}
@@ -200,7 +201,7 @@ func (f *jsFile) moduleExports(src string) {
 			f.exported[m[2]] = true
 		}
 	}
-	for _, m := range jsNamedExpRE.FindAllStringSubmatch(src, 500) {
+	for _, m := range jsNamedExpRE.FindAllStringSubmatch(src, 500*b2i(hasExports)) {
 		f.exported[m[2]] = true
 	}
 	for _, m := range jsPropRE.FindAllStringSubmatch(src, 500) {
@@ -210,7 +211,7 @@ func (f *jsFile) moduleExports(src string) {
 			}
 		}
 	}
-	for _, m := range jsESMExpRE.FindAllStringSubmatch(src, 200) {
+	for _, m := range jsESMExpRE.FindAllStringSubmatch(src, 200*b2i(strings.Contains(src, "export"))) {
 		if m[1] != "" {
 			f.exported[m[1]] = true
 		}
@@ -336,4 +337,13 @@ func skipBlankAndLineComments(s string) string {
 			return ""
 		}
 	}
+}
+
+// b2i is 1 for true: a match count of 0 skips a regular expression whose
+// literal text is absent.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
