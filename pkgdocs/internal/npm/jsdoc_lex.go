@@ -46,10 +46,10 @@ var (
 	jsArrowOneRE = regexp.MustCompile(`^(?:async\s+)?(` + jsIdent + `)\s*=>`)
 	jsRequireRE  = regexp.MustCompile(`^require\(\s*['"]([^'"\n]+)['"]\s*\)`)
 	jsLoadRE     = regexp.MustCompile(`(?:\brequire\(\s*|\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}/[^'"\n]*)['"]`)
-	jsModExpRE   = regexp.MustCompile(`(?m)^[ \t]*(?:(?:var|let|const)\s+(` + jsIdent + `)\s*=\s*)?(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*=\s*)?(` + jsIdent + `|require\(\s*['"][^'"\n]+['"]\s*\))?`)
-	jsNamedExpRE = regexp.MustCompile(`(?m)^[ \t]*(?:module\.)?exports\.(` + jsIdent + `)\s*=\s*(` + jsIdent + `)\s*;?[ \t]*$`)
-	jsPropRE     = regexp.MustCompile(`(?m)^[ \t]*(` + jsIdent + `)\.(` + jsIdent + `)\s*=\s*(` + jsIdent + `)\s*;?[ \t]*$`)
-	jsESMExpRE   = regexp.MustCompile(`(?m)^[ \t]*export\s+(?:default\s+(` + jsIdent + `)\s*;?[ \t]*$|\{([^}]*)\})`)
+	jsModExpRE   = regexp.MustCompile(`^(?:(?:var|let|const)\s+(` + jsIdent + `)\s*=\s*)?(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*=\s*)?(` + jsIdent + `|require\(\s*['"][^'"\n]+['"]\s*\))?`)
+	jsNamedExpRE = regexp.MustCompile(`^(?:module\.)?exports\.(` + jsIdent + `)\s*=\s*(` + jsIdent + `)\s*;?\s*$`)
+	jsPropRE     = regexp.MustCompile(`^(` + jsIdent + `)\.(` + jsIdent + `)\s*=\s*(` + jsIdent + `)\s*;?\s*$`)
+	jsESMExpRE   = regexp.MustCompile(`^export\s+(?:default\s+(` + jsIdent + `)\s*;?[ \t]*$|\{([^}]*)\})`)
 )
 
 // jsKeywords cannot name a class member or be a declaration's value.
@@ -187,38 +187,64 @@ func skipRegex(src string, i int) int {
 }
 
 // moduleExports records what the file exports and loads, from the
-// statements that say so (whether or not they carry a comment).
+// statements that say so (whether or not they carry a comment). It looks
+// at one line at a time, and runs a pattern only on the lines holding its
+// literal text.
 func (f *jsFile) moduleExports(src string) {
-	for _, m := range jsLoadRE.FindAllStringSubmatch(src, 200) {
-		f.requires = append(f.requires, m[1])
-	}
-	hasModule, hasExports := strings.Contains(src, "module.exports"), strings.Contains(src, "exports.")
-	for _, m := range jsModExpRE.FindAllStringSubmatch(src, 20*b2i(hasModule)) {
-		if m[1] != "" {
-			f.exported[m[1]] = true // var app = exports = module.exports = {}
+	for len(src) > 0 {
+		line := src
+		if i := strings.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = ""
 		}
-		if m[2] != "" && !strings.HasPrefix(m[2], "require(") {
-			f.exported[m[2]] = true
+		t := strings.TrimLeft(line, " \t")
+		if len(t) > 1000 {
+			t = t[:1000] // minified code: its JSDoc is gone anyway
 		}
-	}
-	for _, m := range jsNamedExpRE.FindAllStringSubmatch(src, 500*b2i(hasExports)) {
-		f.exported[m[2]] = true
-	}
-	for _, m := range jsPropRE.FindAllStringSubmatch(src, 500) {
-		if m[1] != "exports" && m[1] != "module" && m[3] != m[1] {
-			if _, dup := f.assigned[m[3]]; !dup {
-				f.assigned[m[3]] = m[1] + "." + m[2]
+		if len(f.requires) < 200 && (strings.Contains(t, "require(") || strings.Contains(t, "from") || strings.Contains(t, "import")) {
+			for _, m := range jsLoadRE.FindAllStringSubmatch(t, 20) {
+				f.requires = append(f.requires, m[1])
+			}
+		}
+		switch {
+		case strings.HasPrefix(t, "exports.") || strings.HasPrefix(t, "module.exports."):
+			if m := jsNamedExpRE.FindStringSubmatch(t); m != nil {
+				f.exported[m[2]] = true
+			}
+		case strings.HasPrefix(t, "export ") || strings.HasPrefix(t, "export{") || strings.HasPrefix(t, "export\t"):
+			f.esmExports(t)
+		case strings.Contains(t, "module.exports"):
+			if m := jsModExpRE.FindStringSubmatch(t); m != nil {
+				if m[1] != "" {
+					f.exported[m[1]] = true // var app = exports = module.exports = {}
+				}
+				if m[2] != "" && !strings.HasPrefix(m[2], "require(") {
+					f.exported[m[2]] = true
+				}
+			}
+		case strings.IndexByte(t, '=') > 0 && strings.IndexByte(t, '.') > 0 && len(f.assigned) < 500:
+			if m := jsPropRE.FindStringSubmatch(t); m != nil && m[1] != "exports" && m[1] != "module" && m[3] != m[1] {
+				if _, dup := f.assigned[m[3]]; !dup {
+					f.assigned[m[3]] = m[1] + "." + m[2] // createDebug.enable = enable
+				}
 			}
 		}
 	}
-	for _, m := range jsESMExpRE.FindAllStringSubmatch(src, 200*b2i(strings.Contains(src, "export"))) {
-		if m[1] != "" {
-			f.exported[m[1]] = true
-		}
-		for _, part := range strings.Split(m[2], ",") {
-			if name, _, _ := strings.Cut(strings.TrimSpace(part), " "); name != "" {
-				f.exported[name] = true
-			}
+}
+
+// esmExports records "export default x" and "export { a, b as c }".
+func (f *jsFile) esmExports(t string) {
+	m := jsESMExpRE.FindStringSubmatch(t)
+	if m == nil {
+		return
+	}
+	if m[1] != "" {
+		f.exported[m[1]] = true
+	}
+	for _, part := range strings.Split(m[2], ",") {
+		if name, _, _ := strings.Cut(strings.TrimSpace(part), " "); name != "" {
+			f.exported[name] = true
 		}
 	}
 }
@@ -337,13 +363,4 @@ func skipBlankAndLineComments(s string) string {
 			return ""
 		}
 	}
-}
-
-// b2i is 1 for true: a match count of 0 skips a regular expression whose
-// literal text is absent.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
