@@ -56,9 +56,8 @@ func readJSAPI(tree *archive.Tree, pj packageJSON) jsSource {
 		f := scanJS(string(data))
 		for _, d := range f.decls {
 			// res.set = res.header = function header(field, val): two names.
-			for _, t := range d.targets {
-				d.targets[0] = t
-				if sym, ok := jsSymbol(f, d, it.file); ok && len(out.Symbols) < maxJSSymbols {
+			for _, target := range d.targets {
+				if sym, ok := jsSymbol(f, d, target, it.file); ok && len(out.Symbols) < maxJSSymbols {
 					addJSSymbol(&out.Symbols, index, sym)
 				}
 			}
@@ -95,11 +94,11 @@ func addJSSymbol(syms *[]model.Symbol, index map[string]int, sym model.Symbol) {
 	}
 }
 
-// jsSymbol turns a declaration into a symbol, or reports false when it is
-// private or not part of what the file exports.
-func jsSymbol(f *jsFile, d jsDecl, file string) (model.Symbol, bool) {
+// jsSymbol turns a declaration, under one of its names, into a symbol, or
+// reports false when it is private or not part of what the file exports.
+func jsSymbol(f *jsFile, d jsDecl, target, file string) (model.Symbol, bool) {
 	doc, public, private := jsDocText(d.doc)
-	name := jsName(d.targets[0])
+	name := jsName(target)
 	exported := d.exported
 	switch {
 	case name == "module.exports" || name == "exports":

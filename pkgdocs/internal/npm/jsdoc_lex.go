@@ -22,7 +22,6 @@ type jsDecl struct {
 	kind     string   // function, method, class, property
 	doc      string   // the comment, /** */ included
 	exported bool     // written with export, exports.x or module.exports.x
-	require  string   // the value is require(spec) of a file of the package
 }
 
 // Bounds of the JavaScript scanner.
@@ -39,7 +38,7 @@ var (
 	jsClassRE    = regexp.MustCompile(`^(export\s+)?(?:default\s+)?class\s+(` + jsIdent + `)`)
 	jsVarRE      = regexp.MustCompile(`^(export\s+)?(?:const|let|var)\s+(` + jsIdent + `)\s*=\s*`)
 	jsTargetRE   = regexp.MustCompile(`^(` + jsIdent + `(?:\s*\.\s*` + jsIdent + `)*)\s*=\s*`)
-	jsMemberRE   = regexp.MustCompile(`^(?:static\s+)?(?:async\s+)?(?:(?:get|set)\s+)?\*?\s*(` + jsIdent + `)\s*\(`)
+	jsMemberRE   = regexp.MustCompile(`^(?:static\s+)?(?:async\s+)?((?:get|set)\s+)?\*?\s*(` + jsIdent + `)\s*\(`)
 	jsFieldRE    = regexp.MustCompile(`^(?:static\s+)?(` + jsIdent + `)\s*(?:=|;|$)`)
 	jsDefPropRE  = regexp.MustCompile(`^Object\.defineProperty\(\s*(` + jsIdent + `(?:\.` + jsIdent + `)*)\s*,\s*['"]([\w$]+)['"]`)
 	jsFuncValRE  = regexp.MustCompile(`^(?:async\s+)?function\s*\*?\s*(?:` + jsIdent + `)?\s*\(`)
@@ -260,8 +259,11 @@ func (f *jsFile) declAfter(doc, rest, owner string) {
 	d := jsDecl{doc: doc}
 	switch {
 	case owner != "":
-		if m := jsMemberRE.FindStringSubmatch(head); m != nil && !jsKeywords[m[1]] {
-			d.targets, d.kind, d.params = []string{owner + "." + m[1]}, "method", params(head, len(m[0])-1)
+		if m := jsMemberRE.FindStringSubmatch(head); m != nil && !jsKeywords[m[2]] {
+			d.targets, d.kind, d.params = []string{owner + "." + m[2]}, "method", params(head, len(m[0])-1)
+			if m[1] != "" {
+				d.kind, d.params = "property", "" // a getter or setter: read and written as a property
+			}
 		} else if m := jsFieldRE.FindStringSubmatch(head); m != nil && !jsKeywords[m[1]] {
 			d.targets, d.kind = []string{owner + "." + m[1]}, "property"
 		}
@@ -308,7 +310,7 @@ func (d *jsDecl) value(v string) {
 		m := jsArrowOneRE.FindStringSubmatch(v)
 		d.kind, d.params = "function", "("+m[1]+")"
 	case jsRequireRE.MatchString(v):
-		d.kind, d.require = "property", jsRequireRE.FindStringSubmatch(v)[1]
+		d.kind = "property" // exports.json = require("./json"): completed by json's own comment
 	case strings.HasPrefix(strings.TrimPrefix(v, "async "), "("):
 		open := len(v) - len(strings.TrimPrefix(v, "async "))
 		p := params(v, open)

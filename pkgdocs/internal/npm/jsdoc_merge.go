@@ -47,8 +47,9 @@ func filesPhrase(files []string) string {
 // owner ("app.use" in lib/application.js is "express.Application.use":
 // "app" abbreviates "Application"; an owner-less function matches a
 // top-level declaration), adds the source name as an alias, and gives
-// declarations without JSDoc the source's. It returns the number of
-// declarations matched.
+// declarations without JSDoc the source's. Only the declarations whose
+// owner matches best are taken. It returns the number of declarations
+// matched.
 func mergeJSDocs(syms []model.Symbol, js []model.Symbol, from string) int {
 	byLast := map[string][]int{}
 	for i, s := range syms {
@@ -57,12 +58,19 @@ func mergeJSDocs(syms []model.Symbol, js []model.Symbol, from string) int {
 	matched := 0
 	for _, j := range js {
 		jOwner, jLast := splitOwner(j.Name)
+		var best []int
+		bestQ := 0
 		for _, i := range byLast[jLast] {
-			d := &syms[i]
-			dOwner, _ := splitOwner(d.Name)
-			if !ownerMatches(jOwner, dOwner, j.File) {
-				continue
+			dOwner, _ := splitOwner(syms[i].Name)
+			switch q := ownerMatch(jOwner, dOwner, j.File); {
+			case q > bestQ:
+				best, bestQ = []int{i}, q
+			case q == bestQ && q > 0:
+				best = append(best, i)
 			}
+		}
+		for _, i := range best {
+			d := &syms[i]
 			matched++
 			if d.Name != j.Name && !contains(d.Aliases, j.Name) && len(d.Aliases) < 4 {
 				d.Aliases = append(d.Aliases, j.Name)
@@ -75,30 +83,36 @@ func mergeJSDocs(syms []model.Symbol, js []model.Symbol, from string) int {
 	return matched
 }
 
-// ownerMatches reports whether a source owner ("app", "res",
-// "createDebug", "" for none) names the declared owner ("Application",
-// "Response", "Debug"; the qualified owner's last part), or the file the
-// source symbol is in does (lib/application.js).
-func ownerMatches(jOwner, dOwner, file string) bool {
-	_, d := splitOwner(dOwner)
-	d = strings.ToLower(d)
+// ownerMatch rates how well a source owner ("app", "res", "createDebug",
+// "" for none) names a declared owner ("Application", "Response", "Debug";
+// the qualified owner's last part), 0 for not at all: the same name (3);
+// the file the source symbol is in (lib/application.js, 2); a lower-case
+// object abbreviating it (app for Application, 2); a name ending with it
+// (createDebug for Debug, 1).
+func ownerMatch(jOwner, dOwner, file string) int {
 	if jOwner == "" {
-		return !strings.Contains(dOwner, ".") && (dOwner == "" || !isTypeName(dOwner))
+		if !strings.Contains(dOwner, ".") && (dOwner == "" || !isTypeName(dOwner)) {
+			return 3
+		}
+		return 0
 	}
+	_, d := splitOwner(dOwner)
 	_, j := splitOwner(jOwner)
-	j = strings.ToLower(j)
+	ld, lj := strings.ToLower(d), strings.ToLower(j)
 	base := strings.ToLower(strings.TrimSuffix(path.Base(file), path.Ext(file)))
 	switch {
 	case d == "":
-		return false
-	case j == d, base == d:
-		return true
-	case len(j) >= 3 && strings.HasPrefix(d, j):
-		return true // app, Application
-	case len(d) >= 3 && strings.Contains(j, d):
-		return true // createDebug, Debug
+		return 0
+	case lj == ld:
+		return 3
+	case base == ld:
+		return 2
+	case len(j) >= 3 && j == lj && strings.HasPrefix(ld, lj):
+		return 2
+	case len(d) >= 3 && strings.HasSuffix(lj, ld):
+		return 1
 	}
-	return false
+	return 0
 }
 
 // isTypeName reports a capitalized name: an interface or class rather

@@ -123,7 +123,7 @@ Widget.prototype.shape = function (kind) {}
 		{"app.enable", "method", "app.enable(namespaces)", "Exported under a property name."},
 		{"Widget", "class", "class Widget", "new Widget('x').render()"},
 		{"Widget.render", "method", "Widget.render(opts)", "Render it."},
-		{"Widget.size", "method", "Widget.size()", "The widget's size."},
+		{"Widget.size", "property", "Widget.size", "The widget's size."}, // a getter
 		{"Widget.shape", "method", "Widget.shape(kind)", "Shape of a thing"},
 		{"app.count", "property", "app.count", "Count of widgets."},
 	}
@@ -235,15 +235,21 @@ func TestJSDocMerge(t *testing.T) {
 		{Name: "express.Router.use", Kind: "property", Signature: "use: RouterHandler<this>"},
 		{Name: "debug.Debug.enable", Kind: "property", Signature: "enable: (namespaces: string) => void"},
 		{Name: "json", Kind: "function", Signature: "json(options?: OptionsJson): NextHandleFunction"},
+		{Name: "WebSocket.close", Kind: "method", Signature: "close(code?: number): void"},
+		{Name: "Server.close", Kind: "method", Signature: "close(cb?: (err?: Error) => void): void"},
 	}
 	js := []model.Symbol{
 		{Name: "app.use", Signature: "app.use(fn)", Doc: "Proxy `Router#use()` to add middleware to the app router.\n\n@public", File: "lib/application.js"},
 		{Name: "res.status", Signature: "res.status(code)", Doc: "Set the HTTP status code.", File: "lib/response.js"},
 		{Name: "createDebug.enable", Signature: "createDebug.enable(namespaces)", Doc: "Enables a debug mode by namespaces.", File: "src/common.js"},
 		{Name: "json", Signature: "json(options)", Doc: "Create a middleware to parse JSON bodies.", File: "lib/types/json.js"},
+		// WebSocketServer is exported as Server: it ends with Server, and
+		// is not WebSocket, whose name it starts with.
+		{Name: "WebSocketServer.close", Signature: "WebSocketServer.close(cb)", Doc: "Stop the server.", File: "lib/websocket-server.js"},
+		{Name: "WebSocket.close", Signature: "WebSocket.close(code, data)", Doc: "Start a closing handshake.", File: "lib/websocket.js"},
 	}
-	if n := mergeJSDocs(decl, js, "express@5.3.0"); n != 4 {
-		t.Errorf("matched %d, want 4", n)
+	if n := mergeJSDocs(decl, js, "express@5.3.0"); n != 6 {
+		t.Errorf("matched %d, want 6", n)
 	}
 	want := []struct {
 		doc     string
@@ -254,6 +260,8 @@ func TestJSDocMerge(t *testing.T) {
 		{"", ""}, // Router is not app
 		{"Enables a debug mode by namespaces.\n*Documented in src/common.js of express@5.3.0 as `createDebug.enable(namespaces)`.*", "createDebug.enable"},
 		{"Create a middleware to parse JSON bodies.\n*Documented in lib/types/json.js of express@5.3.0 as `json(options)`.*", ""},
+		{"Start a closing handshake.\n*Documented in lib/websocket.js of express@5.3.0 as `WebSocket.close(code, data)`.*", ""},
+		{"Stop the server.\n*Documented in lib/websocket-server.js of express@5.3.0 as `WebSocketServer.close(cb)`.*", "WebSocketServer.close"},
 	}
 	for i, w := range want {
 		if decl[i].Doc != w.doc || strings.Join(decl[i].Aliases, ",") != w.aliases {
@@ -316,7 +324,7 @@ func FuzzJSDocScanner(f *testing.F) {
 			if len(d.targets) == 0 {
 				t.Fatal("declaration without a name")
 			}
-			jsSymbol(js, d, "index.js")
+			jsSymbol(js, d, d.targets[0], "index.js")
 		}
 		tree := jsTree(map[string]string{"index.js": src, "a.js": src})
 		readJSAPI(tree, packageJSON{})
