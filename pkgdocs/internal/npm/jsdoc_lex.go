@@ -40,7 +40,7 @@ var (
 	jsTargetRE   = regexp.MustCompile(`^(` + jsIdent + `(?:\s*\.\s*` + jsIdent + `)*)\s*=\s*`)
 	jsMemberRE   = regexp.MustCompile(`^(?:static\s+)?(?:async\s+)?((?:get|set)\s+)?\*?\s*(` + jsIdent + `)\s*\(`)
 	jsFieldRE    = regexp.MustCompile(`^(?:static\s+)?(` + jsIdent + `)\s*(?:=|;|$)`)
-	jsDefPropRE  = regexp.MustCompile(`^Object\.defineProperty\(\s*(` + jsIdent + `(?:\.` + jsIdent + `)*)\s*,\s*['"]([\w$]+)['"]`)
+	jsDefPropRE  = regexp.MustCompile(`^(?:Object\.defineProperty|defineGetter)\(\s*(` + jsIdent + `(?:\.` + jsIdent + `)*)\s*,\s*['"]([\w$]+)['"]`)
 	jsFuncValRE  = regexp.MustCompile(`^(?:async\s+)?function\s*\*?\s*(?:` + jsIdent + `)?\s*\(`)
 	jsArrowOneRE = regexp.MustCompile(`^(?:async\s+)?(` + jsIdent + `)\s*=>`)
 	jsRequireRE  = regexp.MustCompile(`^require\(\s*['"]([^'"\n]+)['"]\s*\)`)

@@ -110,6 +110,12 @@ module.exports.Widget = Widget
 /** Count of widgets. */
 Object.defineProperty(app, 'count', { get: function () { return 1 } })
 
+/**
+ * Return the protocol string.
+ * @public
+ */
+defineGetter(app, 'protocol', function protocol () { return 'http' })
+
 /** Shape of a thing, a prototype method. */
 Widget.prototype.shape = function (kind) {}
 `
@@ -126,6 +132,7 @@ Widget.prototype.shape = function (kind) {}
 		{"Widget.size", "property", "Widget.size", "The widget's size."}, // a getter
 		{"Widget.shape", "method", "Widget.shape(kind)", "Shape of a thing"},
 		{"app.count", "property", "app.count", "Count of widgets."},
+		{"app.protocol", "property", "app.protocol", "Return the protocol string."}, // express's defineGetter
 	}
 	for _, tt := range tests {
 		s, ok := syms[tt.name]
