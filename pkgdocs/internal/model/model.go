@@ -73,6 +73,9 @@ type Symbol struct {
 	File      string // source file, relative to the root of the package that declares it
 	Package   string // name@version of the package that declares it, when not the package described
 	Hidden    bool   // found by name and by search, not listed in the API index (interface members)
+	// Aliases are other names the symbol is found by: the name its
+	// JavaScript source gives it ("app.use" for "express.Application.use").
+	Aliases []string
 }
 
 // Example is one runnable or illustrative piece of code.

@@ -263,7 +263,7 @@ func mountInstalled(project string, w wantedDep) (*mount, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("%s is not installed: %w", w.name, ErrNotFound)
 	}
-	tree, err := readInstalled(dir)
+	tree, err := readInstalled(dir, wanted)
 	if err != nil {
 		return nil, err
 	}

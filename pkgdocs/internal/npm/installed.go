@@ -19,10 +19,10 @@ const (
 	maxInstalledFile    = 2 << 20
 )
 
-// readInstalled reads the files pkgdocs uses (see wanted) from an
-// installed package directory: no symbolic links followed, nested
-// node_modules skipped, within the entry and byte limits.
-func readInstalled(dir string) (*archive.Tree, error) {
+// readInstalled reads the files pkgdocs uses (those keep selects: wanted
+// or wantedJS) from an installed package directory: no symbolic links
+// followed, nested node_modules skipped, within the entry and byte limits.
+func readInstalled(dir string, keep func(string) bool) (*archive.Tree, error) {
 	files := map[string][]byte{}
 	var total int64
 	entries := 0
@@ -41,7 +41,7 @@ func readInstalled(dir string) (*archive.Tree, error) {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || !wanted(rel) {
+		if !d.Type().IsRegular() || !keep(rel) {
 			return nil
 		}
 		info, err := d.Info()
@@ -67,7 +67,7 @@ func readInstalled(dir string) (*archive.Tree, error) {
 // project, with no network: its own declarations, else an installed
 // @types package.
 func describeInstalled(project, name, dir string) (*model.Package, error) {
-	tree, err := readInstalled(dir)
+	tree, err := readInstalled(dir, wanted)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func describeInstalled(project, name, dir string) (*model.Package, error) {
 	types := own
 	if own == nil && !strings.HasPrefix(name, "@types/") {
 		if tdir := installedDir(project, TypesPackage(name)); tdir != "" {
-			if ttree, err := readInstalled(tdir); err == nil {
+			if ttree, err := readInstalled(tdir, wanted); err == nil {
 				var tpkg *model.Package
 				tpkg, types = extract(ttree, "")
 				pkg.Symbols = tpkg.Symbols
@@ -95,6 +95,11 @@ func describeInstalled(project, name, dir string) (*model.Package, error) {
 	if types != nil {
 		// Declarations lead into other installed packages only.
 		followTypes(types, pkg, func(w wantedDep) (*mount, error) { return mountInstalled(project, w) })
+	}
+	if own == nil {
+		if js, err := readInstalled(dir, wantedJS); err == nil {
+			addJSAPI(pkg, js, name+"@"+ver.Version)
+		}
 	}
 	pkg.Name, pkg.Version, pkg.Ecosystem = name, ver.Version, model.NPM
 	pkg.Registry, pkg.SourceURL, pkg.ResolvedFrom = "local", dir, "installed node_modules"

@@ -52,3 +52,31 @@ func TestInstalledBeforeNetwork(t *testing.T) {
 		t.Fatalf("%d registry requests", hits.Load())
 	}
 }
+
+// TestInstalledJavaScript: an installed package with no declarations is
+// documented by the JSDoc of its JavaScript, read from disk; files under
+// its own node_modules are not.
+func TestInstalledJavaScript(t *testing.T) {
+	project := t.TempDir()
+	os.WriteFile(filepath.Join(project, "package-lock.json"), []byte(`{"packages": {}}`), 0o644)
+	dir := filepath.Join(project, "node_modules", "logger")
+	files := map[string]string{
+		"package.json":                  `{"name":"logger","version":"1.2.0","main":"lib/index.js"}`,
+		"lib/index.js":                  "module.exports = logger\nrequire('../node_modules/dep')\n/**\n * Create a logger middleware.\n * @public\n */\nfunction logger (format, options) {}\n",
+		"node_modules/dep/index.js":     "/** Dependency. @public */\nfunction dep() {}",
+		"node_modules/dep/package.json": `{"name":"dep"}`,
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(data), 0o644)
+	}
+	src := &Source{Client: fetch.New(nil), Config: func(string) (*Config, error) { return FromValues(nil), nil }, Offline: true}
+	pkg, err := src.Describe(context.Background(), Request{Name: "logger", ProjectPath: project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkg.Symbols) != 1 || pkg.Symbols[0].Signature != "logger(format, options)" || !strings.Contains(pkg.Origin, "JSDoc of lib/index.js") {
+		t.Fatalf("symbols %+v, origin %q", pkg.Symbols, pkg.Origin)
+	}
+}

@@ -121,12 +121,33 @@ func recordOne(ctx context.Context, src *Source, cfg *Config, reg, name string) 
 		}
 	}
 	fx := testutil.NPMFixture{Name: name, Version: vd.Version, Latest: true}
+	var js *archive.Tree
+	jsKeep := map[string]bool{}
+	if ts == nil {
+		// Plain JavaScript: the files whose JSDoc is read.
+		body, err := src.tarballBody(ctx, cfg, &vd)
+		if err != nil {
+			return fx, err
+		}
+		if js, err = unpack(&vd, body, wantedJS); err != nil {
+			return fx, err
+		}
+		var pj packageJSON
+		data, _ := js.Get("package.json")
+		_ = json.Unmarshal(data, &pj)
+		for _, f := range readJSAPI(js, pj).Files {
+			jsKeep[f] = true
+		}
+	}
 	delete(doc, "dist")
 	for _, k := range []string{"_npmUser", "maintainers", "_npmOperationalInternal", "contributors", "scripts", "devDependencies", "gitHead", "_nodeVersion", "_npmVersion", "_hasShrinkwrap", "directories", "funding", "files"} {
 		delete(doc, k)
 	}
 	fx.Doc, _ = json.Marshal(doc)
 	addFiles(&fx, tree, keep)
+	if js != nil {
+		addFiles(&fx, js, jsKeep)
+	}
 	return fx, nil
 }
 

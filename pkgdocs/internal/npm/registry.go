@@ -148,18 +148,30 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	if err != nil {
 		return nil, err
 	}
-	tree, err := s.tarball(ctx, cfg, vd)
+	body, err := s.tarballBody(ctx, cfg, vd)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := unpack(vd, body, wanted)
 	if err != nil {
 		return nil, err
 	}
 	pkg, types := extract(tree, vd.Description)
 	// The package's own declarations win over @types, even when they
 	// declare nothing pkgdocs can list.
-	if types == nil && !strings.HasPrefix(req.Name, "@types/") {
+	own := types != nil
+	if !own && !strings.HasPrefix(req.Name, "@types/") {
 		types = s.typesFallback(ctx, cfg, req.Name, vd.Version, pkg)
 	}
 	if types != nil {
 		followTypes(types, pkg, func(w wantedDep) (*mount, error) { return s.mountTypes(ctx, cfg, w) })
+	}
+	if !own {
+		// Plain JavaScript: its JSDoc documents what @types declares
+		// without comments, or is the whole API.
+		if js, err := unpack(vd, body, wantedJS); err == nil {
+			addJSAPI(pkg, js, req.Name+"@"+vd.Version)
+		}
 	}
 	pkg.Deprecated = string(vd.Deprecated)
 	pkg.Name, pkg.Version, pkg.Ecosystem = req.Name, vd.Version, model.NPM
@@ -319,6 +331,15 @@ func nearest(p *packument, want string) []string {
 // only when the tarball URL itself matches an .npmrc credential key, so a
 // tarball on another host never receives the registry's token.
 func (s *Source) tarball(ctx context.Context, cfg *Config, vd *versionDoc) (*archive.Tree, error) {
+	body, err := s.tarballBody(ctx, cfg, vd)
+	if err != nil {
+		return nil, err
+	}
+	return unpack(vd, body, wanted)
+}
+
+// tarballBody downloads a version's tarball and checks its integrity.
+func (s *Source) tarballBody(ctx context.Context, cfg *Config, vd *versionDoc) ([]byte, error) {
 	body, err := s.getDigest(ctx, cfg, vd.Dist.Tarball, 50<<20, firstSet(vd.Dist.Integrity, vd.Dist.Shasum))
 	if err != nil {
 		return nil, fmt.Errorf("downloading %s@%s: %w", vd.Name, vd.Version, err)
@@ -326,7 +347,12 @@ func (s *Source) tarball(ctx context.Context, cfg *Config, vd *versionDoc) (*arc
 	if err := verify(body, vd.Dist.Integrity, vd.Dist.Shasum); err != nil {
 		return nil, fmt.Errorf("%s@%s: %w", vd.Name, vd.Version, err)
 	}
-	tree, err := archive.ReadTarGz(body, archive.Options{StripFirst: true, Keep: wanted, Limits: archive.Limits{MaxFileSize: 2 << 20}})
+	return body, nil
+}
+
+// unpack reads the files keep selects from a tarball.
+func unpack(vd *versionDoc, body []byte, keep func(string) bool) (*archive.Tree, error) {
+	tree, err := archive.ReadTarGz(body, archive.Options{StripFirst: true, Keep: keep, Limits: archive.Limits{MaxFileSize: 2 << 20}})
 	if err != nil {
 		return nil, fmt.Errorf("%s@%s tarball: %w", vd.Name, vd.Version, err)
 	}
@@ -371,4 +397,16 @@ func wanted(name string) bool {
 		return true
 	}
 	return false
+}
+
+// wantedJS selects package.json and the JavaScript sources, read for their
+// JSDoc (see readJSAPI) only when a package ships no declarations: most of
+// a TypeScript package's tarball is compiled JavaScript it has no use for.
+func wantedJS(name string) bool {
+	lower := strings.ToLower(name)
+	if name == "package.json" {
+		return true
+	}
+	return (strings.HasSuffix(lower, ".js") || strings.HasSuffix(lower, ".cjs") || strings.HasSuffix(lower, ".mjs")) &&
+		!strings.HasPrefix(name, "node_modules/") && !strings.Contains(name, "/node_modules/") && !strings.HasSuffix(lower, ".min.js")
 }

@@ -321,11 +321,11 @@ func FindSymbols(syms []model.Symbol, name string) []model.Symbol {
 	dotted := strings.Contains(name, ".")
 	for _, s := range syms {
 		switch {
-		case s.Name == name:
+		case named(s, name, false):
 			found[0] = append(found[0], s)
 		case len(found[0]) > 0:
 			// an exact match makes the weaker tests moot
-		case strings.EqualFold(s.Name, name):
+		case named(s, name, true):
 			found[1] = append(found[1], s)
 		default:
 			if i := strings.LastIndexAny(s.Name, ".:#"); i >= 0 && strings.EqualFold(s.Name[i+1:], name) {

@@ -32,6 +32,10 @@ func NewSymbolIndex(p *model.Package) *SymbolIndex {
 		x.exact[s.Name] = append(x.exact[s.Name], i)
 		lower := strings.ToLower(s.Name)
 		x.folded[lower] = append(x.folded[lower], i)
+		for _, a := range s.Aliases {
+			x.exact[a] = append(x.exact[a], i)
+			x.folded[strings.ToLower(a)] = append(x.folded[strings.ToLower(a)], i)
+		}
 		if j := strings.LastIndexAny(s.Name, ".:#"); j >= 0 {
 			l := strings.ToLower(s.Name[j+1:])
 			x.last[l] = append(x.last[l], i)
@@ -48,11 +52,11 @@ func NewSymbolIndex(p *model.Package) *SymbolIndex {
 // Find returns the symbols matching name, as FindSymbols does.
 func (x *SymbolIndex) Find(name string) []model.Symbol {
 	name = strings.TrimSpace(name)
-	if got := x.pick(x.exact[name], func(s model.Symbol) bool { return s.Name == name }); got != nil {
+	if got := x.pick(x.exact[name], func(s model.Symbol) bool { return named(s, name, false) }); got != nil {
 		return got
 	}
 	lower := strings.ToLower(name)
-	if got := x.pick(x.folded[lower], func(s model.Symbol) bool { return strings.EqualFold(s.Name, name) }); got != nil {
+	if got := x.pick(x.folded[lower], func(s model.Symbol) bool { return named(s, name, true) }); got != nil {
 		return got
 	}
 	if got := x.pick(x.last[lower], func(s model.Symbol) bool {
@@ -81,4 +85,19 @@ func (x *SymbolIndex) Blocks(name string) []Block {
 	return symbolBlocks(x.p, x.Find(name), func(owner string) []model.Symbol {
 		return x.pick(x.members[owner], func(model.Symbol) bool { return true })
 	})
+}
+
+// named reports whether s is called name, by its name or an alias,
+// ignoring case when fold is set.
+func named(s model.Symbol, name string, fold bool) bool {
+	eq := func(a string) bool { return a == name || fold && strings.EqualFold(a, name) }
+	if eq(s.Name) {
+		return true
+	}
+	for _, a := range s.Aliases {
+		if eq(a) {
+			return true
+		}
+	}
+	return false
 }

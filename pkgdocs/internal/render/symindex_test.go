@@ -24,16 +24,33 @@ func TestSymbolIndexAgreesWithScan(t *testing.T) {
 		{Name: "Ünïcode.İx", Kind: "method", Signature: "İx()"},
 		{Name: "readFile", Kind: "function", Signature: "function readFile(path: string): Buffer"},
 		{Name: "promises.readFile", Kind: "function", Signature: "function readFile(path: string): Promise<Buffer>"},
+		{Name: "express.Application.use", Kind: "property", Signature: "use: ApplicationRequestHandler<this>", Aliases: []string{"app.use"}},
 	}}
 	x := NewSymbolIndex(p)
 	for _, name := range []string{"Command", "command", "COMMAND", "option", "Command.option", "opts", "Moment.format",
-		"format", "Store", "get", "readFile", "readfile", "promises.readFile", "Nope", "a.Nope", " readFile ", "", "ix", "Ünïcode"} {
+		"format", "Store", "get", "readFile", "readfile", "promises.readFile", "Nope", "a.Nope", " readFile ", "", "ix", "Ünïcode",
+		"app.use", "APP.use", "use", "Application.use"} {
 		want, got := FindSymbols(p.Symbols, name), x.Find(name)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("Find(%q) = %v, want %v (as the scan)", name, got, want)
 		}
 		if wb, gb := SymbolBlocks(p, name), x.Blocks(name); !reflect.DeepEqual(gb, wb) {
 			t.Errorf("Blocks(%q) = %+v, want %+v", name, gb, wb)
+		}
+	}
+}
+
+// A symbol is found by its aliases, the names its JavaScript source gives
+// it, as by its own name.
+func TestSymbolIndexAliases(t *testing.T) {
+	p := &model.Package{Ecosystem: model.NPM, Symbols: []model.Symbol{
+		{Name: "express.Application.use", Kind: "property", Signature: "use: ApplicationRequestHandler<this>", Aliases: []string{"app.use"}},
+		{Name: "express.Router.use", Kind: "property", Signature: "use: RouterHandler<this>"},
+	}}
+	x := NewSymbolIndex(p)
+	for _, name := range []string{"app.use", "App.Use"} {
+		if got := x.Find(name); len(got) != 1 || got[0].Name != "express.Application.use" {
+			t.Errorf("Find(%q) = %v, want express.Application.use alone", name, got)
 		}
 	}
 }

@@ -17,6 +17,9 @@ const (
 	KindExample = "example"
 )
 
+// maxSimilar bounds the look-alike symbols listed with one hit.
+const maxSimilar = 8
+
 // Field boosts for BM25F.
 const (
 	boostName      = 4
@@ -34,10 +37,11 @@ type Unit struct {
 	Name      string // symbol name (symbols only)
 	SymKind   string // func, type, class, ... (symbols only)
 	Signature string
-	Body      string // section markdown, doc comment or example code
-	Doc       string // an example's prose (examples only)
-	Lang      string // code fence language for examples
-	Package   string // name@version of the package declaring a symbol, when another one
+	Body      string   // section markdown, doc comment or example code
+	Doc       string   // an example's prose (examples only)
+	Lang      string   // code fence language for examples
+	Package   string   // name@version of the package declaring a symbol, when another one
+	Aliases   []string // other names of a symbol ("app.use" for "express.Application.use")
 }
 
 type doc struct {
@@ -52,6 +56,7 @@ type Index struct {
 	docs   []doc
 	names  [][]rune // symbol names as runes, for fuzzy matching without conversion
 	intern []bool   // symbol names that look internal or generated
+	leads  []string // symbols' first doc sentences, lower-cased, for grouping look-alikes
 	df     map[string]int
 	avgLen float64
 }
@@ -60,7 +65,7 @@ type Index struct {
 func Build(p *model.Package) *Index {
 	ix := &Index{df: map[string]int{}}
 	for _, s := range p.Symbols {
-		ix.add(Unit{Kind: KindSymbol, Title: s.Name, Name: s.Name, SymKind: s.Kind, Signature: s.Signature, Body: s.Doc, Package: s.Package})
+		ix.add(Unit{Kind: KindSymbol, Title: s.Name, Name: s.Name, SymKind: s.Kind, Signature: s.Signature, Body: s.Doc, Package: s.Package, Aliases: s.Aliases})
 	}
 	for _, s := range p.Sections {
 		title := s.Title()
@@ -84,26 +89,46 @@ func Build(p *model.Package) *Index {
 
 func (ix *Index) add(u Unit) {
 	d := doc{tf: map[string]float64{}}
+	counted := true
 	field := func(text string, boost float64) {
 		for _, t := range Tokenize(text) {
 			d.tf[t] += boost
-			d.length += boost
+			if counted {
+				d.length += boost
+			}
 		}
 	}
 	field(u.Name, boostName)
+	counted = false // other names of the same symbol make it no longer
+	for _, a := range u.Aliases {
+		field(a, boostName)
+	}
+	counted = true
 	if u.Kind != KindSymbol {
 		field(u.Title, boostHeading)
 	}
 	field(declarationKeywords.ReplaceAllString(u.Signature, ""), boostSignature)
 	field(u.Doc, boostBody)
 	field(u.Body, boostBody)
+	lead := ""
+	if u.Kind == KindSymbol {
+		// A doc comment's first sentence says what the symbol is for: its
+		// words count twice.
+		lead = Lead(u.Body)
+		field(lead, boostBody)
+	}
 	for t := range d.tf {
 		ix.df[t]++
 	}
 	ix.units = append(ix.units, u)
 	ix.docs = append(ix.docs, d)
+	ix.leads = append(ix.leads, strings.ToLower(lead))
 	ix.names = append(ix.names, []rune(u.Name))
-	ix.intern = append(ix.intern, u.Kind == KindSymbol && internal(u.Name))
+	intern := u.Kind == KindSymbol && internal(u.Name)
+	for _, a := range u.Aliases {
+		intern = intern && internal(a) // the name the package's source uses decides
+	}
+	ix.intern = append(ix.intern, intern)
 }
 
 // Len reports the number of indexed units.
@@ -122,6 +147,11 @@ type Hit struct {
 	Score float64
 	Exact bool // the query names this symbol exactly
 	Terms []string
+	// Similar names lower-ranked symbols whose documentation opens with the
+	// same sentence (express.json, express.raw, … "This is a built-in
+	// middleware function"): listed with this hit rather than filling the
+	// results.
+	Similar []string
 }
 
 // Search ranks the index against query. Exact symbol-name matches always
@@ -167,11 +197,21 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		}
 		return cands[a].i < cands[b].i // index order among equals
 	})
-	if len(cands) > limit {
-		cands = cands[:limit]
-	}
-	hits := make([]Hit, 0, len(cands))
+	hits := make([]Hit, 0, min(len(cands), limit))
+	group := map[string]int{} // lead sentence -> hit
 	for _, c := range cands {
+		if len(hits) == limit {
+			break
+		}
+		if lead := ix.leads[c.i]; lead != "" && !c.exact {
+			if h, ok := group[lead]; ok {
+				if len(hits[h].Similar) < maxSimilar {
+					hits[h].Similar = append(hits[h].Similar, ix.units[c.i].Name)
+				}
+				continue
+			}
+			group[lead] = len(hits)
+		}
 		var matched []string
 		for t := range terms {
 			if ix.docs[c.i].tf[t] > 0 {
@@ -242,7 +282,7 @@ func (sc *scorer) score(i int) (float64, bool) {
 	exact := false
 	if u.Kind == KindSymbol {
 		switch {
-		case u.Name == sc.q:
+		case u.Name == sc.q || aliased(u, sc.q):
 			score += 2000
 			exact = true
 		case strings.EqualFold(u.Name, sc.q) || strings.EqualFold(lastComponent(u.Name), sc.q):
@@ -284,4 +324,31 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// aliased reports whether q is one of u's other names, ignoring case.
+func aliased(u *Unit, q string) bool {
+	for _, a := range u.Aliases {
+		if strings.EqualFold(a, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// Lead returns the first sentence of a doc comment (at most 300 bytes),
+// or "" when it is too short to tell symbols apart (under four words).
+func Lead(doc string) string {
+	doc = strings.TrimSpace(doc)
+	end := len(doc)
+	for _, sep := range []string{". ", ".\n", "\n\n"} {
+		if i := strings.Index(doc, sep); i >= 0 && i < end {
+			end = i + 1
+		}
+	}
+	lead := strings.Join(strings.Fields(doc[:min(end, len(doc), 300)]), " ")
+	if strings.Count(lead, " ") < 3 {
+		return ""
+	}
+	return lead
 }

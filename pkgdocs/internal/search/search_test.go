@@ -154,3 +154,37 @@ func TestSectionMatchingTheQuestionBeatsNameOnlySymbols(t *testing.T) {
 		t.Fatalf("Search(infer) = %v, want symbol:infer first", got)
 	}
 }
+
+// Symbols whose documentation opens with the same sentence are one result
+// listing the others, so look-alikes do not fill the page; a symbol whose
+// first sentence holds the query's words ranks above one that mentions
+// them later.
+func TestSearchGroupsLookAlikesAndWeighsLeads(t *testing.T) {
+	p := &model.Package{Symbols: []model.Symbol{
+		{Name: "json", Kind: "const", Doc: "This is a built-in middleware function in Express. It parses JSON."},
+		{Name: "raw", Kind: "const", Doc: "This is a built-in middleware function in Express. It parses buffers."},
+		{Name: "text", Kind: "const", Doc: "This is a built-in middleware function in Express. It parses text."},
+		{Name: "route", Kind: "method", Doc: "Returns a new Route for the path. Routes are isolated middleware stacks for specific paths."},
+		{Name: "Application.use", Kind: "property", Doc: "Proxy Router#use() to add middleware to the app router. See Router#use() documentation for details, with its options, its errors and what it returns.", Aliases: []string{"app.use"}},
+	}}
+	ix := Build(p)
+	hits := ix.Search("middleware", Options{Limit: 3})
+	if got := titles(hits); !reflect.DeepEqual(got, []string{"symbol:json", "symbol:Application.use", "symbol:route"}) {
+		t.Fatalf("Search = %v", got)
+	}
+	if !reflect.DeepEqual(hits[0].Similar, []string{"raw", "text"}) {
+		t.Errorf("Similar = %v, want [raw text]", hits[0].Similar)
+	}
+	if hits := ix.Search("app.use", Options{Limit: 1}); len(hits) != 1 || !hits[0].Exact || hits[0].Unit.Name != "Application.use" {
+		t.Errorf("an alias is not an exact match: %+v", hits)
+	}
+	for _, tt := range []struct{ doc, want string }{
+		{"Set the status. Then more.", ""}, // too short to tell symbols apart
+		{"Proxy `Router#use()` to add middleware.\nSee more.", "Proxy `Router#use()` to add middleware."},
+		{"Creates a debounced function that delays\ninvoking func.\n\n@param x", "Creates a debounced function that delays invoking func."},
+	} {
+		if got := Lead(tt.doc); got != tt.want {
+			t.Errorf("Lead(%q) = %q, want %q", tt.doc, got, tt.want)
+		}
+	}
+}

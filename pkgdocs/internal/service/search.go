@@ -93,6 +93,9 @@ func hitBlocks(p *model.Package, hits []search.Hit) []render.Block {
 			if u.Package != "" {
 				fmt.Fprintf(&b, "\n*Declared in %s.*\n", u.Package)
 			}
+			if len(h.Similar) > 0 {
+				fmt.Fprintf(&b, "\nDocumented alike: `%s`.\n", strings.Join(h.Similar, "`, `"))
+			}
 		case search.KindExample:
 			if doc := firstParagraph(u.Doc); doc != "" {
 				b.WriteString(doc + "\n\n")
