@@ -2,14 +2,12 @@ package bench
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"testing"
 
 	"github.com/gomcp/sdk/mcp"
-	mcpotel "github.com/gomcp/sdk/otel"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -57,16 +55,7 @@ func echoSpans(t *testing.T, era Era, target string) []sdktrace.ReadOnlySpan {
 	defer h.Close()
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	if target == "ours" {
-		opts := &mcpotel.Options{TracerProvider: tp, MeterProvider: mp}
-		mcpotel.InstrumentServer(server, opts)
-		mcpotel.InstrumentClient(client, opts)
-	} else {
-		addr := ts.Listener.Addr().(*net.TCPAddr)
-		d := newSDKDirect(tp, mp, era, addr.IP.String(), addr.Port)
-		server.AddReceivingMiddleware(d.receiving)
-		client.AddSendingMiddleware(d.sending)
-	}
+	instrument(target, era, server, client, ts.Listener.Addr(), tp, mp)
 	server.AddTools(mcp.NewTool(EchoTool, "echo the text back", oursEcho,
 		mcp.Input(mcp.Property("text", mcp.Description("the text to echo")))))
 	cs, err := client.Connect(ctx, mcp.NewStreamableClientTransport(ts.URL, nil))

@@ -10,9 +10,11 @@ import (
 
 	"github.com/gomcp/sdk/mcp"
 	mcpotel "github.com/gomcp/sdk/otel"
+	"go.opentelemetry.io/otel/metric"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // otelClients is the number of concurrent sessions of the OpenTelemetry
@@ -54,16 +56,7 @@ func benchOTelLoad(b *testing.B, era Era, target string) {
 			_ = tp.Shutdown(ctx)
 			_ = mp.Shutdown(ctx)
 		}()
-		if target == "ours" {
-			opts := &mcpotel.Options{TracerProvider: tp, MeterProvider: mp}
-			mcpotel.InstrumentServer(server, opts)
-			mcpotel.InstrumentClient(client, opts)
-		} else {
-			addr := ts.Listener.Addr().(*net.TCPAddr)
-			d := newSDKDirect(tp, mp, era, addr.IP.String(), addr.Port)
-			server.AddReceivingMiddleware(d.receiving)
-			client.AddSendingMiddleware(d.sending)
-		}
+		instrument(target, era, server, client, ts.Listener.Addr(), tp, mp)
 	}
 	server.AddTools(mcp.NewTool(EchoTool, "echo the text back", oursEcho,
 		mcp.Input(mcp.Property("text", mcp.Description("the text to echo")))))
@@ -90,4 +83,20 @@ func benchOTelLoad(b *testing.B, era Era, target string) {
 		// throughput on a busy machine. (It includes the warm-up calls.)
 		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/call")
 	}
+}
+
+// instrument installs a BenchmarkOTelHTTPLoad target's instrumentation on
+// server and client: ours ("ours") or the same spans and measurements made
+// by calling the OpenTelemetry SDK directly ("sdkdirect").
+func instrument(target string, era Era, server *mcp.Server, client *mcp.Client, addr net.Addr, tp trace.TracerProvider, mp metric.MeterProvider) {
+	if target == "ours" {
+		opts := &mcpotel.Options{TracerProvider: tp, MeterProvider: mp}
+		mcpotel.InstrumentServer(server, opts)
+		mcpotel.InstrumentClient(client, opts)
+		return
+	}
+	tcp := addr.(*net.TCPAddr)
+	d := newSDKDirect(tp, mp, era, tcp.IP.String(), tcp.Port)
+	server.AddReceivingMiddleware(d.receiving)
+	client.AddSendingMiddleware(d.sending)
 }
