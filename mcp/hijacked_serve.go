@@ -90,17 +90,24 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 	px.stream = st
 	released := st.attachWaitLocked(px.w)
 	h.active.Add(1) // the request goes on after ServeHTTP returns
-	go func() {
-		defer h.active.Add(-1)
-		defer h.endListen()
-		defer cancel()
-		res, err := s.serveStatelessChecked(withStream(ctx, st), req, st.notify, check)
-		st.finish(newResponse(req.ID, res, err)) // detaches px.w if it is still attached
-	}()
+	go h.runListen(withStream(ctx, st), cancel, s, st, req, check)
 	// Closed when the stream takes its connection or the request ends
 	// (finish detaches the response): nothing writes to px.w after.
 	<-released
 	return true
+}
+
+// runListen serves the listen request req on stream st, on a goroutine of
+// its own, and ends the stream with the result. Only req's id outlives
+// the decoding of its params, so that an open stream does not hold the
+// request's bytes.
+func (h *StreamableHTTPHandler) runListen(ctx context.Context, cancel context.CancelFunc, s *Server, st *responseStream, req *jsonrpc2.Request, check func(any, error) error) {
+	defer h.active.Add(-1)
+	defer h.endListen()
+	defer cancel()
+	id := req.ID
+	res, err := s.serveStatelessChecked(ctx, req, st.notify, check)
+	st.finish(newResponse(id, res, err)) // detaches px.w if it is still attached
 }
 
 // interruptsWatch reports whether cancelling st's own context (st.cancel)
