@@ -62,11 +62,13 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 		refuseAtCapacity(px.w, req.ID, "too many subscriptions/listen streams: try again later")
 		return true
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	st := &responseStream{cfg: &h.cfg, canSSE: true, status: modernStatus, queued: true}
+	ctx := newListenContext(r.Context(), st) // hijacked_listen_context.go
 	// The handlers see the request without its body (read already), which
 	// would hold net/http's connection buffers.
 	hr := r.WithContext(ctx)
 	hr.Body, hr.GetBody = http.NoBody, nil
+	st.req = hr
 	var check func(params any, decodeErr error) error
 	if !checked {
 		check = func(params any, decodeErr error) error {
@@ -74,23 +76,19 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 			return c.checkDecoded(req, params, decodeErr)
 		}
 	}
-	st := &responseStream{cfg: &h.cfg, req: hr, canSSE: true, status: modernStatus, queued: true}
-	st.listenDone = ctx.Done()
+	st.listenDone = ctx.done
 	// Ending the stream also interrupts the listener's wait on the
 	// connection (waitDirect), without a context.AfterFunc per stream.
-	st.cancel = func() {
-		cancel()
-		st.interruptWatch()
-	}
-	st.onHijackClose = func(*hijackedConn) { cancel() }
+	st.cancel = ctx.cancelStream
+	st.onHijackClose = ctx.hijackClosed
 	st.deferWatch = true // by the listener (subscriptions_listen.go: claimWatch)
 	// Once the connection is taken, its reader sees a client leave; if
 	// it cannot be taken, net/http tells, as for any request.
-	st.onNoHijack = func() { context.AfterFunc(r.Context(), cancel) }
+	st.onNoHijack = func() { context.AfterFunc(r.Context(), ctx.cancel) }
 	px.stream = st
 	released := st.attachWaitLocked(px.w)
 	h.active.Add(1) // the request goes on after ServeHTTP returns
-	go h.runListen(withStream(ctx, st), cancel, s, st, req, check)
+	go h.runListen(ctx, s, st, req, check)
 	// Closed when the stream takes its connection or the request ends
 	// (finish detaches the response): nothing writes to px.w after.
 	<-released
@@ -101,10 +99,10 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 // its own, and ends the stream with the result. Only req's id outlives
 // the decoding of its params, so that an open stream does not hold the
 // request's bytes.
-func (h *StreamableHTTPHandler) runListen(ctx context.Context, cancel context.CancelFunc, s *Server, st *responseStream, req *jsonrpc2.Request, check func(any, error) error) {
+func (h *StreamableHTTPHandler) runListen(ctx *listenContext, s *Server, st *responseStream, req *jsonrpc2.Request, check func(any, error) error) {
 	defer h.active.Add(-1)
 	defer h.endListen()
-	defer cancel()
+	defer ctx.cancel()
 	id := req.ID
 	res, err := s.serveStatelessChecked(ctx, req, st.notify, check)
 	st.finish(newResponse(id, res, err)) // detaches px.w if it is still attached
@@ -152,11 +150,11 @@ func (l *listener) waitDirect(ctx context.Context, s *Server, hc *hijackedConn, 
 		defer stop()
 	}
 	l.mu.Lock()
-	l.waiting = hc
+	l.waiting = true
 	l.mu.Unlock()
 	defer func() {
 		l.mu.Lock()
-		l.waiting = nil
+		l.waiting = false
 		l.mu.Unlock()
 	}()
 	select {
@@ -175,8 +173,8 @@ func (ls *listeners) interruptWaiting() {
 	defer ls.mu.Unlock()
 	for l := range ls.set {
 		l.mu.Lock()
-		if l.waiting != nil {
-			l.waiting.interrupt()
+		if l.waiting {
+			l.watchConn.interrupt()
 		}
 		l.mu.Unlock()
 	}

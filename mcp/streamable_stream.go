@@ -45,18 +45,29 @@ type responseStream struct {
 	sess *httpSession
 	id   string // stream ID within the session; "" when not resumable
 
-	canSSE  bool                      // the client accepts text/event-stream
-	cancel  context.CancelFunc        // cancels a modern request's context
-	header  func(h http.Header)       // sets extra response headers, once
-	status  func(*jsonrpc2.Error) int // HTTP status of an error response
-	tracked bool                      // registered with h as long-lived
+	cancel context.CancelFunc        // cancels a modern request's context
+	header func(h http.Header)       // sets extra response headers, once
+	status func(*jsonrpc2.Error) int // HTTP status of an error response
 
+	// The stream's flags sit together, after its pointers, to keep the
+	// struct small: a server holds one per open stream.
+	canSSE  bool // the client accepts text/event-stream
+	tracked bool // registered with h as long-lived
 	// queued streams (subscriptions/listen, a legacy session's GET
 	// stream) get their notifications through queue, written in order by
 	// a goroutine of their own, so that a broadcast to many streams never
 	// waits for a slow client.
-	queued bool
-	queue  sendQueue
+	queued   bool
+	hijacked bool // the response attached last took its connection
+	// deferWatch: the stream's owner watches the hijacked connection's
+	// client itself (hijacked_serve.go).
+	deferWatch bool
+	// Guarded by mu.
+	started bool // SSE headers written to w
+	lazy    bool // resumable, not started yet: a response now is JSON (streamable_lazy.go)
+	done    bool // the final message was sent
+
+	queue sendQueue
 	// abort, set while a queued stream's response is attached, makes a
 	// write in progress fail at once (a dropped client).
 	abort atomic.Pointer[writeDeadliner]
@@ -65,10 +76,6 @@ type responseStream struct {
 	// net/http as it starts (hijacked_stream.go); it runs once when that
 	// connection closes.
 	onHijackClose func(*hijackedConn)
-	hijacked      bool // the response attached last took its connection
-	// deferWatch: the stream's owner watches the hijacked connection's
-	// client itself (hijacked_serve.go).
-	deferWatch bool
 	// listenDone is the Done channel of the stream's own context, for a
 	// listen stream served on a goroutine of its own (hijacked_serve.go).
 	listenDone <-chan struct{}
@@ -80,9 +87,6 @@ type responseStream struct {
 	w       http.ResponseWriter // nil when detached or hijacked
 	hc      *hijackedConn       // the connection taken from net/http, if any
 	rc      *http.ResponseController
-	started bool          // SSE headers written to w
-	lazy    bool          // resumable, not started yet: a response now is JSON (streamable_lazy.go)
-	done    bool          // the final message was sent
 	release chan struct{} // closed to let the goroutine serving w return
 	index   int           // events numbered so far
 	buf     []byte        // encoded message
