@@ -1,0 +1,101 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+type listenValueKey struct{}
+
+func TestListenContext(t *testing.T) {
+	parent, cancelParent := context.WithCancel(context.WithValue(context.Background(), listenValueKey{}, "v"))
+	st := &responseStream{}
+	ctx := newListenContext(parent, st)
+	cancelParent() // the request's cancellation does not reach the stream
+	if ctx.Err() != nil {
+		t.Fatalf("Err = %v before cancel, want nil", ctx.Err())
+	}
+	if got := ctx.Value(listenValueKey{}); got != "v" {
+		t.Errorf("Value(request key) = %v, want v", got)
+	}
+	if got := streamFromContext(ctx); got != st {
+		t.Errorf("streamFromContext = %p, want %p", got, st)
+	}
+	if _, ok := ctx.Deadline(); ok {
+		t.Error("Deadline reports one")
+	}
+
+	// Derived contexts are cancelled with it, without a goroutine each.
+	before := runtime.NumGoroutine()
+	var derived []context.Context
+	for range 100 {
+		d, cancel := context.WithCancel(ctx)
+		defer cancel()
+		derived = append(derived, d)
+	}
+	if n := runtime.NumGoroutine() - before; n > 10 {
+		t.Errorf("%d goroutines started for 100 derived contexts", n)
+	}
+	ran := make(chan struct{})
+	context.AfterFunc(ctx, func() { close(ran) })
+	stopped := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() { close(stopped) })
+	if !stop() {
+		t.Error("stop of a pending AfterFunc reported false")
+	}
+
+	ctx.cancel()
+	ctx.cancel() // once
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Errorf("Err = %v after cancel, want context.Canceled", ctx.Err())
+	}
+	for _, d := range derived {
+		select {
+		case <-d.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("a derived context was not cancelled")
+		}
+	}
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("AfterFunc did not run")
+	}
+	select {
+	case <-stopped:
+		t.Error("a stopped AfterFunc ran")
+	case <-time.After(50 * time.Millisecond):
+	}
+	late := make(chan struct{})
+	if context.AfterFunc(ctx, func() { close(late) })() {
+		t.Error("stop after cancel reported true")
+	}
+	select {
+	case <-late:
+	case <-time.After(5 * time.Second):
+		t.Fatal("AfterFunc on a cancelled context did not run")
+	}
+}
+
+// TestListenStreamStateSize keeps what an open listen stream holds per
+// stream within the allocation size classes it fits today: a field more
+// moves responseStream or listener to the next class (288 bytes).
+func TestListenStreamStateSize(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		size uintptr
+		max  uintptr
+	}{
+		{"responseStream", unsafe.Sizeof(responseStream{}), 256},
+		{"listener", unsafe.Sizeof(listener{}), 256},
+		{"listenContext", unsafe.Sizeof(listenContext{}), 80},
+	} {
+		if c.size > c.max {
+			t.Errorf("%s is %d bytes, want at most %d (one per open stream)", c.name, c.size, c.max)
+		}
+	}
+}
