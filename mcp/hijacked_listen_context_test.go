@@ -3,7 +3,9 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -96,6 +98,51 @@ func TestListenStreamStateSize(t *testing.T) {
 	} {
 		if c.size > c.max {
 			t.Errorf("%s is %d bytes, want at most %d (one per open stream)", c.name, c.size, c.max)
+		}
+	}
+}
+
+// List changes on hijacked listen streams are one encoding spliced around
+// each stream's subscription id: every stream gets exact bytes with its
+// own id, for each list-change method, every time.
+func TestHijackedListenListChangedSpliced(t *testing.T) {
+	server, h, ts, _ := newHTTPTest(t, nil, nil)
+	addPrompt := func(name string) {
+		server.AddPrompts(&ServerPrompt{Prompt: &Prompt{Name: name}, Handler: func(context.Context, *ServerSession, *GetPromptParams) (*GetPromptResult, error) {
+			return &GetPromptResult{}, nil
+		}})
+	}
+	addPrompt("first") // the server has prompts, so it honours their list changes
+	open := func(id string) *wireStream {
+		body := modernCall(1, MethodSubscriptionsListen, `"notifications":{"toolsListChanged":true,"promptsListChanged":true}`)
+		body = strings.Replace(body, `"id":1`, `"id":`+id, 1)
+		ws := openWire(t, ts, fmt.Sprintf("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+			"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: %d\r\n\r\n%s", len(body), body))
+		ws.chunkWith(NotificationSubscriptionsAcknowledged)
+		return ws
+	}
+	ids := []string{`7`, `"s\"1"`}
+	streams := []*wireStream{open(ids[0]), open(ids[1])}
+	waitUntil(t, func() bool { return h.Stats().ListenStreams == 2 && hijackedCount(h) == 2 })
+	time.Sleep(20 * time.Millisecond) // both listeners write directly
+	changes := []struct {
+		method string
+		change func(name string)
+	}{
+		{NotificationToolListChanged, func(name string) {
+			server.AddTools(&ServerTool{Tool: &Tool{Name: name, InputSchema: objectSchema()}, Handler: nopToolHandler})
+		}},
+		{NotificationPromptListChanged, addPrompt},
+		{NotificationToolListChanged, func(name string) { server.RemoveTools(name) }},
+	}
+	for round, c := range changes {
+		c.change("t0")
+		for i, ws := range streams {
+			ev := ws.chunkWith(c.method)
+			want := "event: message\ndata: " + `{"jsonrpc":"2.0","method":"` + c.method + `","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` + ids[i] + `}}}` + "\n\n"
+			if !strings.HasSuffix(ev, want) {
+				t.Errorf("round %d, stream %d:\n got %q\nwant %q", round, i, ev, want)
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"net/http"
+	"sync"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
 )
@@ -183,13 +184,18 @@ func (ls *listeners) interruptWaiting() {
 // notifyDirect writes a notification broadcast to listener l on its
 // hijacked stream, on the broadcaster's goroutine: the write never blocks
 // (what the socket does not take waits for the connection's writer). A
-// list change is the same event every time for a stream, encoded once.
+// broadcast is encoded once for all streams, cut where the subscription
+// id goes (broadcast_event.go); the caller holds l.mu.
 func (st *responseStream) notifyDirect(l *listener, method string, params any) error {
 	var event []byte
+	var b *broadcastEvent
 	switch p := params.(type) {
 	case listChange:
-		event = l.listChangeEvent(method)
+		b = listChangeBroadcast(method)
 	case *broadcastEvent:
+		b = p
+	}
+	if b != nil {
 		bp := chunkPool.Get().(*[]byte)
 		defer func() {
 			if cap(*bp) <= maxPooledChunk {
@@ -198,18 +204,15 @@ func (st *responseStream) notifyDirect(l *listener, method string, params any) e
 		}()
 		if id := l.subscriptionIDJSON(); id != nil {
 			var ok bool
-			if *bp, ok = p.appendEvent((*bp)[:0], id); ok {
+			if *bp, ok = b.appendEvent((*bp)[:0], id); ok {
 				event = *bp
 			}
 		}
 		if event == nil {
-			params = p.fresh()
+			params = b.fresh()
 		}
 	}
 	if event == nil {
-		if _, ok := params.(listChange); ok {
-			params = &ToolListChangedParams{}
-		}
 		if m := metaOf(params); m != nil {
 			m.SubscriptionID = l.id
 		}
@@ -231,34 +234,23 @@ func (st *responseStream) notifyDirect(l *listener, method string, params any) e
 	return st.writeLocked(event)
 }
 
-// listChangeEvent returns the SSE event of a list change of method for
-// l's stream, encoded on first use (list changes carry nothing but the
-// subscription id), or nil if it cannot be encoded.
-func (l *listener) listChangeEvent(method string) []byte {
-	for _, e := range l.listEvents {
-		if e.method == method {
-			return e.event
-		}
-	}
-	p := &ToolListChangedParams{Meta: Meta{SubscriptionID: l.id}}
-	n, err := jsonrpc2.NewNotification(method, p)
-	if err != nil {
-		return nil
-	}
-	data, err := jsonrpc2.AppendMessage(nil, n)
-	if err != nil {
-		return nil
-	}
-	event := appendSSEEvent(nil, "message", "", data)
-	l.listEvents = append(l.listEvents, listEvent{method, event})
-	return event
-}
+// listChangeEvents holds the broadcastEvent of each list-change method
+// (a few, fixed): a list change carries nothing but the subscription id,
+// so every stream's event is the same bytes around its id, and no stream
+// keeps a copy of its own.
+var listChangeEvents sync.Map // method → *broadcastEvent
 
-// A listEvent is the encoded list-change event of one method for one
-// listen stream.
-type listEvent struct {
-	method string
-	event  []byte
+// listChangeBroadcast returns the broadcastEvent of a list change of
+// method.
+func listChangeBroadcast(method string) *broadcastEvent {
+	if b, ok := listChangeEvents.Load(method); ok {
+		return b.(*broadcastEvent)
+	}
+	b, _ := listChangeEvents.LoadOrStore(method, &broadcastEvent{
+		method: method,
+		fresh:  func() any { return &ToolListChangedParams{} },
+	})
+	return b.(*broadcastEvent)
 }
 
 // releaseBuffers drops the stream's encoding buffers, for a stream whose

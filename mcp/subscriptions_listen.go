@@ -52,9 +52,6 @@ type listener struct {
 	// listChanged is the encoding of the stream's list-change params,
 	// made by serve on first use: every list change sends the same bytes.
 	listChanged json.RawMessage
-	// listEvents are the encoded list-change events of a stream written
-	// directly (hijacked_serve.go); guarded by mu.
-	listEvents []listEvent
 	// idJSON is the encoded subscription id (broadcast_event.go); guarded
 	// by mu.
 	idJSON []byte
