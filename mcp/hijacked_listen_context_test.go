@@ -146,3 +146,29 @@ func TestHijackedListenListChangedSpliced(t *testing.T) {
 		}
 	}
 }
+
+// A hijacked legacy GET stream written directly keeps no encoding buffers
+// of its own between events: they come from a pool.
+func TestHijackedGETStreamKeepsNoBuffers(t *testing.T) {
+	server, h, ts, _ := newHTTPTest(t, nil, nil)
+	sid := legacySession(t, ts)
+	ws := openWire(t, ts, getRequest(sid, ""))
+	waitUntil(t, func() bool { return standaloneAttached(h.session(sid)) })
+	for i := range 3 {
+		server.AddTools(&ServerTool{Tool: &Tool{Name: fmt.Sprintf("t%d", i), InputSchema: objectSchema()}, Handler: nopToolHandler})
+		ev := ws.chunkWith(NotificationToolListChanged)
+		if !strings.Contains(ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}`) {
+			t.Fatalf("event %d: %q", i, ev)
+		}
+	}
+	sess := h.session(sid)
+	sess.mu.Lock()
+	st := sess.standalone
+	sess.mu.Unlock()
+	st.mu.Lock()
+	kept := cap(st.buf) + cap(st.evbuf)
+	st.mu.Unlock()
+	if kept != 0 {
+		t.Errorf("the stream keeps %d bytes of encoding buffers", kept)
+	}
+}

@@ -618,14 +618,38 @@ func (st *responseStream) emitDirect(msg jsonrpc2.Message) (bool, error) {
 	if st.hc == nil || st.done {
 		return false, nil
 	}
-	data, err := jsonrpc2.AppendMessage(st.buf[:0], msg)
+	// The encoding buffers are pooled, not the stream's: the hijacked
+	// connection copies what it cannot write at once, and an open stream
+	// keeps no buffers of its own between events.
+	bp := chunkPool.Get().(*[]byte)
+	defer putChunk(bp)
+	data, err := jsonrpc2.AppendMessage((*bp)[:0], msg)
 	if err != nil {
 		return true, err
 	}
-	st.buf = data
+	*bp = data
+	st.buf = nil
 	// A failed write detaches the stream (and is logged), as in drain.
-	_ = st.emitLocked(data)
+	_ = st.emitPooledLocked(data)
 	return true, nil
+}
+
+// emitPooledLocked is emitLocked with a pooled event buffer, for a
+// hijacked stream (its connection copies what it does not write at once).
+func (st *responseStream) emitPooledLocked(data []byte) error {
+	ep := chunkPool.Get().(*[]byte)
+	defer putChunk(ep)
+	st.evbuf = (*ep)[:0]
+	err := st.emitLocked(data)
+	*ep, st.evbuf = st.evbuf, nil
+	return err
+}
+
+// putChunk returns a buffer to chunkPool, unless it grew too big to keep.
+func putChunk(bp *[]byte) {
+	if cap(*bp) <= maxPooledChunk {
+		chunkPool.Put(bp)
+	}
 }
 
 // drain writes the queued events until there are none left.
@@ -647,7 +671,11 @@ func (st *responseStream) drain() {
 		if !st.done {
 			// A failed write detaches the stream (and is logged); the
 			// events left are then discarded the same way.
-			_ = st.emitLocked(data)
+			if st.hc != nil {
+				_ = st.emitPooledLocked(data)
+			} else {
+				_ = st.emitLocked(data)
+			}
 		}
 		st.mu.Unlock()
 	}
