@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"time"
 )
@@ -21,13 +20,16 @@ type listenContext struct {
 	st     *responseStream
 	done   chan struct{}
 
-	mu     sync.Mutex
-	err    error
-	afters []*listenAfter // registered by AfterFunc, not run yet
+	mu       sync.Mutex
+	canceled bool
+	afters   *listenAfter // registered by AfterFunc, not run yet: a list
 }
 
 // A listenAfter is a function registered with listenContext.AfterFunc.
-type listenAfter struct{ f func() }
+type listenAfter struct {
+	f    func()
+	next *listenAfter
+}
 
 // newListenContext returns the context of the listen stream st, whose
 // values are those of the request context values.
@@ -44,9 +46,12 @@ func (c *listenContext) Done() <-chan struct{} { return c.done }
 
 // Err returns context.Canceled once the stream is cancelled, else nil.
 func (c *listenContext) Err() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err
+	select {
+	case <-c.done:
+		return context.Canceled
+	default:
+		return nil
+	}
 }
 
 // Value returns the stream for the stream key, else the request context's
@@ -62,16 +67,16 @@ func (c *listenContext) Value(key any) any {
 // with AfterFunc, each on a goroutine of its own as context.AfterFunc does.
 func (c *listenContext) cancel() {
 	c.mu.Lock()
-	if c.err != nil {
+	if c.canceled {
 		c.mu.Unlock()
 		return
 	}
-	c.err = context.Canceled
+	c.canceled = true
 	afters := c.afters
 	c.afters = nil
 	close(c.done)
 	c.mu.Unlock()
-	for _, a := range afters {
+	for a := afters; a != nil; a = a.next {
 		go a.f()
 	}
 }
@@ -92,20 +97,20 @@ func (c *listenContext) hijackClosed(*hijackedConn) { c.cancel() }
 // function that stops that, as context.AfterFunc does.
 func (c *listenContext) AfterFunc(f func()) (stop func() bool) {
 	c.mu.Lock()
-	if c.err != nil {
+	if c.canceled {
 		c.mu.Unlock()
 		go f()
 		return func() bool { return false }
 	}
-	a := &listenAfter{f: f}
-	c.afters = append(c.afters, a)
+	a := &listenAfter{f: f, next: c.afters}
+	c.afters = a
 	c.mu.Unlock()
 	return func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		for i, b := range c.afters {
-			if b == a {
-				c.afters = slices.Delete(c.afters, i, i+1)
+		for p := &c.afters; *p != nil; p = &(*p).next {
+			if *p == a {
+				*p = a.next
 				return true
 			}
 		}

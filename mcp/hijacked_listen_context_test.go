@@ -94,7 +94,7 @@ func TestListenStreamStateSize(t *testing.T) {
 	}{
 		{"responseStream", unsafe.Sizeof(responseStream{}), 256},
 		{"listener", unsafe.Sizeof(listener{}), 256},
-		{"listenContext", unsafe.Sizeof(listenContext{}), 80},
+		{"listenContext", unsafe.Sizeof(listenContext{}), 64},
 	} {
 		if c.size > c.max {
 			t.Errorf("%s is %d bytes, want at most %d (one per open stream)", c.name, c.size, c.max)
