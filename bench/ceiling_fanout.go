@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 )
 
@@ -112,5 +114,11 @@ func serveMem(w http.ResponseWriter) {
 	u := settle()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
+	if path := os.Getenv(childHeapProfileEnv); path != "" {
+		if f, err := os.Create(path); err == nil {
+			pprof.WriteHeapProfile(f)
+			f.Close()
+		}
+	}
 	json.NewEncoder(w).Encode(ChildMem{TotalAlloc: ms.TotalAlloc, Heap: u.heap, Stack: u.stack, Goroutines: u.goroutines})
 }

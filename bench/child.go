@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -24,6 +25,11 @@ const childEnv = "GOMCP_BENCH_CHILD"
 // write a CPU profile of its whole life to the file it names, for looking
 // at where a benchmark's server time goes (go tool pprof).
 const childProfileEnv = "GOMCP_BENCH_CHILD_CPUPROFILE"
+
+// childHeapProfileEnv names the environment variable that makes a child
+// server write a heap profile to the file it names each time it answers
+// MemPath, for looking at what its open streams hold (go tool pprof).
+const childHeapProfileEnv = "GOMCP_BENCH_CHILD_HEAPPROFILE"
 
 // startCPUProfile starts a CPU profile written to path, and returns the
 // function that ends it.
@@ -57,6 +63,9 @@ func RunChildIfAsked() (asked bool, code int) {
 	spec := os.Getenv(childEnv)
 	if spec == "" {
 		return false, 0
+	}
+	if os.Getenv(childHeapProfileEnv) != "" {
+		runtime.MemProfileRate = 1
 	}
 	if err := serveChild(spec); err != nil {
 		fmt.Fprintln(os.Stderr, "bench child:", err)

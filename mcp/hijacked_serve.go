@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"net/http"
+	"sync"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
 )
@@ -62,11 +63,13 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 		refuseAtCapacity(px.w, req.ID, "too many subscriptions/listen streams: try again later")
 		return true
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	st := &responseStream{cfg: &h.cfg, canSSE: true, status: modernStatus, queued: true}
+	ctx := newListenContext(r.Context(), st) // hijacked_listen_context.go
 	// The handlers see the request without its body (read already), which
 	// would hold net/http's connection buffers.
 	hr := r.WithContext(ctx)
 	hr.Body, hr.GetBody = http.NoBody, nil
+	st.req = hr
 	var check func(params any, decodeErr error) error
 	if !checked {
 		check = func(params any, decodeErr error) error {
@@ -74,33 +77,36 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 			return c.checkDecoded(req, params, decodeErr)
 		}
 	}
-	st := &responseStream{cfg: &h.cfg, req: hr, canSSE: true, status: modernStatus, queued: true}
-	st.listenDone = ctx.Done()
+	st.listenDone = ctx.done
 	// Ending the stream also interrupts the listener's wait on the
 	// connection (waitDirect), without a context.AfterFunc per stream.
-	st.cancel = func() {
-		cancel()
-		st.interruptWatch()
-	}
-	st.onHijackClose = func(*hijackedConn) { cancel() }
+	st.cancel = ctx.cancelStream
+	st.onHijackClose = ctx.hijackClosed
 	st.deferWatch = true // by the listener (subscriptions_listen.go: claimWatch)
 	// Once the connection is taken, its reader sees a client leave; if
 	// it cannot be taken, net/http tells, as for any request.
-	st.onNoHijack = func() { context.AfterFunc(r.Context(), cancel) }
+	st.onNoHijack = func() { context.AfterFunc(r.Context(), ctx.cancel) }
 	px.stream = st
 	released := st.attachWaitLocked(px.w)
 	h.active.Add(1) // the request goes on after ServeHTTP returns
-	go func() {
-		defer h.active.Add(-1)
-		defer h.endListen()
-		defer cancel()
-		res, err := s.serveStatelessChecked(withStream(ctx, st), req, st.notify, check)
-		st.finish(newResponse(req.ID, res, err)) // detaches px.w if it is still attached
-	}()
+	go h.runListen(ctx, s, st, req, check)
 	// Closed when the stream takes its connection or the request ends
 	// (finish detaches the response): nothing writes to px.w after.
 	<-released
 	return true
+}
+
+// runListen serves the listen request req on stream st, on a goroutine of
+// its own, and ends the stream with the result. Only req's id outlives
+// the decoding of its params, so that an open stream does not hold the
+// request's bytes.
+func (h *StreamableHTTPHandler) runListen(ctx *listenContext, s *Server, st *responseStream, req *jsonrpc2.Request, check func(any, error) error) {
+	defer h.active.Add(-1)
+	defer h.endListen()
+	defer ctx.cancel()
+	id := req.ID
+	res, err := s.serveStatelessChecked(ctx, req, st.notify, check)
+	st.finish(newResponse(id, res, err)) // detaches px.w if it is still attached
 }
 
 // interruptsWatch reports whether cancelling st's own context (st.cancel)
@@ -145,11 +151,11 @@ func (l *listener) waitDirect(ctx context.Context, s *Server, hc *hijackedConn, 
 		defer stop()
 	}
 	l.mu.Lock()
-	l.waiting = hc
+	l.waiting = true
 	l.mu.Unlock()
 	defer func() {
 		l.mu.Lock()
-		l.waiting = nil
+		l.waiting = false
 		l.mu.Unlock()
 	}()
 	select {
@@ -168,8 +174,8 @@ func (ls *listeners) interruptWaiting() {
 	defer ls.mu.Unlock()
 	for l := range ls.set {
 		l.mu.Lock()
-		if l.waiting != nil {
-			l.waiting.interrupt()
+		if l.waiting {
+			l.watchConn.interrupt()
 		}
 		l.mu.Unlock()
 	}
@@ -178,13 +184,18 @@ func (ls *listeners) interruptWaiting() {
 // notifyDirect writes a notification broadcast to listener l on its
 // hijacked stream, on the broadcaster's goroutine: the write never blocks
 // (what the socket does not take waits for the connection's writer). A
-// list change is the same event every time for a stream, encoded once.
+// broadcast is encoded once for all streams, cut where the subscription
+// id goes (broadcast_event.go); the caller holds l.mu.
 func (st *responseStream) notifyDirect(l *listener, method string, params any) error {
 	var event []byte
+	var b *broadcastEvent
 	switch p := params.(type) {
 	case listChange:
-		event = l.listChangeEvent(method)
+		b = listChangeBroadcast(method)
 	case *broadcastEvent:
+		b = p
+	}
+	if b != nil {
 		bp := chunkPool.Get().(*[]byte)
 		defer func() {
 			if cap(*bp) <= maxPooledChunk {
@@ -193,18 +204,15 @@ func (st *responseStream) notifyDirect(l *listener, method string, params any) e
 		}()
 		if id := l.subscriptionIDJSON(); id != nil {
 			var ok bool
-			if *bp, ok = p.appendEvent((*bp)[:0], id); ok {
+			if *bp, ok = b.appendEvent((*bp)[:0], id); ok {
 				event = *bp
 			}
 		}
 		if event == nil {
-			params = p.fresh()
+			params = b.fresh()
 		}
 	}
 	if event == nil {
-		if _, ok := params.(listChange); ok {
-			params = &ToolListChangedParams{}
-		}
 		if m := metaOf(params); m != nil {
 			m.SubscriptionID = l.id
 		}
@@ -226,34 +234,23 @@ func (st *responseStream) notifyDirect(l *listener, method string, params any) e
 	return st.writeLocked(event)
 }
 
-// listChangeEvent returns the SSE event of a list change of method for
-// l's stream, encoded on first use (list changes carry nothing but the
-// subscription id), or nil if it cannot be encoded.
-func (l *listener) listChangeEvent(method string) []byte {
-	for _, e := range l.listEvents {
-		if e.method == method {
-			return e.event
-		}
-	}
-	p := &ToolListChangedParams{Meta: Meta{SubscriptionID: l.id}}
-	n, err := jsonrpc2.NewNotification(method, p)
-	if err != nil {
-		return nil
-	}
-	data, err := jsonrpc2.AppendMessage(nil, n)
-	if err != nil {
-		return nil
-	}
-	event := appendSSEEvent(nil, "message", "", data)
-	l.listEvents = append(l.listEvents, listEvent{method, event})
-	return event
-}
+// listChangeEvents holds the broadcastEvent of each list-change method
+// (a few, fixed): a list change carries nothing but the subscription id,
+// so every stream's event is the same bytes around its id, and no stream
+// keeps a copy of its own.
+var listChangeEvents sync.Map // method → *broadcastEvent
 
-// A listEvent is the encoded list-change event of one method for one
-// listen stream.
-type listEvent struct {
-	method string
-	event  []byte
+// listChangeBroadcast returns the broadcastEvent of a list change of
+// method.
+func listChangeBroadcast(method string) *broadcastEvent {
+	if b, ok := listChangeEvents.Load(method); ok {
+		return b.(*broadcastEvent)
+	}
+	b, _ := listChangeEvents.LoadOrStore(method, &broadcastEvent{
+		method: method,
+		fresh:  func() any { return &ToolListChangedParams{} },
+	})
+	return b.(*broadcastEvent)
 }
 
 // releaseBuffers drops the stream's encoding buffers, for a stream whose

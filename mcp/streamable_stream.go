@@ -45,18 +45,29 @@ type responseStream struct {
 	sess *httpSession
 	id   string // stream ID within the session; "" when not resumable
 
-	canSSE  bool                      // the client accepts text/event-stream
-	cancel  context.CancelFunc        // cancels a modern request's context
-	header  func(h http.Header)       // sets extra response headers, once
-	status  func(*jsonrpc2.Error) int // HTTP status of an error response
-	tracked bool                      // registered with h as long-lived
+	cancel context.CancelFunc        // cancels a modern request's context
+	header func(h http.Header)       // sets extra response headers, once
+	status func(*jsonrpc2.Error) int // HTTP status of an error response
 
+	// The stream's flags sit together, after its pointers, to keep the
+	// struct small: a server holds one per open stream.
+	canSSE  bool // the client accepts text/event-stream
+	tracked bool // registered with h as long-lived
 	// queued streams (subscriptions/listen, a legacy session's GET
 	// stream) get their notifications through queue, written in order by
 	// a goroutine of their own, so that a broadcast to many streams never
 	// waits for a slow client.
-	queued bool
-	queue  sendQueue
+	queued   bool
+	hijacked bool // the response attached last took its connection
+	// deferWatch: the stream's owner watches the hijacked connection's
+	// client itself (hijacked_serve.go).
+	deferWatch bool
+	// Guarded by mu.
+	started bool // SSE headers written to w
+	lazy    bool // resumable, not started yet: a response now is JSON (streamable_lazy.go)
+	done    bool // the final message was sent
+
+	queue sendQueue
 	// abort, set while a queued stream's response is attached, makes a
 	// write in progress fail at once (a dropped client).
 	abort atomic.Pointer[writeDeadliner]
@@ -65,10 +76,6 @@ type responseStream struct {
 	// net/http as it starts (hijacked_stream.go); it runs once when that
 	// connection closes.
 	onHijackClose func(*hijackedConn)
-	hijacked      bool // the response attached last took its connection
-	// deferWatch: the stream's owner watches the hijacked connection's
-	// client itself (hijacked_serve.go).
-	deferWatch bool
 	// listenDone is the Done channel of the stream's own context, for a
 	// listen stream served on a goroutine of its own (hijacked_serve.go).
 	listenDone <-chan struct{}
@@ -80,9 +87,6 @@ type responseStream struct {
 	w       http.ResponseWriter // nil when detached or hijacked
 	hc      *hijackedConn       // the connection taken from net/http, if any
 	rc      *http.ResponseController
-	started bool          // SSE headers written to w
-	lazy    bool          // resumable, not started yet: a response now is JSON (streamable_lazy.go)
-	done    bool          // the final message was sent
 	release chan struct{} // closed to let the goroutine serving w return
 	index   int           // events numbered so far
 	buf     []byte        // encoded message
@@ -614,14 +618,38 @@ func (st *responseStream) emitDirect(msg jsonrpc2.Message) (bool, error) {
 	if st.hc == nil || st.done {
 		return false, nil
 	}
-	data, err := jsonrpc2.AppendMessage(st.buf[:0], msg)
+	// The encoding buffers are pooled, not the stream's: the hijacked
+	// connection copies what it cannot write at once, and an open stream
+	// keeps no buffers of its own between events.
+	bp := chunkPool.Get().(*[]byte)
+	defer putChunk(bp)
+	data, err := jsonrpc2.AppendMessage((*bp)[:0], msg)
 	if err != nil {
 		return true, err
 	}
-	st.buf = data
+	*bp = data
+	st.buf = nil
 	// A failed write detaches the stream (and is logged), as in drain.
-	_ = st.emitLocked(data)
+	_ = st.emitPooledLocked(data)
 	return true, nil
+}
+
+// emitPooledLocked is emitLocked with a pooled event buffer, for a
+// hijacked stream (its connection copies what it does not write at once).
+func (st *responseStream) emitPooledLocked(data []byte) error {
+	ep := chunkPool.Get().(*[]byte)
+	defer putChunk(ep)
+	st.evbuf = (*ep)[:0]
+	err := st.emitLocked(data)
+	*ep, st.evbuf = st.evbuf, nil
+	return err
+}
+
+// putChunk returns a buffer to chunkPool, unless it grew too big to keep.
+func putChunk(bp *[]byte) {
+	if cap(*bp) <= maxPooledChunk {
+		chunkPool.Put(bp)
+	}
 }
 
 // drain writes the queued events until there are none left.
@@ -643,7 +671,11 @@ func (st *responseStream) drain() {
 		if !st.done {
 			// A failed write detaches the stream (and is logged); the
 			// events left are then discarded the same way.
-			_ = st.emitLocked(data)
+			if st.hc != nil {
+				_ = st.emitPooledLocked(data)
+			} else {
+				_ = st.emitLocked(data)
+			}
 		}
 		st.mu.Unlock()
 	}

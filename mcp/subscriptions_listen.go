@@ -34,30 +34,24 @@ type listener struct {
 	// notification on the broadcaster's goroutine.
 	direct func(method string, params any) error
 	// writeDirect is what direct becomes when serve starts, and
-	// watchConn the hijacked connection serve then watches; both set and
-	// read on the goroutine serving the stream.
+	// watchConn the hijacked connection serve then watches; both set
+	// (under mu) and read on the goroutine serving the stream.
 	writeDirect func(method string, params any) error
 	watchConn   *hijackedConn
-	// interruptible: cancelling the stream's context interrupts the wait
-	// on watchConn already (hijacked_serve.go).
-	interruptible bool
-	// waiting is watchConn while serve waits on it (guarded by mu).
-	waiting *hijackedConn
 	// full, made by serve with queue, is closed when a notification did
 	// not fit in queue: the client stopped reading, and its stream ends.
 	// fullEarly records that before serve made it (guarded by mu).
 	full      chan struct{}
 	fullOnce  sync.Once
 	fullEarly bool
+	// waiting: serve waits on watchConn (guarded by mu).
+	waiting bool
 	// stop cancels the write in progress when the queue fills; set by
 	// serve.
 	stop atomic.Pointer[context.CancelFunc]
 	// listChanged is the encoding of the stream's list-change params,
 	// made by serve on first use: every list change sends the same bytes.
 	listChanged json.RawMessage
-	// listEvents are the encoded list-change events of a stream written
-	// directly (hijacked_serve.go); guarded by mu.
-	listEvents []listEvent
 	// idJSON is the encoded subscription id (broadcast_event.go); guarded
 	// by mu.
 	idJSON []byte
@@ -267,9 +261,10 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 		// to see them, the broadcasters write the notifications and this
 		// goroutine watches the client; else another goroutine does.
 		if hc := st.claimWatch(); hc != nil && s.sendingHandler() == nil {
+			l.mu.Lock() // interruptWaiting reads watchConn
 			l.writeDirect = func(method string, params any) error { return st.notifyDirect(l, method, params) }
 			l.watchConn = hc
-			l.interruptible = st.interruptsWatch(ctx)
+			l.mu.Unlock()
 			st.releaseBuffers()
 		} else if hc != nil {
 			go hc.watch()
@@ -297,7 +292,8 @@ func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan stru
 		l.direct = l.writeDirect
 		l.mu.Unlock()
 		if l.watchConn != nil {
-			return l.waitDirect(ctx, s, l.watchConn, l.interruptible)
+			st := streamFromContext(ctx)
+			return l.waitDirect(ctx, s, l.watchConn, st != nil && st.interruptsWatch(ctx))
 		}
 		select {
 		case <-ctx.Done():
