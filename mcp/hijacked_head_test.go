@@ -22,6 +22,7 @@ func TestResponseHeadWire(t *testing.T) {
 		"Content-Type: text/event-stream\r\n" +
 		"Date: Thu, 26 Nov 2026 11:00:00 GMT\r\n" +
 		"Mcp-Session-Id: abc\r\n" +
+		"Connection: close\r\n" +
 		"Transfer-Encoding: chunked\r\n\r\n"
 	if got != want {
 		t.Errorf("head\n%q\nwant\n%q", got, want)

@@ -134,7 +134,9 @@ func hijackResponse(w http.ResponseWriter, cfg *streamConfig, onClose func(*hija
 }
 
 // appendResponseHead appends the status line and headers of a 200
-// chunked response with header's fields.
+// chunked response with header's fields. The response says
+// "Connection: close": the connection is never handed back to net/http,
+// so a client must not send another request on it once the stream ends.
 func appendResponseHead(b []byte, header http.Header) []byte {
 	delete(header, "Content-Length")
 	delete(header, "Transfer-Encoding")
@@ -153,7 +155,7 @@ func appendResponseHead(b []byte, header http.Header) []byte {
 	b = append(b, "HTTP/1.1 200 OK\r\n"...)
 	buf := headBuffer{b}
 	_ = header.Write(&buf) // sorted, values cleaned of line breaks
-	b = append(buf.b, "Transfer-Encoding: chunked\r\n\r\n"...)
+	b = append(buf.b, "Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n"...)
 	return b
 }
 

@@ -167,7 +167,7 @@ func TestHijackedListenStreamWire(t *testing.T) {
 		t.Fatalf("status line %q", ws.status)
 	}
 	for k, want := range map[string]string{
-		"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "Transfer-Encoding": "chunked",
+		"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "Transfer-Encoding": "chunked", "Connection": "close",
 		"Access-Control-Allow-Origin": "https://app.example", "Access-Control-Expose-Headers": "Mcp-Session-Id",
 	} {
 		if got := ws.header.Get(k); got != want {
