@@ -220,9 +220,15 @@ func (hc *hijackedConn) write(data []byte) error {
 }
 
 // sendLocked writes b at once if nothing waits before it and the socket
-// takes it, and queues what is left for the writer goroutine. b is not
-// retained.
-func (hc *hijackedConn) sendLocked(b []byte) error {
+// takes it, and queues what is left for the writer goroutine, at most
+// maxQueuedEvents chunks. b is not retained.
+func (hc *hijackedConn) sendLocked(b []byte) error { return hc.writeOrQueueLocked(b, true) }
+
+// sendTailLocked is sendLocked for the last bytes of the stream: they may
+// exceed the queue bound.
+func (hc *hijackedConn) sendTailLocked(b []byte) error { return hc.writeOrQueueLocked(b, false) }
+
+func (hc *hijackedConn) writeOrQueueLocked(b []byte, bounded bool) error {
 	if !hc.writing {
 		n, err := hc.tryWrite(b)
 		if err != nil {
@@ -232,7 +238,7 @@ func (hc *hijackedConn) sendLocked(b []byte) error {
 			return nil
 		}
 	}
-	if len(hc.pending) >= maxQueuedEvents {
+	if bounded && len(hc.pending) >= maxQueuedEvents {
 		return errStreamTooSlow
 	}
 	hc.pending = append(hc.pending, append([]byte(nil), b...))
@@ -294,24 +300,6 @@ func (hc *hijackedConn) end(final []byte) {
 	if err != nil || idle {
 		hc.close()
 	}
-}
-
-// sendTailLocked is sendLocked for the last bytes of the stream: they may
-// exceed the queue bound.
-func (hc *hijackedConn) sendTailLocked(b []byte) error {
-	if !hc.writing {
-		n, err := hc.tryWrite(b)
-		if err != nil {
-			return err
-		}
-		if b = b[n:]; len(b) == 0 {
-			return nil
-		}
-		hc.writing = true
-		go hc.writeLoop()
-	}
-	hc.pending = append(hc.pending, append([]byte(nil), b...))
-	return nil
 }
 
 // fail closes the connection after a failed write or a client that went
