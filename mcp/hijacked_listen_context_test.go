@@ -114,10 +114,7 @@ func TestHijackedListenListChangedSpliced(t *testing.T) {
 	}
 	addPrompt("first") // the server has prompts, so it honours their list changes
 	open := func(id string) *wireStream {
-		body := modernCall(1, MethodSubscriptionsListen, `"notifications":{"toolsListChanged":true,"promptsListChanged":true}`)
-		body = strings.Replace(body, `"id":1`, `"id":`+id, 1)
-		ws := openWire(t, ts, fmt.Sprintf("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
-			"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: %d\r\n\r\n%s", len(body), body))
+		ws := openWire(t, ts, listenRequestWith("HTTP/1.1", id, `"notifications":{"toolsListChanged":true,"promptsListChanged":true}`))
 		ws.chunkWith(NotificationSubscriptionsAcknowledged)
 		return ws
 	}

@@ -146,7 +146,14 @@ func withCORS(next http.Handler) http.Handler {
 
 // listenRequest is a raw subscriptions/listen POST for list changes.
 func listenRequest(proto string) string {
-	body := modernCall(7, MethodSubscriptionsListen, `"notifications":{"toolsListChanged":true}`)
+	return listenRequestWith(proto, "7", `"notifications":{"toolsListChanged":true}`)
+}
+
+// listenRequestWith is a raw subscriptions/listen request with request id
+// id (JSON) and the given params members.
+func listenRequestWith(proto, id, params string) string {
+	body := modernCall(1, MethodSubscriptionsListen, params)
+	body = strings.Replace(body, `"id":1`, `"id":`+id, 1)
 	return fmt.Sprintf("POST / %s\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
 		"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: %d\r\n\r\n%s", proto, len(body), body)
 }
@@ -568,10 +575,7 @@ func TestHijackedListenResourceUpdatedSpliced(t *testing.T) {
 		return &ReadResourceResult{}, nil
 	}})
 	open := func(id string) *wireStream {
-		body := modernCall(1, MethodSubscriptionsListen, fmt.Sprintf(`"notifications":{"resourceSubscriptions":[%q]}`, uri))
-		body = strings.Replace(body, `"id":1`, `"id":`+id, 1)
-		ws := openWire(t, ts, fmt.Sprintf("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
-			"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: %d\r\n\r\n%s", len(body), body))
+		ws := openWire(t, ts, listenRequestWith("HTTP/1.1", id, fmt.Sprintf(`"notifications":{"resourceSubscriptions":[%q]}`, uri)))
 		ws.chunkWith(NotificationSubscriptionsAcknowledged)
 		return ws
 	}
