@@ -91,17 +91,27 @@ func init() {
 	}
 }
 
-func benchScaleOut(b *testing.B, era Era, target string, clients int) {
-	ctx := context.Background()
+// startScaleTarget starts the instances of a BenchmarkScaleOut target, and
+// connects to Redis for the targets that use it (then flushed); both are
+// stopped when the benchmark function returns.
+func startScaleTarget(b *testing.B, ctx context.Context, era Era, target string) ([]*Child, *goredis.Client) {
 	var children []*Child
-	defer func() {
+	b.Cleanup(func() {
 		for _, c := range children {
 			if err := c.Stop(); err != nil {
 				b.Error(err)
 			}
 		}
-	}()
-	var rdb *goredis.Client
+	})
+	start := func(n int, redisAddr string) {
+		for range n {
+			c, err := startScaleChild(era, redisAddr, scaleInstanceProcs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			children = append(children, c)
+		}
+	}
 	switch target {
 	case "single":
 		name := Ours{}.Name()
@@ -110,41 +120,35 @@ func benchScaleOut(b *testing.B, era Era, target string, clients int) {
 			b.Fatal(err)
 		}
 		children = append(children, c)
-	case "memory1", "plain3":
-		n := 1
-		if target == "plain3" {
-			n = 3
-		}
-		for range n {
-			c, err := startScaleChild(era, "", scaleInstanceProcs)
-			if err != nil {
-				b.Fatal(err)
-			}
-			children = append(children, c)
-		}
-	default:
-		addr, stop, err := benchRedis()
-		if err != nil {
-			b.Skip(err)
-		}
-		defer stop()
-		rdb = goredis.NewClient(&goredis.Options{Addr: addr})
-		defer rdb.Close()
-		if err := rdb.FlushDB(ctx).Err(); err != nil {
-			b.Fatal(err)
-		}
-		n := 3
-		if target == "redis1" {
-			n = 1
-		}
-		for range n {
-			c, err := startScaleChild(era, addr, scaleInstanceProcs)
-			if err != nil {
-				b.Fatal(err)
-			}
-			children = append(children, c)
-		}
+		return children, nil
+	case "memory1":
+		start(1, "")
+		return children, nil
+	case "plain3":
+		start(3, "")
+		return children, nil
 	}
+	addr, stop, err := benchRedis()
+	if err != nil {
+		b.Skip(err)
+	}
+	b.Cleanup(stop)
+	rdb := goredis.NewClient(&goredis.Options{Addr: addr})
+	b.Cleanup(func() { rdb.Close() })
+	if err := rdb.FlushDB(ctx).Err(); err != nil {
+		b.Fatal(err)
+	}
+	if target == "redis1" {
+		start(1, addr)
+	} else {
+		start(3, addr)
+	}
+	return children, rdb
+}
+
+func benchScaleOut(b *testing.B, era Era, target string, clients int) {
+	ctx := context.Background()
+	children, rdb := startScaleTarget(b, ctx, era, target)
 	var targets []*url.URL
 	for _, c := range children {
 		u, _ := url.Parse(c.URL)
