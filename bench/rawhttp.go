@@ -178,8 +178,8 @@ func drain(resp *http.Response) {
 	resp.Body.Close()
 }
 
-// readResult reads a JSON-RPC response, sent as JSON or as the first event
-// of an SSE stream, and returns its result; a JSON-RPC error or an HTTP
+// readResult reads a JSON-RPC response, sent as JSON or as the first
+// message of an SSE stream (past a priming event), and returns its result; a JSON-RPC error or an HTTP
 // error status is an error.
 func readResult(resp *http.Response) (json.RawMessage, error) {
 	defer drain(resp)
@@ -192,7 +192,7 @@ func readResult(resp *http.Response) (json.RawMessage, error) {
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" {
-		if body, err = FirstSSEData(body); err != nil {
+		if body, err = firstSSEMessage(body); err != nil {
 			return nil, err
 		}
 	}

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -166,7 +165,7 @@ func benchScaleOut(b *testing.B, era Era, target string, clients int) {
 		}
 		defer raws[i].Close()
 	}
-	call := func(w int) error { return scaleCall(ctx, raws[w]) }
+	call := func(w int) error { return raws[w].Call(ctx) }
 	if err := driveCalls(max(b.N/10, 2*clients*len(children)), clients, call); err != nil {
 		b.Fatal(err)
 	}
@@ -196,52 +195,6 @@ func benchScaleOut(b *testing.B, era Era, target string, clients int) {
 	s1, r1 := cpu()
 	b.ReportMetric(float64(s1-s0)/float64(b.N), "server-cpu-ns/call")
 	b.ReportMetric(float64(r1-r0)/float64(b.N), "redis-cpu-ns/call")
-}
-
-// scaleCall makes one tools/call of EchoTool and checks its answer. It is
-// RawClient.Call reading an SSE answer past the priming event that a
-// resumable stream (an instance with an event store) starts with.
-func scaleCall(ctx context.Context, c *RawClient) error {
-	body := LegacyCallRequest(c.id())
-	if c.Era == Modern {
-		body = ModernCallRequest(c.id())
-	}
-	resp, err := c.post(ctx, "tools/call", EchoTool, body)
-	if err != nil {
-		return err
-	}
-	defer drain(resp)
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("status %s: %.200s", resp.Status, data)
-	}
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		msg := []byte(nil)
-		for event := range strings.SplitSeq(string(data), "\n\n") {
-			if m, err := FirstSSEData([]byte(event)); err == nil && len(m) > 0 {
-				msg = m
-				break
-			}
-		}
-		data = msg
-	}
-	result, err := ParseResponse(data)
-	if err != nil {
-		return err
-	}
-	var r struct {
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
-		IsError bool `json:"isError"`
-	}
-	if err := json.Unmarshal(result, &r); err != nil || len(r.Content) != 1 {
-		return fmt.Errorf("%w: result %s", ErrMismatch, result)
-	}
-	return checkEcho([]string{r.Content[0].Text}, r.IsError, EchoText)
 }
 
 // startScaleChild starts a copy of the benchmark binary serving our

@@ -15,14 +15,32 @@ var ErrNoResponse = errors.New("no JSON-RPC message in response body")
 // comments and the other fields, which it ignores. It returns ErrNoResponse
 // if no event carries data.
 func FirstSSEData(body []byte) ([]byte, error) {
-	var data []byte
+	data, _, err := nextSSEData(body)
+	return data, err
+}
+
+// firstSSEMessage is FirstSSEData past events whose data is empty, such as
+// the priming event (an id, no message) that a resumable stream starts with.
+func firstSSEMessage(body []byte) ([]byte, error) {
+	for {
+		data, rest, err := nextSSEData(body)
+		if err != nil || len(data) > 0 {
+			return data, err
+		}
+		body = rest
+	}
+}
+
+// nextSSEData returns the data of the first event with data in body, as
+// FirstSSEData, and what follows that event.
+func nextSSEData(body []byte) (data, rest []byte, err error) {
 	hasData := false
 	for len(body) > 0 {
-		line, rest := cutLine(body)
-		body = rest
+		line, after := cutLine(body)
+		body = after
 		if len(line) == 0 { // blank line: the event ends
 			if hasData {
-				return data, nil
+				return data, body, nil
 			}
 			continue
 		}
@@ -43,9 +61,9 @@ func FirstSSEData(body []byte) ([]byte, error) {
 		hasData = true
 	}
 	if hasData { // an event cut off at the end of the body still counts
-		return data, nil
+		return data, nil, nil
 	}
-	return nil, fmt.Errorf("%w: SSE stream without data", ErrNoResponse)
+	return nil, nil, fmt.Errorf("%w: SSE stream without data", ErrNoResponse)
 }
 
 // cutLine splits b after its first line end (LF, CRLF or CR).

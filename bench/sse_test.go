@@ -85,3 +85,21 @@ func FuzzParseResponse(f *testing.F) {
 		}
 	})
 }
+
+// A resumable stream starts with a priming event (an id, empty data); the
+// message is the first event after it with data.
+func TestFirstSSEMessageSkipsPriming(t *testing.T) {
+	for _, body := range []string{
+		"id: s_0\ndata: \n\nid: s_1\ndata: {\"x\":1}\n\n",
+		"id: s_0\r\ndata:\r\nretry: 500\r\n\r\ndata: {\"x\":1}\r\n\r\n",
+		"data: {\"x\":1}\n\n",
+	} {
+		got, err := firstSSEMessage([]byte(body))
+		if err != nil || string(got) != `{"x":1}` {
+			t.Errorf("firstSSEMessage(%q) = %q, %v", body, got, err)
+		}
+	}
+	if _, err := firstSSEMessage([]byte("id: s_0\ndata: \n\n")); !errors.Is(err, ErrNoResponse) {
+		t.Errorf("priming event alone: err = %v, want ErrNoResponse", err)
+	}
+}
