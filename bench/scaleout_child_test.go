@@ -7,14 +7,18 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/mcp/storetest"
 	"github.com/gomcp/sdk/redis"
 )
 
@@ -166,4 +170,76 @@ func newScaleInstance(addr string) (http.Handler, func() error, error) {
 		return errors.Join(errs...)
 	}
 	return withControl(h, &oursServer{s: s}), done, nil
+}
+
+// TestScaleChildren starts one child serving three scale-out instances:
+// each has a listener of its own that serves MCP, only the first answers
+// CPUPath (so the process's CPU is counted once), and with Redis a legacy
+// session made through one instance is served by the others.
+func TestScaleChildren(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	hc := newHTTPClient(2)
+	defer hc.CloseIdleConnections()
+	start := func(t *testing.T, addr string) *scaleChild {
+		c, err := startScaleChildren(Modern, 3, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if err := c.Stop(); err != nil {
+				t.Error(err)
+			}
+		})
+		return c
+	}
+	t.Run("stateless", func(t *testing.T) {
+		c := start(t, "")
+		if len(c.urls) != 3 || c.urls[0] == c.urls[1] || c.urls[1] == c.urls[2] || c.urls[0] == c.urls[2] {
+			t.Fatalf("urls %q, want 3 distinct", c.urls)
+		}
+		for i, u := range c.urls {
+			raw := &RawClient{URL: u + "/mcp", HTTP: hc, Era: Modern}
+			if err := raw.Start(ctx); err != nil {
+				t.Fatalf("instance %d: %v", i, err)
+			}
+			if err := raw.Call(ctx); err != nil {
+				t.Errorf("instance %d: call: %v", i, err)
+			}
+			raw.Close()
+			cpu := &Child{URL: u, name: "instance " + strconv.Itoa(i)}
+			_, err := cpu.CPU(ctx, hc)
+			if got, want := err == nil, i == 0; got != want {
+				t.Errorf("instance %d: CPU answered %v (error %v), want %v", i, got, err, want)
+			}
+		}
+	})
+	t.Run("legacy on Redis", func(t *testing.T) {
+		addr, stop, err := benchRedis()
+		if err != nil {
+			t.Skip(err)
+		}
+		defer stop()
+		c := start(t, addr)
+		var targets []*url.URL
+		for _, s := range c.urls {
+			u, _ := url.Parse(s)
+			targets = append(targets, u)
+		}
+		proxy := httptest.NewServer(storetest.RoundRobin(targets))
+		defer proxy.Close()
+		raw := &RawClient{URL: proxy.URL + "/mcp", HTTP: hc, Era: Legacy}
+		if err := raw.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		for i := range 6 { // twice through every instance
+			if err := raw.Call(ctx); err != nil {
+				t.Fatalf("call %d: %v", i, err)
+			}
+		}
+	})
 }
