@@ -40,3 +40,25 @@ func TestEvaluateScaleOutGoals(t *testing.T) {
 		})
 	}
 }
+
+// TestGoalAsidesPlanned checks that every target shown beside a goal is
+// run by the group the goal checks, in the full plan.
+func TestGoalAsidesPlanned(t *testing.T) {
+	if len(goalAsides) == 0 {
+		t.Fatal("no asides: the scale-out goals should show procs3")
+	}
+	for name, target := range goalAsides {
+		found := false
+		for _, g := range plan(fullBudget) {
+			if g.name() == name {
+				found = true
+				if !contains(g.targets, target) {
+					t.Errorf("group %s does not run %s, which its goals show", name, target)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("asides name group %s, which the plan lacks", name)
+		}
+	}
+}
