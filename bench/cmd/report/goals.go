@@ -60,6 +60,10 @@ var goals = append([]goal{
 		"SchemaValidate/value", "allocs/op", "", 0, false},
 }, secondFrontGoals...)
 
+// goalAsides names, by group, a target whose ratio to a ratio goal's other
+// target is shown after the goal's own figure, for information only.
+var goalAsides = map[string]string{}
+
 // Goal statuses.
 const (
 	met     = "met"
@@ -99,6 +103,11 @@ func (s *store) evaluate(gl goal, groups []group) (status, detail string) {
 	if gl.other != "" {
 		v, ok = s.toTarget(g, metric{unit: gl.unit}, ours, gl.other)
 		shown = fmt.Sprintf("ours ÷ %s = %.3g (median of per-pass ratios)", gl.other, v)
+		if aside, ok := goalAsides[gl.group]; ok {
+			if r, ok := s.toTarget(g, metric{unit: gl.unit}, aside, gl.other); ok {
+				shown += fmt.Sprintf("; for information, %s ÷ %s = %.3g", aside, gl.other, r)
+			}
+		}
 	} else {
 		v, ok = s.median(g.full(ours), gl.unit)
 		shown = fmt.Sprintf("median %s", formatValue(gl.unit, v))

@@ -58,4 +58,18 @@ which negotiates 2026-07-28 (server/discover, stateless requests) with all three
   (after a warm-up of a tenth as many calls) and divides the CPU time (user and system, from
   getrusage, garbage collection included) the child used by the number of calls; "÷ ceiling"
   divides by the ceiling's CPU per call in the same pass.
+- **Scale-out**: our echo server as several instances behind a round-robin reverse proxy in the parent,
+  called from 8 raw sessions (legacy: one session each, made once; 2026-07-28: stateless). Every child process runs with GOMAXPROCS=1, as a machine with one CPU. **ours** is three
+  instances in one child process, each with its own server, handler, listener, Redis client and
+  Redis backends (session store, session router, event bus, event store, task store) on one
+  redis-server: what three machines would run, on one CPU as the single instance, so that ours ÷
+  single is what the shared state costs per call; the scale-out CPU goals are on it. **procs3** is the
+  same three instances in three child processes: its ratio to single, shown after each goal for
+  information, is higher because three processes on this machine's two cores, each idle more often
+  than one process carrying every call, pay for waking up and for cold caches (a fifth to a quarter
+  of their CPU); **plain3** (2026-07-28 only), three processes sharing nothing but the requestState
+  key, costs about as much as procs3, so the excess is not Redis. server-cpu-ns/call is the CPU of
+  all the child processes per call, redis-cpu-ns/call the redis-server's (INFO cpu). The fan-out
+  figure times a tool list change made on one of three instances (child processes with Go's default
+  GOMAXPROCS) until each of 1,000 streams spread over them has it.
 `
