@@ -116,7 +116,9 @@ func TestListChangedFirstChangeAtOnce(t *testing.T) {
 				go func() {
 					_, _ = cs.Listen(ctx, &SubscriptionsListenParams{Notifications: SubscriptionFilter{ToolsListChanged: true}})
 				}()
-				waitUntil(t, func() bool { return len(server.listeners.matching(func(*SubscriptionFilter) bool { return true })) == 1 })
+				waitUntil(t, func() bool {
+					return len(server.listeners.matching(func(*SubscriptionFilter) bool { return true })) == 1
+				})
 			}
 			time.Sleep(100 * time.Millisecond) // the setup's change is flushed
 			server.mu.Lock()
