@@ -116,9 +116,11 @@ type Server struct {
 	templates featureSet[*ServerResourceTemplate]
 
 	listeners      listeners
-	pendingChanges map[string]uint64 // list_changed notifications scheduled, by method: the last change
-	changeSeq      uint64            // list changes so far
-	shutdown       chan struct{}     // closed by Close
+	pendingChanges map[string]uint64    // list_changed notifications scheduled, by method: the last change
+	lastFlush      map[string]time.Time // when each method's list_changed notification last went out
+	changeDelay    time.Duration        // listChangedDelay, unless a test sets it
+	changeSeq      uint64               // list changes so far
+	shutdown       chan struct{}        // closed by Close
 
 	closeOnce     sync.Once
 	stateKeyOnce  sync.Once

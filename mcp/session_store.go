@@ -32,6 +32,10 @@ type SessionState struct {
 	// Subscriptions are the resource URIs subscribed to with
 	// resources/subscribe, sorted.
 	Subscriptions []string `json:"subscriptions,omitempty"`
+	// Owner is who the session belongs to (WithSessionOwner): requests
+	// with another owner are refused. Empty for a session created
+	// without one.
+	Owner string `json:"owner,omitempty"`
 }
 
 // A SessionStore keeps the state of legacy sessions where every instance
@@ -215,9 +219,14 @@ const storeTimeout = 5 * time.Second
 // lookupSession returns the session named by a request's Mcp-Session-Id,
 // or nil. With a SessionStore, the store decides: a session it does not
 // hold is gone (deleted or expired on another instance), and one this
-// instance has not seen yet is adopted from the stored state.
+// instance has not seen yet is adopted from the stored state. A session
+// whose owner is not the request's (session_owner.go) is nil too.
 func (h *StreamableHTTPHandler) lookupSession(r *http.Request, sid string) *httpSession {
 	sess := h.session(sid)
+	owner := SessionOwnerFromContext(r.Context())
+	if sess != nil && sess.owner != owner {
+		return nil
+	}
 	store := h.opts.SessionStore
 	if store == nil {
 		return sess
@@ -242,6 +251,9 @@ func (h *StreamableHTTPHandler) lookupSession(r *http.Request, sid string) *http
 		h.opts.Logger.Warn("mcp: loading a session from the store failed", "session", sid, "error", err)
 		return sess
 	}
+	if st.Owner != owner {
+		return nil
+	}
 	data, _ := strictjson.Marshal(st)
 	if sess != nil {
 		sess.shared.mu.Lock()
@@ -265,6 +277,7 @@ func (h *StreamableHTTPHandler) adoptSession(r *http.Request, sid string, st *Se
 	}
 	sess := h.newHTTPSession(s)
 	sess.id = sid
+	sess.owner = st.Owner
 	sess.ss.restore(st)
 	sess.ss.changeMark = s.changeMark()
 	sess.shared.saved = data
@@ -343,6 +356,7 @@ func (sess *httpSession) saveShared() error {
 	if st == nil {
 		return nil
 	}
+	st.Owner = sess.owner
 	data, err := strictjson.Marshal(st)
 	if err != nil {
 		return err

@@ -99,7 +99,7 @@ func (h *SSEHTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		t, closed := h.sessions[id], h.closed
 		h.mu.Unlock()
-		if t == nil {
+		if t == nil || t.owner != SessionOwnerFromContext(r.Context()) { // session_owner.go
 			writeHTTPError(w, http.StatusNotFound, CodeInvalidRequest, "session not found")
 			return
 		}
@@ -125,6 +125,7 @@ func (h *SSEHTTPHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	endpoint := (&url.URL{Path: r.URL.Path, RawQuery: url.Values{"sessionId": {id}}.Encode()}).String()
 	t := NewSSEServerTransport(endpoint, w)
 	t.maxBody, t.writeTimeout, t.logger = h.opts.MaxBodyBytes, h.opts.WriteTimeout, h.opts.Logger
+	t.owner = SessionOwnerFromContext(r.Context())
 	h.mu.Lock()
 	switch {
 	case h.closed:
@@ -242,6 +243,7 @@ func (h *SSEHTTPHandler) Close() error {
 // not return before the session ends (ServerSession.Wait).
 type SSEServerTransport struct {
 	endpoint     string
+	owner        string // WithSessionOwner of the GET that opened the session
 	w            http.ResponseWriter
 	rc           *http.ResponseController
 	maxBody      int64

@@ -186,6 +186,7 @@ func (px *postExchange) serveLegacy() {
 func (px *postExchange) startSession(req *jsonrpc2.Request) {
 	h := px.h
 	sess := h.newHTTPSession(px.server)
+	sess.owner = SessionOwnerFromContext(px.r.Context()) // session_owner.go
 	if err := h.addSession(sess); err != nil {
 		sess.Close()
 		if errors.Is(err, errTooManySessions) {

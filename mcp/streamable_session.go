@@ -30,6 +30,7 @@ var errNoClientStream = errors.New("mcp: the client has no open stream to receiv
 // expiry timer.
 type httpSession struct {
 	id       string
+	owner    string // WithSessionOwner of the initialize request
 	h        *StreamableHTTPHandler
 	ss       *ServerSession
 	lastUsed atomic.Int64 // unix nanoseconds

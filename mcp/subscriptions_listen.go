@@ -364,9 +364,11 @@ func (s *Server) honoured(f SubscriptionFilter) SubscriptionFilter {
 	return out
 }
 
-// listChangedDelay is how long the server gathers list changes before it
-// notifies clients, so that a burst of AddX/RemoveX calls sends one
-// notification per list.
+// listChangedDelay is the shortest time between two list_changed
+// notifications of one list: the first change is announced at once, and
+// the changes that follow within listChangedDelay are announced together
+// when it ends, so that a burst of AddX/RemoveX calls sends at most two
+// notifications per list.
 const listChangedDelay = 10 * time.Millisecond
 
 // listChanged schedules a list_changed notification for every client that
@@ -378,19 +380,35 @@ func (s *Server) listChanged(method string) {
 }
 
 // scheduleListChanged schedules the notification of a list change made
-// here or, through the event bus, on another instance.
+// here or, through the event bus, on another instance: at once if the
+// list's last notification is older than listChangedDelay, else when
+// that delay has passed. A notification already scheduled covers the
+// change.
 func (s *Server) scheduleListChanged(method string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.changeSeq++
 	if s.pendingChanges == nil {
 		s.pendingChanges = make(map[string]uint64)
+		s.lastFlush = make(map[string]time.Time)
 	}
 	_, scheduled := s.pendingChanges[method]
 	s.pendingChanges[method] = s.changeSeq
-	if !scheduled {
-		time.AfterFunc(listChangedDelay, func() { s.flushListChanged(method) })
+	if scheduled {
+		return
 	}
+	// The flush runs on its own goroutine even when it is due now: the
+	// caller (AddTools, say) does not wait for thousands of writes.
+	delay := s.changeDelay
+	if delay == 0 {
+		delay = listChangedDelay
+	}
+	wait := delay - time.Since(s.lastFlush[method])
+	if wait <= 0 {
+		go s.flushListChanged(method)
+		return
+	}
+	time.AfterFunc(wait, func() { s.flushListChanged(method) })
 }
 
 // addListener registers l, marked with the number of list changes so far;
@@ -415,6 +433,7 @@ func (s *Server) flushListChanged(method string) {
 	s.mu.Lock()
 	seq := s.pendingChanges[method]
 	delete(s.pendingChanges, method)
+	s.lastFlush[method] = time.Now()
 	s.mu.Unlock()
 	s.publishListChanged(method) // event_bus.go
 	ctx := context.Background()

@@ -55,7 +55,8 @@ func TestListenDeliversListChangesAndResourceUpdates(t *testing.T) {
 		t.Errorf("acknowledged %+v: want tools and the resource, not prompts (the server has none)", ack.Notifications)
 	}
 	mu.Unlock()
-	// A burst of changes gives one notification.
+	// A burst of changes gives at most two notifications: the first
+	// change at once, the others together once listChangedDelay has passed.
 	server.AddTools(&ServerTool{Tool: &Tool{Name: "t1", InputSchema: map[string]any{"type": "object"}}, Handler: echoTool().Handler})
 	server.RemoveTools("t1")
 	server.RemoveTools("echo")
@@ -65,16 +66,75 @@ func TestListenDeliversListChangesAndResourceUpdates(t *testing.T) {
 	if err := server.ResourceUpdated(context.Background(), &ResourceUpdatedParams{URI: "file:///other.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(got) >= 2 })
+	count := func(what string) int {
+		n := 0
+		for _, g := range got {
+			if g == what {
+				n++
+			}
+		}
+		return n
+	}
+	waitUntil(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return count("tools") >= 1 && count("updated file:///a.txt") >= 1
+	})
+	time.Sleep(5 * listChangedDelay) // a second tools change, if any, has arrived
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Listen returned %v", err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	want := map[string]bool{"tools": true, "updated file:///a.txt": true}
-	if len(got) != 2 || !want[got[0]] || !want[got[1]] {
-		t.Fatalf("notifications %q, want one tools change and one update of file:///a.txt", got)
+	if tools, updated := count("tools"), count("updated file:///a.txt"); tools > 2 || updated != 1 || tools+updated != len(got) {
+		t.Fatalf("notifications %q, want one or two tools changes and one update of file:///a.txt", got)
+	}
+}
+
+// The first change of a list that has been quiet for listChangedDelay is
+// announced at once; the changes that follow wait until the delay has
+// passed since it. The test makes the delay an hour and the list's last
+// notification older than that: the first change must arrive, the
+// second must not.
+func TestListChangedFirstChangeAtOnce(t *testing.T) {
+	for _, version := range []string{Version20251125, Version20260728} {
+		t.Run(version, func(t *testing.T) {
+			server := NewServer("s", "v1", nil)
+			server.changeDelay = 20 * time.Millisecond
+			server.AddTools(echoTool())
+			var mu sync.Mutex
+			n := 0
+			cs, _ := connect(t, server, &ClientOptions{ProtocolVersion: version, ToolListChangedHandler: func(context.Context, *ClientSession, *ToolListChangedParams) {
+				mu.Lock()
+				n++
+				mu.Unlock()
+			}})
+			if version == Version20260728 {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				go func() {
+					_, _ = cs.Listen(ctx, &SubscriptionsListenParams{Notifications: SubscriptionFilter{ToolsListChanged: true}})
+				}()
+				waitUntil(t, func() bool {
+					return len(server.listeners.matching(func(*SubscriptionFilter) bool { return true })) == 1
+				})
+			}
+			time.Sleep(100 * time.Millisecond) // the setup's change is flushed
+			server.mu.Lock()
+			server.changeDelay = time.Hour
+			server.lastFlush[NotificationToolListChanged] = time.Now().Add(-2 * time.Hour)
+			server.mu.Unlock()
+			server.AddTools(&ServerTool{Tool: &Tool{Name: "t1", InputSchema: map[string]any{"type": "object"}}, Handler: echoTool().Handler})
+			waitUntil(t, func() bool { mu.Lock(); defer mu.Unlock(); return n == 1 })
+			server.RemoveTools("t1")
+			time.Sleep(100 * time.Millisecond)
+			mu.Lock()
+			defer mu.Unlock()
+			if n != 1 {
+				t.Fatalf("%d notifications; want the first change only (the second waits for the delay)", n)
+			}
+		})
 	}
 }
 
@@ -92,7 +152,7 @@ func TestLegacyListChangedIsCoalesced(t *testing.T) {
 		server.AddTools(&ServerTool{Tool: &Tool{Name: "t", InputSchema: map[string]any{"type": "object"}}, Handler: echoTool().Handler})
 		server.RemoveTools("t")
 	}
-	waitUntil(t, func() bool { mu.Lock(); defer mu.Unlock(); return n >= 1 })
+	waitUntil(t, func() bool { mu.Lock(); defer mu.Unlock(); return n == 1 })
 	server.Close()
 	mu.Lock()
 	defer mu.Unlock()

@@ -23,6 +23,7 @@ func TestSessionStore(t *testing.T, newStore func(t *testing.T) mcp.SessionStore
 		ClientCapabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}},
 		LogLevel:           "debug",
 		Subscriptions:      []string{"file:///a", "file:///b"},
+		Owner:              "https://issuer.example\x00alice\x00client-1",
 	}
 	t.Run("RoundTrip", func(t *testing.T) {
 		s := newStore(t)
