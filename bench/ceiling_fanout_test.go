@@ -12,7 +12,16 @@ import (
 // The fan-out ceiling holds the raw client's streams of both eras and
 // delivers each notification kind to every one of them.
 func TestFanoutCeilingDelivers(t *testing.T) {
-	ts := httptest.NewServer(&fanoutCeiling{})
+	testFanoutDelivers(t, &fanoutCeiling{})
+}
+
+// So does the fan-out floor, on the connections it takes from net/http.
+func TestFanoutFloorDelivers(t *testing.T) {
+	testFanoutDelivers(t, &fanoutFloor{})
+}
+
+func testFanoutDelivers(t *testing.T, h http.Handler) {
+	ts := httptest.NewServer(h)
 	defer ts.Close()
 	ctx := context.Background()
 	for _, era := range Eras {

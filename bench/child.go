@@ -97,6 +97,8 @@ func targetServer(target string, era Era) (http.Handler, Server, error) {
 		return Ceiling{}, nil, nil
 	case fanoutCeilingName:
 		return &fanoutCeiling{}, nil, nil
+	case fanoutFloorName:
+		return &fanoutFloor{}, nil, nil
 	}
 	for _, sdk := range SDKs() {
 		if sdk.Name() != target {

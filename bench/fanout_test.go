@@ -44,7 +44,7 @@ func BenchmarkFanout(b *testing.B) {
 		}
 		for _, era := range Eras {
 			for _, n := range fanoutStreams {
-				for _, target := range append(Names(), CeilingName) {
+				for _, target := range append(Names(), CeilingName, FloorName) {
 					b.Run(fmt.Sprintf("%s/%s/n%d/%s", name, era, n, target), func(b *testing.B) {
 						if n > *maxStreams {
 							b.Skipf("%d streams: more than -bench.maxstreams=%d", n, *maxStreams)
@@ -59,8 +59,11 @@ func BenchmarkFanout(b *testing.B) {
 
 func benchFanout(b *testing.B, target string, era Era, kind string, n int) {
 	ctx := context.Background()
-	if target == CeilingName {
+	switch target {
+	case CeilingName:
 		target = fanoutCeilingName
+	case FloorName:
+		target = fanoutFloorName
 	}
 	child, err := StartChild(target, era)
 	if err != nil {

@@ -58,6 +58,18 @@ which negotiates 2026-07-28 (server/discover, stateless requests) with all three
   (after a warm-up of a tenth as many calls) and divides the CPU time (user and system, from
   getrusage, garbage collection included) the child used by the number of calls; "÷ ceiling"
   divides by the ceiling's CPU per call in the same pass.
+- **Notification fan-out**: each SDK's server runs in a child process; the parent opens N streams
+  (2026-07-28: subscriptions/listen; legacy and peers: a session's GET stream) with an SDK-neutral
+  client, asks the server for one change five times, and times each stream's delivery from the
+  request. server-cpu-ns/notification is the child's CPU (getrusage) during the deliveries divided
+  by the notifications delivered; heap, stack and goroutines per stream are the child's, settled,
+  with the streams open against before. Two targets are not SDKs: the **ceiling** is bare net/http
+  (a handler goroutine per stream waiting on a channel, one event made once, written and flushed),
+  and the **floor** (tools list changes) does the least any server must: it takes each stream's
+  connection from net/http and writes one event, made once, to every connection from a few
+  goroutines. Its CPU per notification is about the kernel's cost of one small write to a loopback
+  socket, which every server pays once per stream and no SDK can go below; its ratio to each peer is
+  shown after the fan-out goals against peers, for information.
 - **Scale-out**: our echo server as several instances behind a round-robin reverse proxy in the parent,
   called from 8 raw sessions (legacy: one session each, made once; 2026-07-28: stateless). Every child process runs with GOMAXPROCS=1, as a machine with one CPU. **ours** is three
   instances in one child process, each with its own server, handler, listener, Redis client and
