@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -49,6 +50,20 @@ func TestWithTokenInfo(t *testing.T) {
 		}
 	}
 
+	// Children are cancelled through the parent's own cancelCtx, as with
+	// context.WithValue, not by a goroutine each.
+	before := runtime.NumGoroutine()
+	var cancels []context.CancelFunc
+	for range 100 {
+		_, c := context.WithCancel(ctx)
+		cancels = append(cancels, c)
+	}
+	if n := runtime.NumGoroutine() - before; n >= 50 {
+		t.Errorf("%d goroutines started for 100 children", n)
+	}
+	for _, c := range cancels {
+		c()
+	}
 	child, cancelChild := context.WithCancel(ctx)
 	defer cancelChild()
 	stop := context.AfterFunc(ctx, func() {})
