@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -11,9 +13,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"runtime"
 	"slices"
 	"strings"
@@ -319,4 +323,81 @@ func benchAuthLoad(b *testing.B, era Era, target string, clients int) {
 	// (runLoad's warm-up of 2×clients steady-state calls included), which
 	// other processes on the machine inflate less than they do calls/s.
 	b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/call")
+}
+
+// BenchmarkAuthHeaderParse is net/http's server reading the tools/call
+// request of BenchmarkAuthHTTPLoad's load generator (http.ReadRequest on
+// its bytes as sent), without and with the access token: what carrying
+// the token costs the server before any middleware runs. In the legacy era
+// the request without the token has eight header lines and the one with
+// it nine, past which net/http's header map leaves its small form.
+func BenchmarkAuthHeaderParse(b *testing.B) {
+	for _, era := range Eras {
+		for _, target := range []string{"token", "unprotected"} {
+			b.Run(fmt.Sprintf("%s/%s", era, target), func(b *testing.B) {
+				raw := capturedCall(b, era, target == "token")
+				rd := strings.NewReader(raw)
+				br := bufio.NewReader(rd)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					rd.Reset(raw)
+					br.Reset(rd)
+					if _, err := http.ReadRequest(br); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(strings.Count(raw[:strings.Index(raw, "\r\n\r\n")], "\r\n")), "header-lines")
+			})
+		}
+	}
+}
+
+// capturedCall returns the bytes of a tools/call the load generator sends
+// (with a token when withToken), as the server received them.
+func capturedCall(b *testing.B, era Era, withToken bool) string {
+	ctx := context.Background()
+	srv, err := Ours{}.NewServer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	h, err := srv.Handler(era)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var mu sync.Mutex
+	var last []byte
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dump, err := httputil.DumpRequest(r, true)
+		if err != nil {
+			b.Error(err)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(dump[bytes.Index(dump, []byte("\r\n\r\n"))+4:]))
+		mu.Lock()
+		last = dump
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	hc := newHTTPClient(1)
+	defer hc.CloseIdleConnections()
+	if withToken {
+		as := newBenchAS(b)
+		hc = &http.Client{Transport: authTransport{base: hc.Transport, value: []string{"Bearer " + as.mint(b, "ES256", "user0")}}}
+	}
+	raw := &RawClient{URL: ts.URL, HTTP: hc, Era: era}
+	if err := raw.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	defer raw.Close()
+	if err := raw.Call(ctx); err != nil {
+		b.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !bytes.Contains(last, []byte(`"tools/call"`)) {
+		b.Fatalf("captured %q, not a tools/call", last)
+	}
+	return string(last)
 }
