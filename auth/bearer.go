@@ -249,7 +249,7 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.serve(w, r.WithContext(ContextWithTokenInfo(r.Context(), ti)), ti)
+	h.serve(w, withTokenInfo(r, ti), ti)
 }
 
 // checkScopes answers 403 and returns false if the token lacks a scope
@@ -286,6 +286,11 @@ func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, sche
 				return false, peeked
 			}
 			for _, op := range ops {
+				if sr.Func != nil {
+					// The names share the pooled body buffer: the
+					// application's function gets copies it may keep.
+					op.name, op.uri = strings.Clone(op.name), strings.Clone(op.uri)
+				}
 				required = sr.add(required, op.method, op.target())
 			}
 		}
@@ -403,7 +408,16 @@ func parseAuthorization(h http.Header) (scheme, token, desc string) {
 // syntax of bearer and DPoP tokens.
 func isToken68(s string) bool {
 	i := 0
-	for i < len(s) && token68Chars[s[i]] {
+	// Eight characters per step, without a branch per character: a JWT
+	// is hundreds of them, checked on every request.
+	for ; i+8 <= len(s); i += 8 {
+		b := s[i : i+8]
+		if token68Chars[b[0]]&token68Chars[b[1]]&token68Chars[b[2]]&token68Chars[b[3]]&
+			token68Chars[b[4]]&token68Chars[b[5]]&token68Chars[b[6]]&token68Chars[b[7]] == 0 {
+			break
+		}
+	}
+	for i < len(s) && token68Chars[s[i]] != 0 {
 		i++
 	}
 	if i == 0 {
@@ -417,10 +431,13 @@ func isToken68(s string) bool {
 	return true
 }
 
-// token68Chars are the characters of a token68 before its trailing "=".
-var token68Chars = func() (t [256]bool) {
+// token68Chars is 1 for the characters of a token68 before its trailing
+// "=", 0 for the others.
+var token68Chars = func() (t [256]byte) {
 	for c := range 256 {
-		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/'
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/' {
+			t[c] = 1
+		}
 	}
 	return t
 }()

@@ -80,7 +80,9 @@ var scanOptions = jsontext.AllowDuplicateNames(true)
 // are matched after unescaping, case-sensitively, as the MCP handler's
 // strict decoding matches them, so both see the same method and name; a
 // message with one of those members twice is refused. The caller calls
-// ps.release() once the next handler is done with the body.
+// ps.release() once the next handler is done with the body. The names and
+// URIs of ops may share the memory of the pooled body buffer: they are
+// valid until ps.release(), and must be copied to be kept longer.
 func peekOperations(r *http.Request, max int64, ops []operation) (_ []operation, ps *peekState, err error) {
 	ps = peekPool.Get().(*peekState)
 	ps.buf.Reset()

@@ -12,7 +12,8 @@ import (
 // escapes) and whose objects are small and shallow, without a tokenizer.
 // It reports false, with ops as given, when the jsontext scan must decide
 // (which also refuses what is malformed); FuzzScanOperationsDirect checks
-// that both read the same operations.
+// that both read the same operations. The names and URIs it returns are
+// read in place: they share body's memory.
 func scanOperationsDirect(body []byte, ops []operation) ([]operation, bool) {
 	n := len(ops)
 	// The scanner reads body in place; every string it keeps is copied.
@@ -72,9 +73,9 @@ func (sc *jsonScanner) message(ops []operation) []operation {
 			sc.members(2, func(name string) {
 				switch {
 				case name == "name" && sc.peek() == '"':
-					op.name = strings.Clone(sc.str())
+					op.name = sc.str() // aliases body: see peekOperations
 				case name == "uri" && sc.peek() == '"':
-					op.uri = strings.Clone(sc.str())
+					op.uri = sc.str()
 				default:
 					sc.skip(3)
 				}

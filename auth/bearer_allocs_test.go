@@ -1,0 +1,36 @@
+package auth
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// TestRequireBearerTokenAllocs holds the middleware to one allocation (the
+// request passed on, with its context: withTokenInfo) for a request whose
+// token is in the verifier's cache, in both eras, and when the legacy
+// body is read to find the tool called (its buffer is pooled, the tool's
+// name read in place).
+func TestRequireBearerTokenAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts vary under the race detector; BenchmarkRequireBearerTokenCached reports them")
+	}
+	const budget = 1
+	for _, era := range cachedEras {
+		t.Run(era, func(t *testing.T) {
+			h, r, reset := cachedRequest(t, era)
+			w := httptest.NewRecorder()
+			serve := func() {
+				reset()
+				h.ServeHTTP(w, r)
+			}
+			serve() // the pools filled
+			if w.Code != http.StatusOK {
+				t.Fatalf("status %d: %s", w.Code, w.Body)
+			}
+			if n := testing.AllocsPerRun(200, serve); n > budget {
+				t.Errorf("%v allocations per request, want at most %d", n, budget)
+			}
+		})
+	}
+}
