@@ -40,15 +40,6 @@ type RequireBearerTokenOptions struct {
 	// of legacy-era requests when per-method, tool, prompt or resource
 	// scopes are set (default mcp.DefaultMaxBodyBytes).
 	MaxBodyBytes int64
-	// MaxSessions bounds the legacy sessions bound to their principal
-	// (default 100,000). When the table is full, some sessions are
-	// forgotten, and their clients must initialize again.
-	MaxSessions int
-	// SessionIdleTimeout forgets a session's binding after that long
-	// without a request (default mcp.DefaultSessionTimeout; negative:
-	// never). Set it to the StreamableHTTPOptions.SessionTimeout of the
-	// handler.
-	SessionIdleTimeout time.Duration
 	// Logger, if set, receives a line for each refused request and each
 	// verifier failure; tokens are never logged.
 	Logger *slog.Logger
@@ -97,7 +88,7 @@ func RequireBearerToken(verify TokenVerifier, opts *RequireBearerTokenOptions) f
 				http.Error(w, "authorization misconfigured", http.StatusInternalServerError)
 			})
 		}
-		return &bearerHandler{middleware: m, next: next, sessions: newSessionBindings(m.maxSessions, m.sessionIdle)}
+		return &bearerHandler{middleware: m, next: next}
 	}
 }
 
@@ -109,8 +100,6 @@ type middleware struct {
 	resource     string // canonical, or ""
 	dpop         *dpopVerifier
 	maxBody      int64
-	maxSessions  int
-	sessionIdle  time.Duration
 	perOperation bool
 	everyScope   []string // every scope a rule names; nil with ScopeRules.Func
 	now          func() time.Time
@@ -153,14 +142,6 @@ func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*midd
 	if m.maxBody <= 0 {
 		m.maxBody = mcp.DefaultMaxBodyBytes
 	}
-	m.maxSessions = m.o.MaxSessions
-	if m.maxSessions <= 0 {
-		m.maxSessions = 100_000
-	}
-	m.sessionIdle = m.o.SessionIdleTimeout
-	if m.sessionIdle == 0 {
-		m.sessionIdle = mcp.DefaultSessionTimeout
-	}
 	m.o.Scopes = m.o.Scopes.clone()
 	m.perOperation = m.o.Scopes.perOperation()
 	m.everyScope = m.o.Scopes.every()
@@ -170,8 +151,7 @@ func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*midd
 // bearerHandler is the middleware around one handler.
 type bearerHandler struct {
 	*middleware
-	next     http.Handler
-	sessions *sessionBindings
+	next http.Handler
 }
 
 // maxAuthorizationBytes bounds the Authorization header read.
@@ -249,7 +229,7 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.serve(w, withTokenInfo(r, ti), ti)
+	h.serve(w, r, ti)
 }
 
 // checkScopes answers 403 and returns false if the token lacks a scope
@@ -318,50 +298,21 @@ func isModern(h http.Header) bool {
 	return len(v) == len(mcp.Version20260728) && v >= mcp.Version20260728
 }
 
-// serve passes an authorized request on, enforcing the binding of legacy
-// sessions to the principal that created them.
+// serve passes an authorized request on, with its TokenInfo in its
+// context. A request that may belong to a legacy session (any but a
+// 2026-07-28 POST) also names its principal as the session's owner
+// (mcp.WithSessionOwner): the MCP handler binds a session to the owner of
+// the request that created it and answers 404 to any other, on every
+// instance that shares its session store.
 func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenInfo) {
 	if h.dpop != nil && h.dpop.nonce != nil {
 		w.Header().Set("DPoP-Nonce", h.dpop.nonce.Nonce())
 	}
-	principal := ti.principal()
-	sid := headerValue(r.Header, "Mcp-Session-Id")
-	if sid == "" && r.Method == http.MethodPost && r.URL.RawQuery != "" {
-		if q := r.URL.Query(); q.Has("sessionId") {
-			sid = sseKey(q.Get("sessionId")) // an HTTP+SSE session
-		}
+	owner := ""
+	if r.Method != http.MethodPost || !isModern(r.Header) {
+		owner = ti.sessionOwner()
 	}
-	if sid != "" {
-		if !h.sessions.check(sid, principal, h.now()) {
-			h.log(r, "session used by another principal or unknown", nil)
-			writeSessionNotFound(w)
-			return
-		}
-		if r.Method == http.MethodDelete {
-			rec := &statusRecorder{ResponseWriter: w}
-			h.next.ServeHTTP(rec, r)
-			if rec.status >= 200 && rec.status < 300 {
-				h.sessions.forget(sid)
-			}
-			return
-		}
-		h.next.ServeHTTP(w, r)
-		return
-	}
-	switch {
-	case r.Method == http.MethodPost && !isModern(r.Header):
-		rec := &sessionRecorder{ResponseWriter: w, bind: func(id string) { h.sessions.bind(id, principal, h.now()) }}
-		h.next.ServeHTTP(rec, r)
-	case r.Method == http.MethodGet:
-		// Maybe an HTTP+SSE stream opening a session; it ends with the GET.
-		rec := &sseRecorder{ResponseWriter: w, bind: func(id string) { h.sessions.bindPinned(sseKey(id), principal, h.now(), true) }}
-		h.next.ServeHTTP(rec, r)
-		if rec.id != "" {
-			h.sessions.forget(sseKey(rec.id))
-		}
-	default:
-		h.next.ServeHTTP(w, r)
-	}
+	h.next.ServeHTTP(w, withTokenInfo(r, ti, owner))
 }
 
 // parseAuthorization reads the Authorization header: its scheme (Bearer
@@ -523,36 +474,3 @@ func writeOAuthError(w http.ResponseWriter, status int, code, desc string) {
 	b.WriteString("\"}\n")
 	w.Write([]byte(b.String()))
 }
-
-// writeSessionNotFound answers as the MCP handler answers an unknown
-// session.
-func writeSessionNotFound(w http.ResponseWriter) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusNotFound)
-	w.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"session not found"}}` + "\n"))
-}
-
-// statusRecorder remembers the status of a response.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-// WriteHeader records code and writes it.
-func (w *statusRecorder) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-// Write records an implicit 200 and writes b.
-func (w *statusRecorder) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap returns the underlying response, for http.ResponseController.
-func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }

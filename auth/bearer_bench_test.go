@@ -44,7 +44,6 @@ func cachedRequest(tb testing.TB, era string) (h http.Handler, r *http.Request, 
 		hdr["Mcp-Name"] = []string{"echo"}
 	} else {
 		body = legacyCall(2, "echo")
-		bh.sessions.bind("s1", principal{as.issuer, "alice", "client-1"}, mcpNow())
 		hdr["Mcp-Session-Id"] = []string{"s1"}
 	}
 	rd := strings.NewReader(body)

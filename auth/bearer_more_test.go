@@ -195,31 +195,6 @@ func TestCORSPreflightPassesThrough(t *testing.T) {
 	}
 }
 
-func TestSessionBindingsIdle(t *testing.T) {
-	sb := newSessionBindings(100, time.Minute)
-	p := principal{subject: "p"}
-	now := time.Now()
-	sb.bind("legacy", p, now)
-	sb.bindPinned("sse", p, now, true)
-	if !sb.check("legacy", p, now.Add(50*time.Second)) {
-		t.Fatal("binding lost before its idle timeout")
-	}
-	// Used at +50s, so it lives until +110s.
-	if !sb.check("legacy", p, now.Add(100*time.Second)) {
-		t.Error("a used binding idled out")
-	}
-	if sb.check("legacy", p, now.Add(200*time.Second)) {
-		t.Error("an idle binding survived its timeout")
-	}
-	if !sb.check("sse", p, now.Add(time.Hour)) {
-		t.Error("an HTTP+SSE binding idled out while its stream is open")
-	}
-	sb.forget("sse")
-	if sb.check("sse", p, now) {
-		t.Error("forgotten binding still valid")
-	}
-}
-
 // TestHeaderKeysCanonical checks that the header names read by direct map
 // access are in canonical form, so that they find what Header.Get finds.
 func TestHeaderKeysCanonical(t *testing.T) {

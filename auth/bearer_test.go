@@ -457,21 +457,6 @@ func TestSessionBoundToPrincipal(t *testing.T) {
 	}
 }
 
-func TestSessionBindingsBounded(t *testing.T) {
-	sb := newSessionBindings(16, 0)
-	now := mcpNow()
-	p, q := principal{subject: "p"}, principal{subject: "q"}
-	for i := range 100 {
-		sb.bind(fmt.Sprint("s", i), p, now)
-	}
-	if n := sb.len(); n > 16 {
-		t.Errorf("%d bindings, limit 16", n)
-	}
-	if !sb.check("s99", p, now) || sb.check("s99", q, now) {
-		t.Error("latest binding lost or shared")
-	}
-}
-
 func mcpNow() time.Time { return time.Now() }
 
 // TestSSESessionBoundToPrincipal: an HTTP+SSE (2024-11-05) session is
@@ -519,22 +504,5 @@ func TestSSESessionBoundToPrincipal(t *testing.T) {
 	r, _ = post(t, ts.URL+"/?sessionId=made-up", legacyInit(1), "Authorization", "Bearer alice-all")
 	if r.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown SSE session: %d", r.StatusCode)
-	}
-}
-
-func TestEndpointSessionID(t *testing.T) {
-	for in, want := range map[string]string{
-		"event: endpoint\ndata: /sse?sessionId=abc\n\n":         "abc",
-		"event: endpoint\r\ndata: /x?a=1&sessionId=a%2Bb\r\n\n": "a+b",
-		"event: message\ndata: {}\n\n":                          "",
-		"data: /sse?sessionId=abc\n\n":                          "",
-	} {
-		id, ok := endpointSessionID([]byte(in))
-		if !ok || id != want {
-			t.Errorf("%q: %q %v, want %q", in, id, ok, want)
-		}
-	}
-	if _, ok := endpointSessionID([]byte("event: endpoint\ndata: /x")); ok {
-		t.Error("incomplete event read as complete")
 	}
 }

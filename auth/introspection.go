@@ -202,7 +202,7 @@ func (v *IntrospectionVerifier) check(in *introspection, now time.Time) (*TokenI
 	if in.Iat > 0 {
 		ti.IssuedAt = unixTime(in.Iat)
 	}
-	return ti, exp, nil
+	return ti.withOwner(), exp, nil
 }
 
 func (v *IntrospectionVerifier) endpointURL(ctx context.Context) (string, error) {

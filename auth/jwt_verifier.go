@@ -302,7 +302,7 @@ func newTokenInfo(c *jwtClaims, exp time.Time, payload []byte) *TokenInfo {
 	} else {
 		ti.Scopes = tokenScopes("", c.Scp)
 	}
-	return ti
+	return ti.withOwner()
 }
 
 // appendScopes appends the scopes of s, split as parseScope splits them,

@@ -3,6 +3,8 @@ package auth
 import (
 	"context"
 	"net/http"
+
+	"github.com/gomcp/sdk/mcp"
 )
 
 // tokenInfoContext is a context carrying a TokenInfo, as
@@ -49,9 +51,15 @@ type authorizedRequest struct {
 // withTokenInfo returns a shallow copy of r whose context carries ti, as
 // r.WithContext(ContextWithTokenInfo(r.Context(), ti)) does, with one
 // heap allocation instead of two: the copy WithContext makes is only
-// read here, so it stays on the stack (TestWithTokenInfoAllocs).
-func withTokenInfo(r *http.Request, ti *TokenInfo) *http.Request {
-	a := &authorizedRequest{ctx: tokenInfoContext{Context: r.Context(), ti: ti}}
+// read here, so it stays on the stack (TestWithTokenInfoAllocs). A
+// non-empty owner is put in the context too (mcp.WithSessionOwner), which
+// costs one allocation more.
+func withTokenInfo(r *http.Request, ti *TokenInfo, owner string) *http.Request {
+	parent := r.Context()
+	if owner != "" {
+		parent = mcp.WithSessionOwner(parent, owner)
+	}
+	a := &authorizedRequest{ctx: tokenInfoContext{Context: parent, ti: ti}}
 	a.req = *r.WithContext(&a.ctx)
 	return &a.req
 }

@@ -2,8 +2,11 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/gomcp/sdk/internal/strictjson"
@@ -42,6 +45,8 @@ type TokenInfo struct {
 	// for introspection the response), so that applications can read
 	// claims of their own with DecodeClaims.
 	RawClaims []byte
+
+	owner string // sessionOwner, computed once by this package's verifiers
 }
 
 // HasScope reports whether the token grants scope exactly.
@@ -58,14 +63,33 @@ func (ti *TokenInfo) DecodeClaims(v any) error {
 	return strictjson.Unmarshal(ti.RawClaims, v)
 }
 
-// A principal is the identity a session is bound to: who the token speaks
-// for, through which client, from which issuer.
-type principal struct {
-	issuer, subject, clientID string
+// sessionOwner returns the owner of the legacy sessions this token
+// creates (mcp.WithSessionOwner): a digest of who the token speaks for,
+// through which client, from which issuer. A digest, so that the session
+// store holds no identities and every owner has one length.
+func (ti *TokenInfo) sessionOwner() string {
+	if ti.owner != "" {
+		return ti.owner
+	}
+	return ownerOf(ti)
 }
 
-func (ti *TokenInfo) principal() principal {
-	return principal{ti.Issuer, ti.Subject, ti.ClientID}
+// ownerOf computes ti's session owner: SHA-256 of its issuer, subject and
+// client id, each quoted so that no two triples read alike.
+func ownerOf(ti *TokenInfo) string {
+	var b []byte
+	b = strconv.AppendQuote(b, ti.Issuer)
+	b = strconv.AppendQuote(b, ti.Subject)
+	b = strconv.AppendQuote(b, ti.ClientID)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// withOwner records ti's session owner, once its identity is final and
+// before it is shared.
+func (ti *TokenInfo) withOwner() *TokenInfo {
+	ti.owner = ownerOf(ti)
+	return ti
 }
 
 type tokenInfoKey struct{}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -138,6 +139,30 @@ func TestSSESessionOwner(t *testing.T) {
 		r.Body.Close()
 		if r.StatusCode != tt.status {
 			t.Errorf("POST as %q: %s, want %d", tt.owner, r.Status, tt.status)
+		}
+	}
+}
+
+// WithSessionOwner's context keeps its parent's values, deadline and
+// cancellation, and a nearer owner wins.
+func TestWithSessionOwnerContext(t *testing.T) {
+	type otherKey struct{}
+	parent, cancel := context.WithCancel(context.WithValue(context.Background(), otherKey{}, "v"))
+	ctx := WithSessionOwner(parent, "alice")
+	inner := WithSessionOwner(context.WithValue(ctx, otherKey{}, "w"), "bob")
+	for _, tt := range []struct {
+		name string
+		ok   bool
+	}{
+		{"owner", SessionOwnerFromContext(ctx) == "alice"},
+		{"nearest owner", SessionOwnerFromContext(inner) == "bob"},
+		{"none", SessionOwnerFromContext(parent) == ""},
+		{"parent's values", ctx.Value(otherKey{}) == "v"},
+		{"not alive after cancel", func() bool { cancel(); <-ctx.Done(); return ctx.Err() == context.Canceled }()},
+		{"owner not printed", !strings.Contains(fmt.Sprint(ctx), "alice")},
+	} {
+		if !tt.ok {
+			t.Error(tt.name)
 		}
 	}
 }
