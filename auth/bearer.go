@@ -192,6 +192,7 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			status := http.StatusUnauthorized
 			if derr.busy {
 				status = http.StatusServiceUnavailable
+				w.Header().Set("Retry-After", "5")
 			}
 			h.refuse(w, r, status, "DPoP", derr.code, derr.desc, nil)
 			return

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"crypto"
 	"crypto/rand"
 	"crypto/sha256"
@@ -43,15 +44,29 @@ type DPoPOptions struct {
 	// ClockSkew is how far in the future a proof's iat may be (default
 	// DefaultClockSkew).
 	ClockSkew time.Duration
-	// ReplayCacheSize bounds the proof ids remembered (default
-	// DefaultDPoPReplayCacheSize). When it is full of ids younger than
-	// MaxAge, new proofs get 503 rather than risk a replay.
+	// ReplayCacheSize bounds the proof ids remembered by the default
+	// replay cache (default DefaultDPoPReplayCacheSize). When it is full of
+	// ids younger than MaxAge, new proofs get 503 rather than risk a
+	// replay.
 	ReplayCacheSize int
+	// ReplayCache remembers the proofs accepted, each until its iat plus
+	// MaxAge plus ClockSkew (default: a MemoryDPoPReplayCache of
+	// ReplayCacheSize keys, in this process). Instances of a server behind
+	// a load balancer share one, so that a proof is accepted once by all
+	// of them. A call is bounded by the request's context and by
+	// DPoPReplayTimeout; an error answers 503 with Retry-After.
+	ReplayCache DPoPReplayCache
 	// Nonce, if set, makes proofs carry a server-provided nonce (RFC 9449
 	// section 9): a proof without a valid one gets 401 with error
-	// "use_dpop_nonce" and the nonce in the DPoP-Nonce header.
+	// "use_dpop_nonce" and the nonce in the DPoP-Nonce header. Instances
+	// of a server behind a load balancer share nonces with
+	// NewSharedDPoPNonces.
 	Nonce DPoPNonceSource
 }
+
+// DPoPReplayTimeout bounds a call to a DPoPOptions.ReplayCache other than
+// the default one.
+const DPoPReplayTimeout = 2 * time.Second
 
 // A DPoPNonceSource hands out the nonces DPoP proofs must carry and
 // checks them.
@@ -64,7 +79,8 @@ type DPoPNonceSource interface {
 
 // NewDPoPNonces returns a DPoPNonceSource of random nonces that change
 // every period; a nonce stays valid for one more period after it is
-// replaced. Several instances of a server need a shared source instead.
+// replaced. Its nonces are known to one process only: instances of a
+// server behind a load balancer use NewSharedDPoPNonces instead.
 func NewDPoPNonces(period time.Duration) DPoPNonceSource {
 	if period <= 0 {
 		period = time.Minute
@@ -114,7 +130,8 @@ type dpopVerifier struct {
 	maxAge   time.Duration
 	skew     time.Duration
 	nonce    DPoPNonceSource
-	replay   *replayCache
+	replay   DPoPReplayCache
+	timeout  time.Duration // bounds a replay cache call; 0: not bounded
 	now      func() time.Time
 }
 
@@ -136,18 +153,20 @@ func newDPoPVerifier(o *DPoPOptions, now func() time.Time) (*dpopVerifier, error
 	} else if d.skew < 0 {
 		d.skew = 0
 	}
-	size := o.ReplayCacheSize
-	if size <= 0 {
-		size = DefaultDPoPReplayCacheSize
+	if d.replay = o.ReplayCache; d.replay == nil {
+		mem := NewMemoryDPoPReplayCache(o.ReplayCacheSize)
+		mem.now = now
+		d.replay = mem
+	} else {
+		d.timeout = DPoPReplayTimeout
 	}
-	d.replay = newReplayCache(size, d.maxAge+d.skew)
 	return d, nil
 }
 
 // A dpopError is a refused proof: code is the error of the DPoP challenge.
 type dpopError struct {
 	code, desc string
-	busy       bool // the replay cache is full: 503
+	busy       bool // the replay cache failed: 503 with Retry-After
 }
 
 func (e *dpopError) Error() string { return e.code + ": " + e.desc }
@@ -262,13 +281,25 @@ func (d *dpopVerifier) verify(r *http.Request, token, htu string) (string, *dpop
 	if d.nonce != nil && !d.nonce.Valid(c.Nonce) {
 		return "", &dpopError{code: "use_dpop_nonce", desc: "DPoP proof must carry the server's nonce"}
 	}
-	switch d.replay.add(p.jkt, c.Jti, now) {
-	case replaySeen:
+	replayed, err := d.seen(r.Context(), dpopReplayKey(p.jkt, c.Jti), iat.Add(d.maxAge+d.skew))
+	switch {
+	case err != nil:
+		return "", &dpopError{code: "invalid_dpop_proof", desc: "DPoP proofs cannot be checked for replay now; retry later", busy: true}
+	case replayed:
 		return "", badProof("DPoP proof replayed")
-	case replayFull:
-		return "", &dpopError{code: "invalid_dpop_proof", desc: "too many DPoP proofs; retry", busy: true}
 	}
 	return p.jkt, nil
+}
+
+// seen asks the replay cache whether key was seen, recording it until
+// expires; a cache other than the default gets at most d.timeout.
+func (d *dpopVerifier) seen(ctx context.Context, key string, expires time.Time) (bool, error) {
+	if d.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d.timeout)
+		defer cancel()
+	}
+	return d.replay.Seen(ctx, key, expires)
 }
 
 // htuMatches compares a proof's htu with the endpoint URL, ignoring query
@@ -295,60 +326,4 @@ func requestURL(r *http.Request) string {
 		return c
 	}
 	return u
-}
-
-// replayCache remembers the proof ids (with their key) seen in the last
-// window, to accept each proof once. Entries expire in insertion order, so
-// a FIFO finds the expired ones; it is bounded in size.
-type replayCache struct {
-	max    int
-	window time.Duration
-
-	mu    sync.Mutex
-	seen  map[[32]byte]struct{}
-	order []replayEntry // FIFO, head at order[head]
-	head  int
-}
-
-type replayEntry struct {
-	key [32]byte
-	exp time.Time
-}
-
-const (
-	replayNew = iota
-	replaySeen
-	replayFull
-)
-
-func newReplayCache(max int, window time.Duration) *replayCache {
-	return &replayCache{max: max, window: window, seen: make(map[[32]byte]struct{})}
-}
-
-func (c *replayCache) add(jkt, jti string, now time.Time) int {
-	h := sha256.New()
-	h.Write([]byte(jkt))
-	h.Write([]byte{0})
-	h.Write([]byte(jti))
-	var key [32]byte
-	h.Sum(key[:0])
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for c.head < len(c.order) && !now.Before(c.order[c.head].exp) {
-		delete(c.seen, c.order[c.head].key)
-		c.head++
-	}
-	if c.head > len(c.order)/2 && c.head > 1024 {
-		c.order = append(c.order[:0], c.order[c.head:]...)
-		c.head = 0
-	}
-	if _, ok := c.seen[key]; ok {
-		return replaySeen
-	}
-	if len(c.seen) >= c.max {
-		return replayFull
-	}
-	c.seen[key] = struct{}{}
-	c.order = append(c.order, replayEntry{key: key, exp: now.Add(c.window)})
-	return replayNew
 }

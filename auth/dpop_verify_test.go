@@ -195,29 +195,6 @@ func TestDPoPNonce(t *testing.T) {
 	}
 }
 
-func TestReplayCacheBounded(t *testing.T) {
-	rc := newReplayCache(4, time.Minute)
-	now := time.Now()
-	for i := range 4 {
-		if rc.add("k", fmt.Sprint(i), now) != replayNew {
-			t.Fatal("new jti refused")
-		}
-	}
-	if rc.add("k", "0", now) != replaySeen {
-		t.Error("replay accepted")
-	}
-	if rc.add("k", "5", now) != replayFull {
-		t.Error("full cache accepted a new jti")
-	}
-	// Once the window passes, old entries make room.
-	if rc.add("k", "5", now.Add(2*time.Minute)) != replayNew {
-		t.Error("expired entries not dropped")
-	}
-	if rc.add("k", "0", now.Add(2*time.Minute)) != replayNew {
-		t.Error("an expired jti is still remembered")
-	}
-}
-
 func TestHTUMatches(t *testing.T) {
 	for _, tt := range []struct {
 		htu  string
