@@ -181,20 +181,15 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, http.StatusUnauthorized, "DPoP", "invalid_token", "a DPoP-bound token is required", nil)
 		return
 	}
-	var jkt string
+	var proof checkedProof
 	if scheme == "DPoP" {
 		htu := h.resource
 		if htu == "" {
 			htu = requestURL(r)
 		}
 		var derr *dpopError
-		if jkt, derr = h.dpop.verify(r, token, htu); derr != nil {
-			status := http.StatusUnauthorized
-			if derr.busy {
-				status = http.StatusServiceUnavailable
-				w.Header().Set("Retry-After", "5")
-			}
-			h.refuse(w, r, status, "DPoP", derr.code, derr.desc, nil)
+		if proof, derr = h.dpop.verify(r, token, htu); derr != nil {
+			h.refuseProof(w, r, derr)
 			return
 		}
 	}
@@ -221,9 +216,17 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case scheme == "DPoP" && ti.JKT == "":
 		h.refuse(w, r, http.StatusUnauthorized, "DPoP", "invalid_token", "the token is not bound to a key; present it as a Bearer token", nil)
 		return
-	case scheme == "DPoP" && ti.JKT != jkt:
+	case scheme == "DPoP" && ti.JKT != proof.jkt:
 		h.refuse(w, r, http.StatusUnauthorized, "DPoP", "invalid_token", "the DPoP proof key is not the key the token is bound to", nil)
 		return
+	}
+	if scheme == "DPoP" {
+		// Only now, with a good token bound to the proof's key, is the
+		// proof recorded: nobody without a token fills the replay cache.
+		if derr := h.dpop.checkReplay(r.Context(), proof); derr != nil {
+			h.refuseProof(w, r, derr)
+			return
+		}
 	}
 	ok, peeked := h.checkScopes(w, r, scheme, ti)
 	defer peeked.release()
@@ -231,6 +234,17 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.serve(w, r, ti)
+}
+
+// refuseProof answers a refused DPoP proof: 401, or 503 with Retry-After
+// when the replay cache cannot tell.
+func (h *bearerHandler) refuseProof(w http.ResponseWriter, r *http.Request, derr *dpopError) {
+	status := http.StatusUnauthorized
+	if derr.busy {
+		status = http.StatusServiceUnavailable
+		w.Header().Set("Retry-After", "5")
+	}
+	h.refuse(w, r, status, "DPoP", derr.code, derr.desc, nil)
 }
 
 // checkScopes answers 403 and returns false if the token lacks a scope

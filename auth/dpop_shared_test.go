@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -352,4 +353,39 @@ func BenchmarkMemoryDPoPReplayCacheSeen(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// A proof is recorded in the replay cache only once the token it comes
+// with is good and bound to its key: a request with a bad token leaves
+// nothing behind, and the same proof with the right token then passes.
+func TestDPoPReplayRecordedOnlyWithAGoodToken(t *testing.T) {
+	c := newDPoPClient(t)
+	cache := NewMemoryDPoPReplayCache(16)
+	counted := &countingCache{DPoPReplayCache: cache}
+	url := dpopInstance(t, c, &DPoPOptions{ReplayCache: counted})
+	proofFor := func(token string) string {
+		return c.proof(t, "POST", sharedTestResource, token, func(m map[string]any) { m["jti"] = "one-jti" })
+	}
+	resp, _ := post(t, url, legacyInit(1), "Authorization", "DPoP forged", "DPoP", proofFor("forged"))
+	if resp.StatusCode != http.StatusUnauthorized || counted.calls.Load() != 0 {
+		t.Fatalf("bad token: %d, replay cache asked %d times; want 401 and never", resp.StatusCode, counted.calls.Load())
+	}
+	proof := proofFor("bound")
+	if resp := sendDPoP(t, url, proof); resp.StatusCode != http.StatusOK {
+		t.Fatalf("good token: %d", resp.StatusCode)
+	}
+	if resp := sendDPoP(t, url, proof); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("replayed proof: %d, want 401", resp.StatusCode)
+	}
+}
+
+// countingCache counts the calls to a DPoPReplayCache.
+type countingCache struct {
+	DPoPReplayCache
+	calls atomic.Int64
+}
+
+func (c *countingCache) Seen(ctx context.Context, key string, expires time.Time) (bool, error) {
+	c.calls.Add(1)
+	return c.DPoPReplayCache.Seen(ctx, key, expires)
 }

@@ -244,51 +244,67 @@ func hasPrivateMembers(raw []byte) bool {
 	return false
 }
 
+// A checkedProof is a DPoP proof that passed every check but the replay
+// check, which waits until the access token is known to be good: a
+// client without a valid token must not be able to fill the replay cache.
+type checkedProof struct {
+	jkt       string    // the proof key's thumbprint
+	replayKey string    // the proof's key in the replay cache
+	expires   time.Time // until when the proof must be remembered
+}
+
 // verify checks the DPoP header of r for a request presenting token at
-// htu (the endpoint's URL), returning the proof key's thumbprint.
-func (d *dpopVerifier) verify(r *http.Request, token, htu string) (string, *dpopError) {
+// htu (the endpoint's URL), except for replay (checkReplay).
+func (d *dpopVerifier) verify(r *http.Request, token, htu string) (checkedProof, *dpopError) {
 	vals := r.Header.Values("DPoP")
 	switch {
 	case len(vals) == 0:
-		return "", badProof("DPoP header missing")
+		return checkedProof{}, badProof("DPoP header missing")
 	case len(vals) > 1:
-		return "", badProof("several DPoP headers")
+		return checkedProof{}, badProof("several DPoP headers")
 	}
 	p, err := parseDPoPProof(vals[0], d.algs)
 	if err != nil {
-		return "", err.(*dpopError)
+		return checkedProof{}, err.(*dpopError)
 	}
 	c := &p.claims
 	now := d.now()
 	switch {
 	case c.Jti == "" || len(c.Jti) > 256:
-		return "", badProof("DPoP proof jti missing or too long")
+		return checkedProof{}, badProof("DPoP proof jti missing or too long")
 	case c.Htm != r.Method:
-		return "", badProof("DPoP proof htm does not match the request method")
+		return checkedProof{}, badProof("DPoP proof htm does not match the request method")
 	case !htuMatches(c.Htu, htu):
-		return "", badProof("DPoP proof htu does not match the request URL")
+		return checkedProof{}, badProof("DPoP proof htu does not match the request URL")
 	case c.Iat <= 0:
-		return "", badProof("DPoP proof has no iat")
+		return checkedProof{}, badProof("DPoP proof has no iat")
 	}
 	iat := unixTime(c.Iat)
 	if now.Add(d.skew).Before(iat) || now.Sub(iat) > d.maxAge {
-		return "", badProof("DPoP proof iat is outside the accepted window")
+		return checkedProof{}, badProof("DPoP proof iat is outside the accepted window")
 	}
 	ath := sha256.Sum256([]byte(token))
 	if c.Ath != base64.RawURLEncoding.EncodeToString(ath[:]) {
-		return "", badProof("DPoP proof ath does not match the access token")
+		return checkedProof{}, badProof("DPoP proof ath does not match the access token")
 	}
 	if d.nonce != nil && !d.nonce.Valid(c.Nonce) {
-		return "", &dpopError{code: "use_dpop_nonce", desc: "DPoP proof must carry the server's nonce"}
+		return checkedProof{}, &dpopError{code: "use_dpop_nonce", desc: "DPoP proof must carry the server's nonce"}
 	}
-	replayed, err := d.seen(r.Context(), dpopReplayKey(p.jkt, c.Jti), iat.Add(d.maxAge+d.skew))
+	return checkedProof{jkt: p.jkt, replayKey: dpopReplayKey(p.jkt, c.Jti), expires: iat.Add(d.maxAge + d.skew)}, nil
+}
+
+// checkReplay records a checked proof in the replay cache, and refuses it
+// if it was seen before, or if the cache cannot tell (503: never accept a
+// proof that might be a replay).
+func (d *dpopVerifier) checkReplay(ctx context.Context, p checkedProof) *dpopError {
+	replayed, err := d.seen(ctx, p.replayKey, p.expires)
 	switch {
 	case err != nil:
-		return "", &dpopError{code: "invalid_dpop_proof", desc: "DPoP proofs cannot be checked for replay now; retry later", busy: true}
+		return &dpopError{code: "invalid_dpop_proof", desc: "DPoP proofs cannot be checked for replay now; retry later", busy: true}
 	case replayed:
-		return "", badProof("DPoP proof replayed")
+		return badProof("DPoP proof replayed")
 	}
-	return p.jkt, nil
+	return nil
 }
 
 // seen asks the replay cache whether key was seen, recording it until
