@@ -77,6 +77,15 @@ type IntrospectionVerifier struct {
 
 	mu       sync.Mutex
 	endpoint string
+	flights  map[[32]byte]*introspectionFlight // introspections in progress, by token key
+}
+
+// An introspectionFlight is one introspection of a token, whose answer
+// every concurrent request presenting the token waits for.
+type introspectionFlight struct {
+	done chan struct{} // closed once ti and err are set
+	ti   *TokenInfo
+	err  error
 }
 
 // NewIntrospectionVerifier returns a verifier using opts. It does no
@@ -139,6 +148,45 @@ func (v *IntrospectionVerifier) VerifyToken(ctx context.Context, token string) (
 	if e, ok := v.cache.get(key, now); ok {
 		return e.ti, e.err
 	}
+	// Concurrent requests with one new token share one introspection.
+	v.mu.Lock()
+	f, inFlight := v.flights[key]
+	if !inFlight {
+		f = &introspectionFlight{done: make(chan struct{})}
+		if v.flights == nil {
+			v.flights = make(map[[32]byte]*introspectionFlight)
+		}
+		v.flights[key] = f
+	}
+	v.mu.Unlock()
+	if !inFlight {
+		v.lead(ctx, f, token, key, now)
+	}
+	select {
+	case <-f.done:
+		return f.ti, f.err
+	case <-ctx.Done():
+		return nil, unavailable("introspection not finished", ctx.Err())
+	}
+}
+
+// lead runs the introspection of flight f, which outlives a caller that
+// gives up (others may wait for it), bounded by Timeout, and releases its
+// waiters however it ends.
+func (v *IntrospectionVerifier) lead(ctx context.Context, f *introspectionFlight, token string, key [32]byte, now time.Time) {
+	defer func() {
+		v.mu.Lock()
+		delete(v.flights, key)
+		v.mu.Unlock()
+		close(f.done)
+	}()
+	f.err = unavailable("introspection failed", errors.New("introspection did not finish"))
+	f.ti, f.err = v.introspect(context.WithoutCancel(ctx), token, key, now)
+}
+
+// introspect asks the authorization server about token and caches the
+// answer.
+func (v *IntrospectionVerifier) introspect(ctx context.Context, token string, key [32]byte, now time.Time) (*TokenInfo, error) {
 	ctx, cancel := context.WithTimeout(ctx, v.o.Timeout)
 	defer cancel()
 	endpoint, err := v.endpointURL(ctx)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -115,5 +116,60 @@ func TestIntrospectionVerifierDown(t *testing.T) {
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("waited %v, timeout 100ms", d)
+	}
+}
+
+// Concurrent requests with one new token share one introspection; a
+// request that gives up while waiting gets an unavailable error, and the
+// others still get the answer.
+func TestIntrospectionCoalesced(t *testing.T) {
+	as := newTestAS(t)
+	var calls atomic.Int64
+	release := make(chan struct{})
+	as.introspect = func(token string) map[string]any {
+		calls.Add(1)
+		<-release
+		return map[string]any{"active": true, "sub": "alice", "aud": testResource, "iss": as.issuer, "exp": time.Now().Unix() + 3600}
+	}
+	v, err := NewIntrospectionVerifier(&IntrospectionVerifierOptions{Issuer: as.issuer, Audience: testResource, ClientID: "rs", ClientSecret: "s3cret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	results := make(chan error, n)
+	for range n {
+		go func() {
+			ti, err := v.VerifyToken(context.Background(), "new-token")
+			if err == nil && ti.Subject != "alice" {
+				err = errors.New("wrong subject " + ti.Subject)
+			}
+			results <- err
+		}()
+	}
+	for deadline := time.Now().Add(5 * time.Second); calls.Load() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no introspection started")
+		}
+	}
+	// Started once the introspection is under way, so that it waits for
+	// it rather than leads it.
+	impatient, cancel := context.WithCancel(context.Background())
+	gaveUp := make(chan error, 1)
+	go func() {
+		_, err := v.VerifyToken(impatient, "new-token")
+		gaveUp <- err
+	}()
+	cancel()
+	if err := <-gaveUp; !errors.Is(err, ErrUnavailable) {
+		t.Errorf("a caller that gave up: %v, want ErrUnavailable", err)
+	}
+	close(release)
+	for range n {
+		if err := <-results; err != nil {
+			t.Error(err)
+		}
+	}
+	if c := calls.Load(); c != 1 {
+		t.Errorf("%d introspections for one token, want 1", c)
 	}
 }
