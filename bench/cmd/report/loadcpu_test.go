@@ -39,6 +39,13 @@ func TestLoadGroupsShowCPUPerCall(t *testing.T) {
 			lines = append(lines, "0 "+g.full("sdkdirect")+" calls/s=850 cpu-ns/call=140000")
 			cells += " 140 µs |"
 		}
+		if strings.HasPrefix(g.name(), "Auth") && !contains(g.targets, "header") {
+			t.Errorf("group %s runs %v, want header too (the token carried, unchecked)", g.name(), g.targets)
+		}
+		if contains(g.targets, "header") {
+			lines = append(lines, "0 "+g.full("header")+" calls/s=950 cpu-ns/call=110000")
+			cells += " 110 µs |"
+		}
 		s := fakeStore(t, lines...)
 		var b strings.Builder
 		if err := writeMarkdown(&b, environment{passes: 1}, []group{g}, s); err != nil {

@@ -70,6 +70,13 @@ which negotiates 2026-07-28 (server/discover, stateless requests) with all three
   goroutines. Its CPU per notification is about the kernel's cost of one small write to a loopback
   socket, which every server pays once per stream and no SDK can go below; its ratio to each peer is
   shown after the fan-out goals against peers, for information.
+- **Authorization load**: the raw load generator's tools/call from 64 sessions to our handler
+  behind RequireBearerToken (a JWTVerifier with its cache, one ES256 token per session, an endpoint
+  and a per-tool scope), to the same handler without it (**unprotected**), and to the unprotected
+  handler sent the same tokens, which it ignores (**header**): header ÷ unprotected, shown after the
+  goals for information, is what carrying a token costs the HTTP client and server before any
+  check (in the legacy era the token is the request's ninth header line, which takes net/http's
+  header map past its small form). cpu-ns/call is the process's CPU per call, client and server.
 - **Scale-out**: our echo server as several instances behind a round-robin reverse proxy in the parent,
   called from 8 raw sessions (legacy: one session each, made once; 2026-07-28: stateless). Every child process runs with GOMAXPROCS=1, as a machine with one CPU. **ours** is three
   instances in one child process, each with its own server, handler, listener, Redis client and
