@@ -298,6 +298,7 @@ func (h mcpgoHandlers) ListRoots(context.Context, mcpgo.ListRootsRequest) (*mcpg
 // as the SDK documents; otherwise the client probes with server/discover.
 func connectMcpgoInterop(ctx context.Context, tr, target, version string, ev *ixEvents) (ixClient, error) {
 	var t transport.Interface
+	var listening <-chan struct{} // closed once the client's GET stream is answered
 	switch tr {
 	case "stdio":
 		exe, env, err := interopChildCommand(target)
@@ -312,6 +313,14 @@ func connectMcpgoInterop(ctx context.Context, tr, target, version string, ev *ix
 			// notifications not tied to a request (list changes); mcp-go
 			// opens it only when asked.
 			opts = append(opts, transport.WithContinuousListening())
+			// mcp-go opens that stream on a goroutine of its own, which
+			// may send the GET after the scenario's first calls: the
+			// connection waits for its answer, so that notifications the
+			// server can send only there (all of them, with JSON
+			// responses) have a stream to go to.
+			w := &getWatcher{base: http.DefaultTransport, answered: make(chan struct{})}
+			listening = w.answered
+			opts = append(opts, transport.WithHTTPBasicClient(&http.Client{Transport: w}))
 		}
 		st, err := transport.NewStreamableHTTP(target, opts...)
 		if err != nil {
@@ -352,7 +361,29 @@ func connectMcpgoInterop(ctx context.Context, tr, target, version string, ev *ix
 		return nil, err
 	}
 	ic.init = res
+	if listening != nil {
+		select {
+		case <-listening:
+		case <-time.After(5 * time.Second): // the check that needs the stream reports it
+		}
+	}
 	return ic, nil
+}
+
+// getWatcher is an http.RoundTripper that closes answered when the first
+// GET (a client's listening stream) has its answer.
+type getWatcher struct {
+	base     http.RoundTripper
+	once     sync.Once
+	answered chan struct{}
+}
+
+func (w *getWatcher) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := w.base.RoundTrip(r)
+	if r.Method == http.MethodGet {
+		w.once.Do(func() { close(w.answered) })
+	}
+	return resp, err
 }
 
 func (c *mcpgoIxClient) onNotification(ev *ixEvents, n mcpgo.JSONRPCNotification) {
