@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/mcp"
@@ -65,12 +66,47 @@ func (l *legacyStream) fromClient(ctx context.Context, m mcp.JSONRPCMessage) {
 	}()
 }
 
-// run reads the GET stream until it ends or ctx does; a server without
-// one (405) is fine.
+// Pauses between two attempts to open the GET stream: the first, doubled
+// after each attempt that did not open it, up to the last.
+const (
+	streamRetryMin = 250 * time.Millisecond
+	streamRetryMax = 5 * time.Second
+)
+
+// run reads the GET stream until ctx ends, opening it again when it ends
+// or fails to open (after a pause growing from streamRetryMin to
+// streamRetryMax, asking for the events after the last one that had an
+// id). A server without the stream (405) or without the session (404)
+// ends it.
 func (l *legacyStream) run(ctx context.Context, version string) {
+	pause := streamRetryMin
+	lastID := ""
+	for {
+		opened, stop := l.readOnce(ctx, version, &lastID)
+		if stop || ctx.Err() != nil {
+			return
+		}
+		if opened {
+			pause = streamRetryMin
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(pause):
+		}
+		if !opened {
+			pause = min(2*pause, streamRetryMax)
+		}
+	}
+}
+
+// readOnce opens the GET stream and forwards its messages until it ends.
+// opened reports whether the server answered with a stream; stop, that it
+// will never (405 or 404).
+func (l *legacyStream) readOnce(ctx context.Context, version string, lastID *string) (opened, stop bool) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, l.url, nil)
 	if err != nil {
-		return
+		return false, true
 	}
 	for k, v := range l.header {
 		req.Header[k] = v
@@ -78,36 +114,56 @@ func (l *legacyStream) run(ctx context.Context, version string) {
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Mcp-Session-Id", l.obs.sessionID())
 	req.Header.Set("MCP-Protocol-Version", version)
+	if *lastID != "" {
+		req.Header.Set("Last-Event-ID", *lastID)
+	}
 	resp, err := l.hc.Do(req)
 	if err != nil {
-		return
+		return false, false
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		return
+	switch {
+	case resp.StatusCode == http.StatusMethodNotAllowed || resp.StatusCode == http.StatusNotFound:
+		return false, true
+	case resp.StatusCode == http.StatusBadRequest && *lastID != "":
+		*lastID = "" // the server cannot resume from there: start afresh
+		return false, false
+	case resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream"):
+		return false, false
 	}
-	_ = readSSE(resp.Body, func(data []byte) error {
+	_ = readSSEEvents(resp.Body, func(id string, data []byte) error {
+		if id != "" {
+			*lastID = id
+		}
 		msg, err := mcp.DecodeMessage(data)
 		if err != nil {
 			return nil // not a message: skipped
 		}
 		return l.local.Write(ctx, msg)
 	})
+	return true, false
 }
 
 // readSSE calls dispatch with the data of each event of an SSE stream
 // (lines joined with "\n"), until the stream ends or dispatch fails.
 // Lines are bounded by maxLine.
 func readSSE(r io.Reader, dispatch func(data []byte) error) error {
+	return readSSEEvents(r, func(_ string, data []byte) error { return dispatch(data) })
+}
+
+// readSSEEvents is readSSE that also passes each event's id (the last id
+// field seen in the stream, as the SSE specification keeps it).
+func readSSEEvents(r io.Reader, dispatch func(id string, data []byte) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4<<10), maxLine)
 	var data []byte
+	id := ""
 	has := false
 	for sc.Scan() {
 		line := sc.Bytes()
 		if len(line) == 0 {
 			if has {
-				if err := dispatch(data); err != nil {
+				if err := dispatch(id, data); err != nil {
 					return err
 				}
 			}
@@ -115,10 +171,17 @@ func readSSE(r io.Reader, dispatch func(data []byte) error) error {
 			continue
 		}
 		field, value, _ := bytes.Cut(line, []byte(":"))
-		if string(field) != "data" {
-			continue // comments, event, id, retry
-		}
 		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(field) {
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 {
+				id = string(value)
+			}
+			continue
+		case "data":
+		default:
+			continue // comments, event, retry
+		}
 		if has {
 			data = append(data, '\n')
 		}

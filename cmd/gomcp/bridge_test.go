@@ -4,9 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -54,7 +59,7 @@ func TestBridgeLegacyStream(t *testing.T) {
 			t.Fatalf("update of %q", uri)
 		}
 	case <-ctx.Done():
-		t.Fatal("no resource update came through the bridge")
+		t.Fatalf("no resource update came through the bridge; stderr %s", errw.String())
 	}
 	inW.Close()
 	if code := <-done; code != 0 {
@@ -62,6 +67,87 @@ func TestBridgeLegacyStream(t *testing.T) {
 	}
 	outW.Close()
 	cs.Close()
+}
+
+// TestBridgeReopensLegacyStream: a GET stream that ends is opened again,
+// so the updates after it still come through. The proxy in front of the
+// server ends the first GET at once.
+func TestBridgeReopensLegacyStream(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the server's periodic update")
+	}
+	target, err := url.Parse(everythingURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gets atomic.Int64
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target); r.Out.URL.Path = target.Path }, FlushInterval: -1}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && gets.Add(1) == 1 {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK) // and the stream ends
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	env, _, errw := testEnv(t, "", nil)
+	env.stdin, env.stdout = inR, outW
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, env, []string{"bridge", ts.URL + "/mcp"}) }()
+	updated := make(chan string, 1)
+	cs, err := mcp.NewClient("test", "1", &mcp.ClientOptions{
+		ProtocolVersion: mcp.Version20251125,
+		ResourceUpdatedHandler: func(_ context.Context, _ *mcp.ClientSession, p *mcp.ResourceUpdatedParams) {
+			select {
+			case updated <- p.URI:
+			default:
+			}
+		},
+	}).Connect(ctx, mcp.NewIOTransport(struct {
+		io.Reader
+		io.Writer
+		io.Closer
+	}{outR, inW, inW}))
+	if err != nil {
+		t.Fatalf("connect: %v; stderr %s", err, errw.String())
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://watched-resource"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-updated:
+	case <-ctx.Done():
+		t.Fatalf("no resource update after the GET stream ended (%d GETs); stderr %s", gets.Load(), errw.String())
+	}
+	if n := gets.Load(); n < 2 {
+		t.Errorf("%d GETs: the stream was not opened again", n)
+	}
+	inW.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("bridge exited %d: %s", code, errw.String())
+	}
+	outW.Close()
+	cs.Close()
+}
+
+// TestReadSSEEventIDs: the reader passes each event the last id seen.
+func TestReadSSEEventIDs(t *testing.T) {
+	var got []string
+	in := "id: 1\ndata: a\n\ndata: b\n\nid: 7\ndata: c\n\nid: x\x00y\ndata: d\n\n"
+	if err := readSSEEvents(strings.NewReader(in), func(id string, d []byte) error {
+		got = append(got, id+"="+string(d))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"1=a", "1=b", "7=c", "7=d"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }
 
 // TestReadSSE is the SSE framing table of the bridge's GET stream reader.
