@@ -17,7 +17,8 @@ import (
 // A legacyStream is the bridge's side of a handshake-era session's GET
 // stream, on which the server sends messages outside any request: it
 // learns the negotiated version from the initialize result and opens the
-// stream once the client sends notifications/initialized.
+// stream once the client has sent notifications/initialized, whichever of
+// the two the bridge sees first.
 type legacyStream struct {
 	hc     *http.Client
 	url    string
@@ -25,10 +26,12 @@ type legacyStream struct {
 	obs    *observer
 	local  mcp.Connection
 
-	mu      sync.Mutex
-	version string
-	started bool
-	wg      sync.WaitGroup
+	mu          sync.Mutex
+	ctx         context.Context // the bridge's, once the client has initialized
+	version     string
+	initialized bool
+	started     bool
+	wg          sync.WaitGroup
 }
 
 // fromServer notes the protocol version of an initialize result.
@@ -42,12 +45,13 @@ func (l *legacyStream) fromServer(m mcp.JSONRPCMessage) {
 	}
 	if strictjson.Unmarshal(resp.Result, &init) == nil && init.ProtocolVersion != "" {
 		l.mu.Lock()
+		defer l.mu.Unlock()
 		l.version = init.ProtocolVersion
-		l.mu.Unlock()
+		l.startLocked()
 	}
 }
 
-// fromClient opens the stream when the client completes the handshake.
+// fromClient notes that the client completed the handshake.
 func (l *legacyStream) fromClient(ctx context.Context, m mcp.JSONRPCMessage) {
 	req, ok := m.(*mcp.JSONRPCRequest)
 	if !ok || req.Method != "notifications/initialized" {
@@ -55,14 +59,22 @@ func (l *legacyStream) fromClient(ctx context.Context, m mcp.JSONRPCMessage) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.started || l.version == "" || l.obs.sessionID() == "" {
+	l.initialized, l.ctx = true, ctx
+	l.startLocked()
+}
+
+// startLocked opens the stream once both the version and the client's
+// notifications/initialized are known, and only once.
+func (l *legacyStream) startLocked() {
+	if l.started || !l.initialized || l.version == "" || l.obs.sessionID() == "" {
 		return
 	}
 	l.started = true
+	ctx, version := l.ctx, l.version
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
-		l.run(ctx, l.version)
+		l.run(ctx, version)
 	}()
 }
 

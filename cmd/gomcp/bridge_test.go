@@ -242,3 +242,51 @@ func TestBridge(t *testing.T) {
 		})
 	}
 }
+
+// The bridge opens the GET stream once it has both the initialize result
+// and the client's notifications/initialized, in either order: under load
+// the client's notification can pass the bridge before it has noted the
+// result it forwarded.
+func TestLegacyStreamStartsInEitherOrder(t *testing.T) {
+	initResult, err := mcp.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	initialized, err := mcp.DecodeMessage([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, clientFirst := range []bool{true, false} {
+		gets := make(chan string, 4)
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			gets <- r.Header.Get("MCP-Protocol-Version")
+			w.WriteHeader(http.StatusMethodNotAllowed) // no stream: run ends
+		}))
+		obs := newObserver()
+		obs.session = "S1"
+		l := &legacyStream{hc: ts.Client(), url: ts.URL, obs: obs}
+		ctx, cancel := context.WithCancel(context.Background())
+		if clientFirst {
+			l.fromClient(ctx, initialized)
+			l.fromServer(initResult)
+		} else {
+			l.fromServer(initResult)
+			l.fromClient(ctx, initialized)
+		}
+		select {
+		case v := <-gets:
+			if v != "2025-11-25" {
+				t.Errorf("client first %v: GET with version %q", clientFirst, v)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("client first %v: the GET stream was never opened", clientFirst)
+		}
+		l.fromClient(ctx, initialized) // again: nothing more
+		l.wg.Wait()
+		cancel()
+		ts.Close()
+		if n := len(gets); n != 0 {
+			t.Errorf("client first %v: %d more GETs", clientFirst, n)
+		}
+	}
+}
