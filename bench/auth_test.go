@@ -267,18 +267,25 @@ func BenchmarkAuthHTTPLoad(b *testing.B) {
 	}
 }
 
-func benchAuthLoad(b *testing.B, era Era, target string, clients int) {
-	protect, sendTokens := target == "ours", target != "unprotected"
-	ctx := context.Background()
+// oursHandler returns our echo server's streamable HTTP handler in era,
+// closed when b ends.
+func oursHandler(b *testing.B, era Era) http.Handler {
 	srv, err := Ours{}.NewServer()
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer srv.Close()
+	b.Cleanup(func() { srv.Close() })
 	h, err := srv.Handler(era)
 	if err != nil {
 		b.Fatal(err)
 	}
+	return h
+}
+
+func benchAuthLoad(b *testing.B, era Era, target string, clients int) {
+	protect, sendTokens := target == "ours", target != "unprotected"
+	ctx := context.Background()
+	h := oursHandler(b, era)
 	var as *benchAS
 	if sendTokens {
 		as = newBenchAS(b)
@@ -357,15 +364,7 @@ func BenchmarkAuthHeaderParse(b *testing.B) {
 // (with a token when withToken), as the server received them.
 func capturedCall(b *testing.B, era Era, withToken bool) string {
 	ctx := context.Background()
-	srv, err := Ours{}.NewServer()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	h, err := srv.Handler(era)
-	if err != nil {
-		b.Fatal(err)
-	}
+	h := oursHandler(b, era)
 	var mu sync.Mutex
 	var last []byte
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

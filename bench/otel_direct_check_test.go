@@ -2,8 +2,6 @@ package bench
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"testing"
 
@@ -49,12 +47,7 @@ func echoSpans(t *testing.T, era Era, target string) []sdktrace.ReadOnlySpan {
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
-	server := mcp.NewServer("bench", "v0.0.1", nil)
-	client := mcp.NewClient("bench-client", "v0.0.1", &mcp.ClientOptions{ProtocolVersion: era.Version()})
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	defer h.Close()
-	ts := httptest.NewServer(h)
-	defer ts.Close()
+	server, client, ts := otelPair(t, era)
 	instrument(target, era, server, client, ts.Listener.Addr(), tp, mp)
 	server.AddTools(mcp.NewTool(EchoTool, "echo the text back", oursEcho,
 		mcp.Input(mcp.Property("text", mcp.Description("the text to echo")))))

@@ -43,12 +43,7 @@ func BenchmarkOTelHTTPLoad(b *testing.B) {
 
 func benchOTelLoad(b *testing.B, era Era, target string) {
 	ctx := context.Background()
-	server := mcp.NewServer("bench", "v0.0.1", nil)
-	client := mcp.NewClient("bench-client", "v0.0.1", &mcp.ClientOptions{ProtocolVersion: era.Version()})
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
-	defer h.Close()
-	ts := httptest.NewServer(h)
-	defer ts.Close()
+	server, client, ts := otelPair(b, era)
 	if target != "uninstrumented" {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
@@ -83,6 +78,21 @@ func benchOTelLoad(b *testing.B, era Era, target string) {
 		// throughput on a busy machine. (It includes the warm-up calls.)
 		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/call")
 	}
+}
+
+// otelPair returns the server, client and HTTP server of an
+// OpenTelemetry benchmark or check in era, before any instrumentation or
+// tool; the HTTP server and handler close when tb ends.
+func otelPair(tb testing.TB, era Era) (*mcp.Server, *mcp.Client, *httptest.Server) {
+	server := mcp.NewServer("bench", "v0.0.1", nil)
+	client := mcp.NewClient("bench-client", "v0.0.1", &mcp.ClientOptions{ProtocolVersion: era.Version()})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	ts := httptest.NewServer(h)
+	tb.Cleanup(func() {
+		h.Close()
+		ts.Close()
+	})
+	return server, client, ts
 }
 
 // instrument installs a BenchmarkOTelHTTPLoad target's instrumentation on

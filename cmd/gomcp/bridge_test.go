@@ -25,48 +25,13 @@ func TestBridgeLegacyStream(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for the server's periodic update")
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	env, _, errw := testEnv(t, "", nil)
-	env.stdin, env.stdout = inR, outW
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	done := make(chan int, 1)
-	go func() { done <- run(ctx, env, []string{"bridge", everythingURL}) }()
-	updated := make(chan string, 1)
-	cs, err := mcp.NewClient("test", "1", &mcp.ClientOptions{
-		ProtocolVersion: mcp.Version20251125,
-		ResourceUpdatedHandler: func(_ context.Context, _ *mcp.ClientSession, p *mcp.ResourceUpdatedParams) {
-			select {
-			case updated <- p.URI:
-			default:
-			}
-		},
-	}).Connect(ctx, mcp.NewIOTransport(struct {
-		io.Reader
-		io.Writer
-		io.Closer
-	}{outR, inW, inW}))
-	if err != nil {
-		t.Fatalf("connect: %v; stderr %s", err, errw.String())
+	uri, stderr := updateThroughBridge(t, everythingURL)
+	switch {
+	case uri == "":
+		t.Fatalf("no resource update came through the bridge; stderr %s", stderr)
+	case uri != "test://watched-resource":
+		t.Fatalf("update of %q", uri)
 	}
-	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://watched-resource"}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case uri := <-updated:
-		if uri != "test://watched-resource" {
-			t.Fatalf("update of %q", uri)
-		}
-	case <-ctx.Done():
-		t.Fatalf("no resource update came through the bridge; stderr %s", errw.String())
-	}
-	inW.Close()
-	if code := <-done; code != 0 {
-		t.Fatalf("bridge exited %d: %s", code, errw.String())
-	}
-	outW.Close()
-	cs.Close()
 }
 
 // TestBridgeReopensLegacyStream: a GET stream that ends is opened again,
@@ -91,6 +56,21 @@ func TestBridgeReopensLegacyStream(t *testing.T) {
 		proxy.ServeHTTP(w, r)
 	}))
 	defer ts.Close()
+	if uri, stderr := updateThroughBridge(t, ts.URL+"/mcp"); uri == "" {
+		t.Fatalf("no resource update after the GET stream ended (%d GETs); stderr %s", gets.Load(), stderr)
+	}
+	if n := gets.Load(); n < 2 {
+		t.Errorf("%d GETs: the stream was not opened again", n)
+	}
+}
+
+// updateThroughBridge runs the bridge to the server at serverURL, connects
+// a handshake-era client to it, subscribes to test://watched-resource and
+// returns the URI of the first resource update the client gets within 20
+// seconds ("" if none), with the bridge's stderr. The bridge must exit 0
+// once its input closes.
+func updateThroughBridge(t *testing.T, serverURL string) (uri, stderr string) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	env, _, errw := testEnv(t, "", nil)
@@ -98,7 +78,7 @@ func TestBridgeReopensLegacyStream(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, env, []string{"bridge", ts.URL + "/mcp"}) }()
+	go func() { done <- run(ctx, env, []string{"bridge", serverURL}) }()
 	updated := make(chan string, 1)
 	cs, err := mcp.NewClient("test", "1", &mcp.ClientOptions{
 		ProtocolVersion: mcp.Version20251125,
@@ -120,12 +100,9 @@ func TestBridgeReopensLegacyStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-updated:
+	case uri = <-updated:
 	case <-ctx.Done():
-		t.Fatalf("no resource update after the GET stream ended (%d GETs); stderr %s", gets.Load(), errw.String())
-	}
-	if n := gets.Load(); n < 2 {
-		t.Errorf("%d GETs: the stream was not opened again", n)
+		return "", errw.String()
 	}
 	inW.Close()
 	if code := <-done; code != 0 {
@@ -133,6 +110,7 @@ func TestBridgeReopensLegacyStream(t *testing.T) {
 	}
 	outW.Close()
 	cs.Close()
+	return uri, errw.String()
 }
 
 // TestReadSSEEventIDs: the reader passes each event the last id seen.
