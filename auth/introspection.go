@@ -180,6 +180,7 @@ func (v *IntrospectionVerifier) lead(ctx context.Context, f *introspectionFlight
 		v.mu.Unlock()
 		close(f.done)
 	}()
+	// What the waiters get should introspect panic.
 	f.err = unavailable("introspection failed", errors.New("introspection did not finish"))
 	f.ti, f.err = v.introspect(context.WithoutCancel(ctx), token, key, now)
 }
