@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -216,3 +218,40 @@ func TestAppendRedisRefusing(t *testing.T) {
 		t.Fatalf("after Redis recovered: %q", got)
 	}
 }
+
+// TestSubscribeRefused: a subscription Redis does not confirm (here it
+// refuses every command, as an ACL without the channel would refuse
+// SUBSCRIBE) is said in the log, and Subscribe returns within its bound.
+func TestSubscribeRefused(t *testing.T) {
+	m := miniredis.RunT(t)
+	var logged strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logged.Write(p)
+	}), nil))
+	client := goredis.NewClient(&goredis.Options{Addr: m.Addr(), MaxRetries: -1})
+	defer client.Close()
+	b := redis.New(client, &redis.Options{Logger: logger})
+	defer b.Close()
+	m.SetError("NOPERM this user has no permissions to access one of the channels used as arguments")
+	start := time.Now()
+	unsub, err := b.EventBus().Subscribe(context.Background(), func(*mcp.BusEvent) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unsub()
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Subscribe took %v", d)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(logged.String(), "has not confirmed a subscription") {
+		t.Fatalf("nothing logged about the refused subscription: %q", logged.String())
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -75,6 +75,9 @@ func (h *hub) subscribe(ctx context.Context, channel string, fn func([]byte)) (f
 	case <-conf:
 	case <-ctx.Done():
 	case <-wait.C:
+		// Redis is unreachable, slow, or refused the subscription (an ACL
+		// without the channel): said once here, as nothing else will.
+		h.logger.Warn("mcp/redis: Redis has not confirmed a subscription; events published until it does are missed", "channel", channel, "waited", subscribeWait)
 	}
 	var once sync.Once
 	return func() { once.Do(func() { h.unsubscribe(channel, id, q) }) }, nil
