@@ -1,7 +1,9 @@
 // Package redis implements, on Redis, the interfaces through which several
 // instances of an MCP server behind a load balancer share state: the
 // event bus and the session router on pub/sub, the resumable event store
-// on Redis Streams, and the session and task stores on hashes with a TTL.
+// on Redis Streams, and the session and task stores on hashes with a TTL;
+// and, for servers that accept DPoP-bound tokens, the replay cache of the
+// auth module's DPoP options (Backend.DPoPReplayCache).
 //
 // One Backend per process, on one go-redis client, serves all of them:
 //
