@@ -101,11 +101,31 @@ func (px *postExchange) serveListenHijacked(req *jsonrpc2.Request, checked bool)
 // the decoding of its params, so that an open stream does not hold the
 // request's bytes.
 func (h *StreamableHTTPHandler) runListen(ctx *listenContext, s *Server, st *responseStream, req *jsonrpc2.Request, check func(any, error) error) {
+	id := req.ID
+	res, err := s.serveStatelessChecked(ctx, req, st.notify, check)
+	if d, ok := err.(*detachedListen); ok {
+		// The stream is open and written by its broadcasters: what is
+		// left is to wait for its end, on a goroutine that starts with a
+		// small stack, and this one ends (listen_detached.go).
+		go h.finishListen(ctx, st, id, d)
+		return
+	}
+	h.endListenRequest(ctx, st, id, res, err)
+}
+
+// finishListen waits for the end of a detached listen stream and answers
+// its request.
+func (h *StreamableHTTPHandler) finishListen(ctx *listenContext, st *responseStream, id jsonrpc2.ID, d *detachedListen) {
+	res, err := d.finish()
+	h.endListenRequest(ctx, st, id, res, err)
+}
+
+// endListenRequest answers the listen request id on st and undoes what
+// serveListenHijacked counted.
+func (h *StreamableHTTPHandler) endListenRequest(ctx *listenContext, st *responseStream, id jsonrpc2.ID, res any, err error) {
 	defer h.active.Add(-1)
 	defer h.endListen()
 	defer ctx.cancel()
-	id := req.ID
-	res, err := s.serveStatelessChecked(ctx, req, st.notify, check)
 	st.finish(newResponse(id, res, err)) // detaches px.w if it is still attached
 }
 

@@ -197,6 +197,14 @@ func (s *Server) methodHandler() MethodHandler[ServerSession] {
 	return s.receiving.handler
 }
 
+// hasReceivingMiddleware reports whether received messages go through
+// middleware.
+func (s *Server) hasReceivingMiddleware() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.receiving.middleware) > 0
+}
+
 // sendingHandler returns the handler of sent messages, or nil when there
 // is no sending middleware.
 func (s *Server) sendingHandler() MethodHandler[ServerSession] {

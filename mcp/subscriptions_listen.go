@@ -243,7 +243,12 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 	// a client that changes a list as soon as it reads the acknowledgement
 	// is told of that change (it waits in the queue until serve runs).
 	s.addListener(l)
-	defer s.listeners.remove(l)
+	detached := false
+	defer func() {
+		if !detached { // else the stream's end removes it (listen_detached.go)
+			s.listeners.remove(l)
+		}
+	}()
 	ack := &SubscriptionsAcknowledgedParams{Notifications: l.filter}
 	if err := l.send(ctx, NotificationSubscriptionsAcknowledged, ack); err != nil {
 		return nil, err
@@ -271,11 +276,19 @@ func (ss *ServerSession) subscriptionsListen(ctx context.Context, p *Subscriptio
 		}
 	}
 	if err := l.serve(ctx, s, connClosing); err != nil {
+		if _, ok := err.(*detachedListen); ok {
+			detached = true
+		}
 		return nil, err
 	}
+	return l.result(), nil
+}
+
+// result is the result of l's request when its stream ends gracefully.
+func (l *listener) result() *SubscriptionsListenResult {
 	res := &SubscriptionsListenResult{}
 	res.Meta.SubscriptionID = l.id
-	return res, nil
+	return res
 }
 
 // serve writes the notifications queued for l until the request ends
@@ -293,7 +306,14 @@ func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan stru
 		l.mu.Unlock()
 		if l.watchConn != nil {
 			st := streamFromContext(ctx)
-			return l.waitDirect(ctx, s, l.watchConn, st != nil && st.interruptsWatch(ctx))
+			interruptible := st != nil && st.interruptsWatch(ctx)
+			if st != nil && st.listenDone != nil && !s.hasReceivingMiddleware() {
+				// The request's own goroutine (runListen) can hand its
+				// wait off, and no middleware expects the request's
+				// result from this call (listen_detached.go).
+				return &detachedListen{ctx: ctx, s: s, l: l, hc: l.watchConn, interruptible: interruptible}
+			}
+			return l.waitDirect(ctx, s, l.watchConn, interruptible)
 		}
 		select {
 		case <-ctx.Done():
