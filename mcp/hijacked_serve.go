@@ -184,7 +184,7 @@ func (l *listener) waitDirect(ctx context.Context, s *Server, hc *hijackedConn, 
 	default:
 	}
 	hc.waitClient()
-	return ctx.Err() // nil: interrupted by the server's Close
+	return listenEnd(ctx) // nil: interrupted by the server's Close, or ended by the handler
 }
 
 // interruptWaiting makes the listeners in waitDirect return, when the

@@ -138,13 +138,17 @@ func hijackResponse(w http.ResponseWriter, cfg *streamConfig, onClose func(*hija
 // "Connection: close": the connection is never handed back to net/http,
 // so a client must not send another request on it once the stream ends.
 func appendResponseHead(b []byte, header http.Header) []byte {
-	delete(header, "Content-Length")
-	delete(header, "Transfer-Encoding")
-	delete(header, "Connection")
 	if _, ok := header["Date"]; !ok {
 		header["Date"] = []string{time.Now().UTC().Format(http.TimeFormat)}
 	}
 	for k, vs := range header {
+		switch http.CanonicalHeaderKey(k) {
+		case "Content-Length", "Transfer-Encoding", "Connection":
+			// The framing is this function's, in whatever case a
+			// handler set these in the map.
+			delete(header, k)
+			continue
+		}
 		for _, v := range vs {
 			if !validHeaderValue(v) {
 				delete(header, k) // as a client would reject the response

@@ -30,10 +30,11 @@ func goroutinesWaitingOn(frames ...string) []string {
 // client on a goroutine of its own, not deep in the request's dispatch
 // (whose stack the runtime would keep), and its request is answered as
 // the dispatch answers it: the same bytes as with middleware, which keeps
-// the request's goroutine, whether the server ends the stream gracefully
-// (a result) or the handler closes (an error).
+// the request's goroutine. Whether the server closes or the handler does,
+// the server ends the subscription, and says so with the request's
+// successful response.
 func TestListenWaitsApartFromItsRequest(t *testing.T) {
-	for _, ending := range []string{"server closes", "handler closes"} {
+	for _, ending := range []string{"server closes", "handler closes", "handler shuts down"} {
 		final := map[bool]string{}
 		for _, withMiddleware := range []bool{false, true} {
 			final[withMiddleware] = listenUntilEnd(t, ending, withMiddleware)
@@ -41,11 +42,9 @@ func TestListenWaitsApartFromItsRequest(t *testing.T) {
 		if final[false] != final[true] {
 			t.Errorf("%s: the listen request's answer differs with middleware:\n%q\n%q", ending, final[false], final[true])
 		}
-		if ending == "server closes" {
-			for _, want := range []string{`"resultType":"complete"`, `"io.modelcontextprotocol/subscriptionId":7`, `"io.modelcontextprotocol/serverInfo"`} {
-				if !strings.Contains(final[false], want) {
-					t.Errorf("the listen result %q lacks %s", final[false], want)
-				}
+		for _, want := range []string{`"result":{`, `"resultType":"complete"`, `"io.modelcontextprotocol/subscriptionId":7`, `"io.modelcontextprotocol/serverInfo"`} {
+			if !strings.Contains(final[false], want) {
+				t.Errorf("%s: the listen request's answer %q lacks %s", ending, final[false], want)
 			}
 		}
 	}
@@ -82,10 +81,13 @@ func listenUntilEnd(t *testing.T, ending string, withMiddleware bool) string {
 		t.Fatalf("with middleware: %d waits in the dispatch, %d apart; want 1 and 0", inDispatch, apart)
 	}
 	var err error
-	if ending == "server closes" {
+	switch ending {
+	case "server closes":
 		err = server.Close()
-	} else {
+	case "handler closes":
 		err = h.Close()
+	default:
+		err = h.Shutdown(context.Background())
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -375,7 +375,9 @@ func (h *StreamableHTTPHandler) maxInFlight(s *Server) int {
 // Shutdown shuts the handler down gracefully: new requests get 503, calls
 // in progress may finish until ctx is done, then the long-lived streams
 // (GET streams, subscriptions/listen) end and every session is closed,
-// cancelling what is left. It returns ctx's error if calls were still in
+// cancelling what is left. A subscriptions/listen stream ends with its
+// request's successful response, which tells the client that the server
+// ended it. It returns ctx's error if calls were still in
 // progress when ctx ended. Call it before http.Server.Shutdown, which
 // would otherwise wait for the streams.
 func (h *StreamableHTTPHandler) Shutdown(ctx context.Context) error {
@@ -387,8 +389,9 @@ func (h *StreamableHTTPHandler) Shutdown(ctx context.Context) error {
 	return err
 }
 
-// Close shuts the handler down at once: new requests get 503, streams end,
-// every session is closed and the calls of legacy sessions are cancelled.
+// Close shuts the handler down at once: new requests get 503, streams end
+// (subscriptions/listen streams with their successful response), every
+// session is closed and the calls of legacy sessions are cancelled.
 // It waits briefly for handlers to return, and reports those that did
 // not. Shutdown is the graceful form.
 func (h *StreamableHTTPHandler) Close() error {

@@ -467,6 +467,9 @@ type streamConfig struct {
 type liveStreams struct {
 	mu  sync.Mutex
 	set map[*responseStream]struct{}
+	// ending is set once the handler ends its streams: a listen stream
+	// cancelled then ends gracefully (endedByHandler).
+	ending atomic.Bool
 }
 
 func (l *liveStreams) add(st *responseStream) bool {
@@ -487,6 +490,7 @@ func (l *liveStreams) remove(st *responseStream) {
 
 // cancelAll cancels the context of every live stream's request.
 func (l *liveStreams) cancelAll() {
+	l.ending.Store(true)
 	l.mu.Lock()
 	streams := make([]*responseStream, 0, len(l.set))
 	for st := range l.set {
@@ -496,6 +500,16 @@ func (l *liveStreams) cancelAll() {
 	for _, st := range streams {
 		st.cancel()
 	}
+}
+
+// endedByHandler reports whether ctx, the context of a request on a
+// streamable HTTP stream, was cancelled because the handler is ending its
+// streams (Close, Shutdown). A subscriptions/listen request then ends
+// with its successful response: the server tears the subscription down,
+// and the protocol asks it to say so.
+func endedByHandler(ctx context.Context) bool {
+	st := streamFromContext(ctx)
+	return st != nil && st.cfg != nil && st.cfg.live != nil && st.cfg.live.ending.Load()
 }
 
 // writeDeadliner is the method of net/http's own ResponseWriters that

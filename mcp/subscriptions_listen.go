@@ -317,7 +317,7 @@ func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan stru
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return listenEnd(ctx)
 		case <-s.shutdown:
 			return nil
 		case <-connClosing:
@@ -359,13 +359,23 @@ func (l *listener) serve(ctx context.Context, s *Server, connClosing <-chan stru
 			s.logger().Warn("mcp: listen stream ended: the client stopped reading", "queued", listenerQueue)
 			return errListenerTooSlow
 		case <-ctx.Done():
-			return ctx.Err()
+			return listenEnd(ctx)
 		case <-s.shutdown:
 			return nil
 		case <-connClosing:
 			return nil
 		}
 	}
+}
+
+// listenEnd is the error a listen request whose context is done ends
+// with: nil (a graceful end, answered with the request's result) when the
+// HTTP handler ended the stream, else the context's error.
+func listenEnd(ctx context.Context) error {
+	if endedByHandler(ctx) {
+		return nil
+	}
+	return ctx.Err()
 }
 
 // honoured returns the part of a requested filter the server will honour:
