@@ -305,15 +305,11 @@ func (cs *ClientSession) stopKeepAlive() {
 }
 
 func (cs *ClientSession) sendCancelled(id jsonrpc2.ID) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
 	p := &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"}
 	if cs.modern {
 		cs.fillMeta(&p.Meta)
 	}
-	if err := cs.notify(ctx, NotificationCancelled, p); err != nil && !errors.Is(err, ErrConnectionClosed) {
-		cs.client.logger().Debug("mcp: sending notifications/cancelled failed", "error", err)
-	}
+	sendCancelledNotification(cs.client.logger(), cs.notify, p) // cancelled_notification.go
 }
 
 // fillMeta adds the per-request metadata of 2026-07-28 to meta.

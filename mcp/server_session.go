@@ -399,12 +399,8 @@ func (ss *ServerSession) NotifyProgress(ctx context.Context, params *ProgressNot
 }
 
 func (ss *ServerSession) sendCancelled(id jsonrpc2.ID) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	err := ss.notify(ctx, NotificationCancelled, &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"})
-	if err != nil && !errors.Is(err, ErrConnectionClosed) {
-		ss.server.logger().Debug("mcp: sending notifications/cancelled failed", "error", err)
-	}
+	p := &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"}
+	sendCancelledNotification(ss.server.logger(), ss.notify, p) // cancelled_notification.go
 }
 
 func (ss *ServerSession) startKeepAlive(interval time.Duration) {
