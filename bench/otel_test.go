@@ -28,12 +28,15 @@ const otelClients = 64
 // metrics aggregated by the SDK meter provider), "uninstrumented" the same
 // server and client without, and "sdkdirect" the same spans and
 // measurements made by calling the SDK directly from middleware written for
-// this benchmark (sdkDirect): the floor of what the SDK costs. Reported
-// like BenchmarkHTTPLoad, plus the CPU time of the process per call
-// (cpu-ns/call).
+// this benchmark (sdkDirect): the floor of what the SDK costs. "sampled10"
+// is ours with the sampler a busy service would choose instead of sampling
+// every trace: a new trace is sampled one time in ten, and a span follows
+// its parent's decision (sdktrace.ParentBased over TraceIDRatioBased).
+// Reported like BenchmarkHTTPLoad, plus the CPU time of the process per
+// call (cpu-ns/call).
 func BenchmarkOTelHTTPLoad(b *testing.B) {
 	for _, era := range Eras {
-		for _, target := range []string{"ours", "uninstrumented", "sdkdirect"} {
+		for _, target := range []string{"ours", "uninstrumented", "sdkdirect", "sampled10"} {
 			b.Run(fmt.Sprintf("%s/c%d/%s", era, otelClients, target), func(b *testing.B) {
 				benchOTelLoad(b, era, target)
 			})
@@ -45,7 +48,11 @@ func benchOTelLoad(b *testing.B, era Era, target string) {
 	ctx := context.Background()
 	server, client, ts := otelPair(b, era)
 	if target != "uninstrumented" {
-		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+		topts := []sdktrace.TracerProviderOption{sdktrace.WithBatcher(tracetest.NewNoopExporter())}
+		if target == "sampled10" {
+			topts = append(topts, sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.TraceIDRatioBased(0.1))))
+		}
+		tp := sdktrace.NewTracerProvider(topts...)
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 		defer func() {
 			_ = tp.Shutdown(ctx)
@@ -96,10 +103,10 @@ func otelPair(tb testing.TB, era Era) (*mcp.Server, *mcp.Client, *httptest.Serve
 }
 
 // instrument installs a BenchmarkOTelHTTPLoad target's instrumentation on
-// server and client: ours ("ours") or the same spans and measurements made
-// by calling the OpenTelemetry SDK directly ("sdkdirect").
+// server and client: ours ("ours", "sampled10") or the same spans and
+// measurements made by calling the OpenTelemetry SDK directly ("sdkdirect").
 func instrument(target string, era Era, server *mcp.Server, client *mcp.Client, addr net.Addr, tp trace.TracerProvider, mp metric.MeterProvider) {
-	if target == "ours" {
+	if target != "sdkdirect" {
 		opts := &mcpotel.Options{TracerProvider: tp, MeterProvider: mp}
 		mcpotel.InstrumentServer(server, opts)
 		mcpotel.InstrumentClient(client, opts)

@@ -39,6 +39,10 @@ func TestLoadGroupsShowCPUPerCall(t *testing.T) {
 			lines = append(lines, "0 "+g.full("sdkdirect")+" calls/s=850 cpu-ns/call=140000")
 			cells += " 140 µs |"
 		}
+		if contains(g.targets, "sampled10") {
+			lines = append(lines, "0 "+g.full("sampled10")+" calls/s=900 cpu-ns/call=120000")
+			cells += " 120 µs |"
+		}
 		if strings.HasPrefix(g.name(), "Auth") && !contains(g.targets, "header") {
 			t.Errorf("group %s runs %v, want header too (the token carried, unchecked)", g.name(), g.targets)
 		}
@@ -58,5 +62,26 @@ func TestLoadGroupsShowCPUPerCall(t *testing.T) {
 	}
 	for name := range want {
 		t.Errorf("plan lacks group %s", name)
+	}
+}
+
+// TestOTelGoalShowsSDKFloor checks that the OpenTelemetry goals show, after
+// their own figure, what the SDK's own calls cost (sdkdirect), so that a
+// reader can tell the instrumentation's share from the SDK's.
+func TestOTelGoalShowsSDKFloor(t *testing.T) {
+	for _, g := range plan(fullBudget) {
+		if !strings.HasPrefix(g.name(), "OTelHTTPLoad/") {
+			continue
+		}
+		s := fakeStore(t,
+			"0 "+g.full(ours)+" calls/s=700 cpu-ns/call=150000",
+			"0 "+g.full("uninstrumented")+" calls/s=1000 cpu-ns/call=100000",
+			"0 "+g.full("sdkdirect")+" calls/s=680 cpu-ns/call=140000")
+		gl := goalFor(t, g.name(), "calls/s")
+		status, detail := s.evaluate(gl, []group{g})
+		want := "ours ÷ uninstrumented = 0.7 (median of per-pass ratios); for information, sdkdirect ÷ uninstrumented = 0.68"
+		if status != notMet || detail != want {
+			t.Errorf("%s: %s (%s), want %s (%s)", g.name(), status, detail, notMet, want)
+		}
 	}
 }

@@ -58,6 +58,17 @@ which negotiates 2026-07-28 (server/discover, stateless requests) with all three
   (after a warm-up of a tenth as many calls) and divides the CPU time (user and system, from
   getrusage, garbage collection included) the child used by the number of calls; "÷ ceiling"
   divides by the ceiling's CPU per call in the same pass.
+- **OpenTelemetry overhead**: the SDK's own client and server over streamable HTTP on 127.0.0.1,
+  64 sessions, tools/call, in one process. **ours** installs the otel package on both sides with the
+  OpenTelemetry SDK (every span sampled and handed to a batching exporter that discards it, the
+  duration histograms aggregated by the SDK meter provider); **uninstrumented** installs nothing;
+  **sdkdirect** is middleware written for the benchmark alone that makes the same spans, trace
+  context and measurements by calling the OpenTelemetry SDK directly and does nothing else. Its
+  ratio to uninstrumented, shown after the goals for information, is what the SDK's own calls cost
+  a call; ours can go below it only by making fewer or cheaper SDK calls. **sampled10** is ours with
+  the sampler a busy service would pick over sampling every call: ParentBased over
+  TraceIDRatioBased(0.1), so one new trace in ten is recorded and the server follows the client's
+  decision. cpu-ns/call is the process's CPU per call, client and server.
 - **Notification fan-out**: each SDK's server runs in a child process; the parent opens N streams
   (2026-07-28: subscriptions/listen; legacy and peers: a session's GET stream) with an SDK-neutral
   client, asks the server for one change five times, and times each stream's delivery from the

@@ -127,8 +127,8 @@ func plan(b budget) []group {
 		}
 	}
 	for _, era := range bench.Eras {
-		gs = append(gs, group{"OpenTelemetry overhead (streamable HTTP, 64 clients; ours = server and client instrumented, SDK tracer with a batching exporter; sdkdirect = the same spans and measurements made by calling the SDK directly)",
-			"BenchmarkOTelHTTPLoad", era.String() + "/c64", []string{ours, "uninstrumented", "sdkdirect"}, b.load, loadCPUMetrics})
+		gs = append(gs, group{"OpenTelemetry overhead (streamable HTTP, 64 clients; ours = server and client instrumented, SDK tracer with a batching exporter; sdkdirect = the same spans and measurements made by calling the SDK directly; sampled10 = ours sampling one new trace in ten)",
+			"BenchmarkOTelHTTPLoad", era.String() + "/c64", []string{ours, "uninstrumented", "sdkdirect", "sampled10"}, b.load, loadCPUMetrics})
 	}
 	for _, era := range bench.Eras {
 		for _, c := range []int{8, 64} {
