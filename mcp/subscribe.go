@@ -2,8 +2,13 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
+
+	"github.com/gomcp/sdk/internal/strictjson"
 )
 
 // A subscriptionSet is the set of resource URIs a legacy session
@@ -91,8 +96,9 @@ func (s *Server) resourceSubscribers(uri string) []*ServerSession {
 // resource changed, with notifications/resources/updated: sessions
 // (2025-11-25 and earlier) that subscribed with resources/subscribe and, in
 // 2026-07-28, listen
-// streams whose filter names the URI. It sends to all of them at once and
-// returns when every send is done or ctx is done; the error joins the
+// streams whose filter names the URI. It writes to several of them at once,
+// so that a slow client holds up only its own write, and returns when
+// every send is done or ctx is done; the error joins the
 // sends that failed (a client that disconnected meanwhile is not a
 // failure).
 func (s *Server) ResourceUpdated(ctx context.Context, params *ResourceUpdatedParams) error {
@@ -105,18 +111,42 @@ func (s *Server) ResourceUpdated(ctx context.Context, params *ResourceUpdatedPar
 
 // resourceUpdatedLocal delivers a resource update to this instance's
 // clients.
+//
+// The sessions are written from a few workers at once (eachConcurrently),
+// as for a list change: a slow client holds up one worker, not the rest.
+// The params are encoded once for every session unless sending middleware,
+// which expects typed params, or a task's context, whose id each
+// notification carries, needs them typed; each session then gets its own
+// copy.
 func (s *Server) resourceUpdatedLocal(ctx context.Context, params *ResourceUpdatedParams) error {
 	subscribers := s.resourceSubscribers(params.URI)
-	errs := make([]error, len(subscribers)+1)
-	var wg sync.WaitGroup
-	for i, ss := range subscribers {
-		wg.Go(func() {
-			if err := ss.notify(ctx, NotificationResourceUpdated, params); err != nil && !errors.Is(err, ErrConnectionClosed) {
-				errs[i] = err
-			}
-		})
+	if len(subscribers) == 0 {
+		return s.listeners.resourceUpdated(ctx, params) // subscriptions_listen.go
 	}
-	errs[len(subscribers)] = s.listeners.resourceUpdated(ctx, params) // subscriptions_listen.go
-	wg.Wait()
+	errs := make([]error, len(subscribers)+1)
+	encoded := s.sendingHandler() == nil && legacyTaskOf(ctx) == nil
+	var raw json.RawMessage
+	if encoded {
+		b, err := strictjson.Marshal(params)
+		if err != nil {
+			return fmt.Errorf("mcp: ResourceUpdated: %w", err)
+		}
+		raw = b
+	}
+	// The listen streams are queued meanwhile.
+	listened := make(chan error, 1)
+	go func() { listened <- s.listeners.resourceUpdated(ctx, params) }()
+	var next atomic.Int64
+	eachConcurrently(subscribers, func(ss *ServerSession) {
+		var p any = raw
+		if !encoded {
+			c := *params
+			p = &c
+		}
+		if err := ss.notify(ctx, NotificationResourceUpdated, p); err != nil && !errors.Is(err, ErrConnectionClosed) {
+			errs[next.Add(1)-1] = err
+		}
+	})
+	errs[len(subscribers)] = <-listened
 	return errors.Join(errs...)
 }

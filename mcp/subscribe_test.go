@@ -3,7 +3,9 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -213,5 +215,74 @@ func expectNoUpdate(t *testing.T, cs *ClientSession, ch chan string) {
 	case got := <-ch:
 		t.Errorf("unexpected update for %s", got)
 	default:
+	}
+}
+
+// TestResourceUpdatedWire checks what a legacy session subscribed to a
+// resource receives on its GET stream: the same bytes whether the params
+// are encoded once for every session (no sending middleware) or sent typed
+// through sending middleware, which gets a copy of the caller's params for
+// each session.
+func TestResourceUpdatedWire(t *testing.T) {
+	const want = `data: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"x://a"}}`
+	for _, withMiddleware := range []bool{false, true} {
+		t.Run(fmt.Sprintf("middleware=%v", withMiddleware), func(t *testing.T) {
+			var rec subscriptionRecorder
+			server, h, ts, _ := newHTTPTest(t, nil, rec.options())
+			server.AddResources(textResource("x://a", "a"))
+			var mu sync.Mutex
+			var seen []*ResourceUpdatedParams
+			if withMiddleware {
+				server.AddSendingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+					return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
+						if method == NotificationResourceUpdated {
+							p, ok := params.(*ResourceUpdatedParams)
+							if !ok {
+								t.Errorf("middleware got %T, want *ResourceUpdatedParams", params)
+							}
+							mu.Lock()
+							seen = append(seen, p)
+							mu.Unlock()
+						}
+						return next(ctx, ss, method, params)
+					}
+				})
+			}
+			const sessions = 3
+			var streams []*wireStream
+			for range sessions {
+				sid := legacySession(t, ts)
+				c := &rawClient{t: t, url: ts.URL, sid: sid, version: Version20251125}
+				resp := c.post(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"x://a"}}`, nil)
+				if msgs := readMessages(t, resp); len(msgs) != 1 || msgs[0]["result"] == nil {
+					t.Fatalf("resources/subscribe: %v", msgs)
+				}
+				ws := openWire(t, ts, getRequest(sid, ""))
+				waitUntil(t, func() bool { return standaloneAttached(h.session(sid)) })
+				streams = append(streams, ws)
+			}
+			params := &ResourceUpdatedParams{URI: "x://a"}
+			if err := server.ResourceUpdated(context.Background(), params); err != nil {
+				t.Fatal(err)
+			}
+			for i, ws := range streams {
+				if ev := ws.chunkWith(NotificationResourceUpdated); !strings.Contains(ev, want+"\n\n") {
+					t.Errorf("session %d: event %q, want %q", i, ev, want)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !withMiddleware {
+				return
+			}
+			if len(seen) != sessions {
+				t.Fatalf("middleware saw %d notifications, want %d", len(seen), sessions)
+			}
+			for i, p := range seen {
+				if p == params || p.URI != "x://a" || (i > 0 && p == seen[i-1]) {
+					t.Errorf("notification %d: params %p %+v, want a copy of the caller's %p", i, p, p, params)
+				}
+			}
+		})
 	}
 }
