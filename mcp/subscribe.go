@@ -95,12 +95,11 @@ func (s *Server) resourceSubscribers(uri string) []*ServerSession {
 // ResourceUpdated tells the clients subscribed to params.URI that the
 // resource changed, with notifications/resources/updated: sessions
 // (2025-11-25 and earlier) that subscribed with resources/subscribe and, in
-// 2026-07-28, listen
-// streams whose filter names the URI. It writes to several of them at once,
-// so that a slow client holds up only its own write, and returns when
-// every send is done or ctx is done; the error joins the
-// sends that failed (a client that disconnected meanwhile is not a
-// failure).
+// 2026-07-28, listen streams whose filter names the URI. It writes to
+// several clients at once, so that a slow one holds up one writer, not the
+// rest, and returns when every send is done or ctx is done; the error
+// joins the sends that failed (a client that disconnected meanwhile is not
+// a failure).
 func (s *Server) ResourceUpdated(ctx context.Context, params *ResourceUpdatedParams) error {
 	if params == nil || params.URI == "" {
 		return errors.New("mcp: ResourceUpdated: params.URI is empty")
