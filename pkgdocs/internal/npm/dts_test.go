@@ -1,6 +1,7 @@
 package npm
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -168,6 +169,41 @@ func TestResolveDTS(t *testing.T) {
 	for _, tt := range tests {
 		if got := resolveDTS("index.d.ts", tt.spec, read); got != tt.want {
 			t.Errorf("resolveDTS(%q) = %q, want %q", tt.spec, got, tt.want)
+		}
+	}
+}
+
+// TestTypesEntryBesideJavaScript: with no "types" anywhere, the entry is
+// the declaration file TypeScript reads beside the JavaScript file the
+// exports map or main names (x.cjs: x.d.cts, x.mjs: x.d.mts, x.js: x.d.ts).
+func TestTypesEntryBesideJavaScript(t *testing.T) {
+	tests := []struct {
+		name, pkgJSON string
+		files         []string
+		want          string
+	}{
+		{"exports cjs", `{"exports": {".": "./lib/version.cjs", "./unstable/sync": "./dist/api/sync/api.js"}}`,
+			[]string{"lib/version.cjs", "lib/version.d.cts", "dist/api/sync/api.d.ts"}, "lib/version.d.cts"},
+		{"exports conditions", `{"exports": {".": {"import": "./esm/index.mjs", "require": "./cjs/index.cjs"}}}`,
+			[]string{"esm/index.mjs", "esm/index.d.mts", "cjs/index.d.cts"}, "esm/index.d.mts"},
+		{"exports fallbacks", `{"exports": {".": [{"require": "./a.cjs"}, "./b.js"]}}`,
+			[]string{"a.cjs", "a.d.cts"}, "a.d.cts"},
+		{"main mjs", `{"main": "dist/main.mjs"}`, []string{"dist/main.mjs", "dist/main.d.mts"}, "dist/main.d.mts"},
+		{"main js", `{"main": "./dist/main.js"}`, []string{"dist/main.js", "dist/main.d.ts"}, "dist/main.d.ts"},
+		{"none", `{"exports": "./index.cjs"}`, []string{"index.cjs"}, ""},
+	}
+	for _, tt := range tests {
+		files := map[string][]byte{"package.json": []byte(tt.pkgJSON)}
+		for _, f := range tt.files {
+			files[f] = []byte("export declare const x: number;\n")
+		}
+		var pj packageJSON
+		if err := json.Unmarshal(files["package.json"], &pj); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := typesEntry(archive.FromFiles(files), pj.Types, pj.Typings, pj.Main, pj.Exports)
+		if got != tt.want {
+			t.Errorf("%s: entry %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

@@ -280,6 +280,13 @@ func typesEntry(tree *archive.Tree, types, typings, main string, exports json.Ra
 			if t := findTypes(root, 0); t != "" && has(clean(t)) {
 				return clean(t), true
 			}
+			// TypeScript reads the declaration file beside a JavaScript
+			// target (lib/x.cjs: lib/x.d.cts) when no "types" names one.
+			if t := findTarget(root, 0); t != "" {
+				if d := declarationFor(clean(t)); d != "" && has(d) {
+					return d, true
+				}
+			}
 		}
 	}
 	for _, p := range []string{types, typings} {
@@ -297,12 +304,55 @@ func typesEntry(tree *archive.Tree, types, typings, main string, exports json.Ra
 		return "index.d.ts", false
 	}
 	if main != "" {
-		m := strings.TrimSuffix(clean(main), path.Ext(main)) + ".d.ts"
-		if has(m) {
-			return m, false
+		m := clean(main)
+		for _, d := range []string{declarationFor(m), strings.TrimSuffix(m, path.Ext(m)) + ".d.ts"} {
+			if d != "" && has(d) {
+				return d, false
+			}
 		}
 	}
 	return "", false
+}
+
+// declarationFor returns the declaration file TypeScript looks for beside
+// a JavaScript file (x.js: x.d.ts, x.mjs: x.d.mts, x.cjs: x.d.cts), or ""
+// for a path that is not one.
+func declarationFor(js string) string {
+	for _, ext := range []struct{ js, dts string }{{".js", ".d.ts"}, {".mjs", ".d.mts"}, {".cjs", ".d.cts"}, {".jsx", ".d.ts"}} {
+		if base, ok := strings.CutSuffix(js, ext.js); ok && base != "" {
+			return base + ext.dts
+		}
+	}
+	return ""
+}
+
+// findTarget returns the JavaScript file an exports value resolves to,
+// with the conditions findTypes prefers.
+func findTarget(v any, depth int) string {
+	if depth > 6 {
+		return ""
+	}
+	switch v := v.(type) {
+	case string:
+		if declarationFor(v) != "" {
+			return v
+		}
+	case map[string]any:
+		for _, k := range []string{"import", "default", "node", "require"} {
+			if sub, ok := v[k]; ok {
+				if s := findTarget(sub, depth+1); s != "" {
+					return s
+				}
+			}
+		}
+	case []any: // fallbacks: the first that resolves
+		for _, sub := range v {
+			if s := findTarget(sub, depth+1); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 // findTypes looks for a "types" condition in an exports value, preferring

@@ -48,6 +48,10 @@ func (s *Source) typesFallback(ctx context.Context, cfg *Config, name, version s
 		pkg.Notes = append(pkg.Notes, fmt.Sprintf("No TypeScript declarations were found; %s@%s is deprecated: %s", typesName, tv, vd.Deprecated))
 		return nil
 	}
+	if ok && isTypesStub(vd.Description) {
+		pkg.Notes = append(pkg.Notes, fmt.Sprintf("No TypeScript declarations were found; %s@%s is a stub: %s", typesName, tv, vd.Description))
+		return nil
+	}
 	if !ok || vd.Dist.Tarball == "" {
 		pkg.Notes = append(pkg.Notes, fmt.Sprintf("No TypeScript declarations: %s has no usable version.", typesName))
 		return nil
@@ -68,6 +72,15 @@ func (s *Source) typesFallback(ctx context.Context, cfg *Config, name, version s
 	pkg.Origin += " + " + typesName + "@" + tv
 	pkg.Notes = append(pkg.Notes, fmt.Sprintf("TypeScript declarations come from %s@%s (DefinitelyTyped), not from the package itself.", typesName, tv))
 	return ts
+}
+
+// isTypesStub reports an @types release that holds no declarations, only
+// a pointer to the package's own ("Stub TypeScript definitions entry for
+// X, which provides its own types definitions"): DefinitelyTyped publishes
+// one when it removes a package, not always marked deprecated.
+func isTypesStub(description string) bool {
+	d := strings.ToLower(description)
+	return strings.HasPrefix(d, "stub typescript definitions") || strings.Contains(d, "provides its own type")
 }
 
 // matchTypesVersion picks the @types release matching a package version:

@@ -37,8 +37,15 @@ func miniRegistry(t *testing.T, pkgs map[string]map[string][]testutil.File) *htt
 		}
 	}
 	vdoc := func(name, v string) map[string]any {
-		return map[string]any{"name": name, "version": v, "dist": map[string]any{
+		doc := map[string]any{"name": name, "version": v, "dist": map[string]any{
 			"tarball": srv.URL + "/tarballs/" + url.PathEscape(name+"@"+v) + ".tgz", "integrity": tarballs[name+"@"+v].integrity}}
+		for _, f := range pkgs[name][v] { // the registry copies the description
+			var pj struct{ Description string }
+			if f.Name == "package.json" && json.Unmarshal(f.Data, &pj) == nil && pj.Description != "" {
+				doc["description"] = pj.Description
+			}
+		}
+		return doc
 	}
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, _ := url.PathUnescape(r.URL.EscapedPath())
@@ -117,7 +124,9 @@ func TestTypesFallback(t *testing.T) {
 			"1.3.0": typesFiles("/** Makes it plain. */\nexport declare function plain(x: string): string;\n"),
 			"2.0.0": typesFiles("export declare function two(): void;\n"),
 		},
-		"left-pad": {"1.0.0": {{Name: "package.json", Data: []byte(`{"name": "left-pad"}`)}}},
+		"left-pad":       {"1.0.0": {{Name: "package.json", Data: []byte(`{"name": "left-pad"}`)}}},
+		"stubbed":        {"7.0.0": {{Name: "package.json", Data: []byte(`{"name": "stubbed"}`)}}},
+		"@types/stubbed": {"2.0.0": {{Name: "package.json", Data: []byte(`{"name": "@types/stubbed", "description": "Stub TypeScript definitions entry for stubbed, which provides its own types definitions"}`)}}},
 	})
 	src := miniSource(srv)
 	pkg, err := src.Describe(context.Background(), Request{Name: "@acme/plain", Version: "1.3.4"})
@@ -138,6 +147,11 @@ func TestTypesFallback(t *testing.T) {
 	pkg, err = src.Describe(context.Background(), Request{Name: "left-pad"})
 	if err != nil || len(pkg.Symbols) != 0 || !strings.Contains(strings.Join(pkg.Notes, " "), "@types/left-pad does not exist") || pkg.Partial {
 		t.Fatalf("no @types: %+v, %v", pkg, err)
+	}
+	// An @types stub, not marked deprecated, holds nothing to read.
+	pkg, err = src.Describe(context.Background(), Request{Name: "stubbed"})
+	if err != nil || len(pkg.Symbols) != 0 || strings.Contains(pkg.Origin, "@types") || !strings.Contains(strings.Join(pkg.Notes, " "), "@types/stubbed@2.0.0 is a stub") {
+		t.Fatalf("stub: origin %q, notes %q, %v", pkg.Origin, pkg.Notes, err)
 	}
 	if got := TypesPackage("@babel/core"); got != "@types/babel__core" {
 		t.Errorf("TypesPackage = %q", got)

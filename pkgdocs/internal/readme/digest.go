@@ -7,6 +7,7 @@ package readme
 
 import (
 	"bytes"
+	"html"
 	"regexp"
 	"strings"
 
@@ -196,7 +197,12 @@ type heading struct {
 	title string
 }
 
-type span struct{ start, end int }
+// A span is a byte range of the document that the digest cuts out, or
+// replaces by text when text is not empty.
+type span struct {
+	start, end int
+	text       string
+}
 
 // scan collects top-level headings, byte ranges to remove (badge-only
 // paragraphs, HTML comments, decoration-only HTML: images and links with
@@ -222,12 +228,18 @@ func scan(doc ast.Node, src []byte) ([]heading, []span, []code) {
 			if n.HasClosure() {
 				raw = append(raw, n.ClosureLine.Value(src)...)
 			}
-			if n.HTMLBlockType == ast.HTMLBlockType2 || decorationHTML(raw) {
-				s := lineSpan(src, n.Lines())
-				if n.HasClosure() && n.ClosureLine.Stop > s.end {
-					s.end = lineEnd(src, n.ClosureLine.Stop)
-				}
+			s := lineSpan(src, n.Lines())
+			if n.HasClosure() && n.ClosureLine.Stop > s.end {
+				s.end = lineEnd(src, n.ClosureLine.Stop)
+			}
+			switch {
+			case n.HTMLBlockType == ast.HTMLBlockType2 || decorationHTML(raw):
 				cuts = append(cuts, s)
+			case n.HTMLBlockType == ast.HTMLBlockType6:
+				if t, ok := presentationText(raw); ok {
+					s.text = t + "\n" // the cut takes the block's last line break
+					cuts = append(cuts, s)
+				}
 			}
 		}
 	}
@@ -254,7 +266,7 @@ func fenced(n *ast.FencedCodeBlock, src []byte) (code, bool) {
 			lang = f[0]
 		}
 	}
-	return code{span{start, end}, lang}, true
+	return code{span{start: start, end: end}, lang}, true
 }
 
 func headingTitle(n *ast.Heading, src []byte) string {
@@ -305,10 +317,75 @@ func decorationHTML(raw []byte) bool {
 		return false
 	}
 	rest := anchorRE.ReplaceAllString(string(raw), "")
-	rest = strings.TrimSpace(tagRE.ReplaceAllString(rest, ""))
-	rest = strings.Trim(rest, " \t\n|·•-")
-	rest = strings.ReplaceAll(rest, "&nbsp;", "")
-	return strings.TrimSpace(rest) == ""
+	rest = tagRE.ReplaceAllString(rest, "")
+	rest = strings.NewReplacer("&nbsp;", "", "&#160;", "", "&middot;", "", "&bull;", "").Replace(rest)
+	// What is left between the links is separators and space, or text.
+	return strings.IndexFunc(rest, isText) < 0
+}
+
+// presentationTags are the HTML elements READMEs use to centre and style a
+// title, a tagline or a line of links: a block made only of them says
+// nothing its text does not.
+var presentationTags = map[string]bool{
+	"p": true, "div": true, "center": true, "span": true, "br": true, "img": true, "a": true,
+	"picture": true, "source": true, "b": true, "strong": true, "i": true, "em": true,
+	"small": true, "sub": true, "sup": true, "h1": true, "h2": true, "h3": true, "h4": true,
+	"h5": true, "h6": true,
+}
+
+var tagNameRE = regexp.MustCompile(`^</?([A-Za-z][A-Za-z0-9]*)`)
+
+// presentationText returns the visible text of an HTML block made only of
+// presentationTags (a centred title and tagline, say), a line for each line
+// that has some, and reports whether the block is one. Blocks with any
+// other element (tables, lists, details, code) stay as they are.
+func presentationText(raw []byte) (string, bool) {
+	for _, tag := range tagRE.FindAll(raw, -1) {
+		m := tagNameRE.FindSubmatch(tag)
+		if m == nil || !presentationTags[strings.ToLower(string(m[1]))] {
+			return "", false
+		}
+	}
+	var lines []string
+	visible := tagRE.ReplaceAllString(anchorRE.ReplaceAllStringFunc(string(raw), markdownLink), "")
+	for _, l := range strings.Split(visible, "\n") {
+		l = strings.Join(strings.Fields(html.UnescapeString(l)), " ")
+		if strings.IndexFunc(l, isText) >= 0 {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return "", false
+	}
+	return strings.Join(lines, "\n"), true
+}
+
+var hrefRE = regexp.MustCompile(`(?i)\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')`)
+
+// markdownLink rewrites an HTML anchor as a markdown link when it has text
+// and points at a web address; an anchor with a relative or fragment link
+// becomes its text, one without text (a linked logo) nothing.
+func markdownLink(a string) string {
+	open, _, _ := strings.Cut(a, ">")
+	inner := strings.TrimSpace(tagRE.ReplaceAllString(strings.TrimPrefix(a, open+">"), ""))
+	if inner == "" {
+		return ""
+	}
+	m := hrefRE.FindStringSubmatch(open)
+	if m == nil {
+		return inner
+	}
+	href := html.UnescapeString(m[1] + m[2])
+	if !strings.HasPrefix(href, "https://") && !strings.HasPrefix(href, "http://") {
+		return inner
+	}
+	return "[" + inner + "](" + strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(href) + ")"
+}
+
+// isText reports a character that is neither space nor one of the
+// separators navigation rows put between their links.
+func isText(r rune) bool {
+	return !strings.ContainsRune(" \t\r\n|·•-/\u00a0", r)
 }
 
 func lineStart(src []byte, pos int) int {
@@ -340,7 +417,7 @@ func lineSpan(src []byte, lines *text.Segments) span {
 	if stop > 0 && stop <= len(src) && src[stop-1] == '\n' {
 		stop--
 	}
-	return span{lineStart(src, first.Start), lineEnd(src, stop)}
+	return span{start: lineStart(src, first.Start), end: lineEnd(src, stop)}
 }
 
 // clean returns src[start:end] without the cut spans and without badge
@@ -354,6 +431,9 @@ func clean(src []byte, start, end int, cuts []span) string {
 		}
 		if c.start > pos {
 			b.Write(src[pos:c.start])
+		}
+		if c.text != "" && c.start >= pos {
+			b.WriteString(c.text)
 		}
 		pos = max(pos, c.end)
 	}

@@ -206,3 +206,54 @@ func TestLinkOnlyHTMLDropped(t *testing.T) {
 		t.Fatalf("got %q", md)
 	}
 }
+
+// TestNavigationRowDropped: a row of links with separators between them,
+// spaced with &nbsp; and wrapped in spans (zod's "Docs • Discord • 𝕏"), is
+// decoration; a row with words between its links is not.
+func TestNavigationRowDropped(t *testing.T) {
+	nav := "<div align=\"center\">\n  <a href=\"https://a.example/api\">Docs</a>\n  <span>&nbsp;&nbsp;•&nbsp;&nbsp;</span>\n  <a href=\"https://chat.example\">Discord</a>\n  <span>&nbsp;|&nbsp;</span>\n  <a href=\"https://x.example\">𝕏</a>\n  <br />\n</div>\n"
+	words := "<div align=\"center\">\n  <a href=\"https://a.example/api\">Docs</a> and more at\n  <a href=\"https://chat.example\">Discord</a>\n</div>\n"
+	for _, tt := range []struct {
+		name, html string
+		kept       bool
+	}{
+		{"separators", nav, false},
+		{"words", words, true},
+	} {
+		src := "# pkg\n\nIntro.\n\n" + tt.html + "\n## Usage\n\nCall it.\n"
+		var all strings.Builder
+		for _, s := range Sections([]byte(src), "README.md") {
+			all.WriteString(s.Markdown)
+		}
+		if got := strings.Contains(all.String(), "Discord"); got != tt.kept {
+			t.Errorf("%s: kept = %v, want %v:\n%s", tt.name, got, tt.kept, all.String())
+		}
+		if !strings.Contains(all.String(), "Call it.") {
+			t.Errorf("%s: the usage section is lost:\n%s", tt.name, all.String())
+		}
+	}
+}
+
+// TestPresentationHTMLAsText: an HTML block made only of presentational
+// elements (a centred title and tagline) becomes its text, with web links
+// as markdown links; a block with other elements stays as it is.
+func TestPresentationHTMLAsText(t *testing.T) {
+	tests := []struct {
+		name, html, want string
+	}{
+		{"title", "<p align=\"center\">\n  <img src=\"logo.svg\" alt=\"Logo\" />\n  <h1 align=\"center\">Zod</h1>\n  <p align=\"center\">\n    Schema validation &amp; more\n    <br/>\n    by <a href=\"https://x.example/colin\">@colin</a>\n  </p>\n</p>\n<br/>\n",
+			"Zod\nSchema validation & more\nby [@colin](https://x.example/colin)"},
+		{"relative link", "<div align=\"center\">\n<a href=\"docs/api.md\">API</a> and <a href='https://e.example/a(b)'>guide</a>\n</div>\n",
+			"API and [guide](https://e.example/a%28b%29)"},
+		{"table", "<table>\n<tr><td>a</td></tr>\n</table>\n", "<table>\n<tr><td>a</td></tr>\n</table>"},
+		{"details", "<details>\n<summary>More</summary>\nHidden text.\n</details>\n", "<details>\n<summary>More</summary>\nHidden text.\n</details>"},
+	}
+	for _, tt := range tests {
+		src := "# pkg\n\nIntro.\n\n" + tt.html + "\nAfter.\n"
+		md := Sections([]byte(src), "README.md")[0].Markdown
+		want := "# pkg\n\nIntro.\n\n" + tt.want + "\n\nAfter."
+		if md != want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, md, want)
+		}
+	}
+}
