@@ -87,7 +87,7 @@ func TestOwnTypesOverStub(t *testing.T) {
 	// deprecated stub gets a note, not the stub.
 	p := &model.Package{}
 	cfg, _ := src.Config("")
-	src.typesFallback(context.Background(), cfg, "date-fns", "2.30.0", p)
+	src.typesFallback(context.Background(), cfg, "date-fns", "2.30.0", "", p)
 	if len(p.Symbols) != 0 || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "deprecated") {
 		t.Fatalf("stub used: %d symbols, notes %q", len(p.Symbols), p.Notes)
 	}

@@ -41,6 +41,16 @@ type packageJSON struct {
 // it ships no TypeScript declarations), from which dependency packages
 // can be followed.
 func extract(tree *archive.Tree, description string) (*model.Package, *typeSet) {
+	pkg, ts, _ := extractSubpath(tree, description, "")
+	return pkg, ts
+}
+
+// extractSubpath is extract for the module the package exports at subpath
+// ("" for its main entry): the README and examples are the package's, the
+// declarations the module's. A main entry without declarations whose
+// subpaths have some gets a note naming them. The error wraps ErrNotFound
+// when the package has no module at subpath.
+func extractSubpath(tree *archive.Tree, description, subpath string) (*model.Package, *typeSet, error) {
 	pkg := &model.Package{}
 	var pj packageJSON
 	if data, ok := tree.Get("package.json"); ok {
@@ -79,7 +89,21 @@ func extract(tree *archive.Tree, description string) (*model.Package, *typeSet) 
 		origin = append(origin, "examples/")
 	}
 	var ts *typeSet
-	entry, fromExports := typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports)
+	var entry string
+	fromExports := true
+	if subpath == "" {
+		entry, fromExports = typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports)
+		if entry == "" {
+			if subs := subpathList(tree, pj); len(subs) > 0 {
+				pkg.Notes = append(pkg.Notes, subpathNote+strings.Join(subs, ", "))
+			}
+		}
+	} else {
+		var err error
+		if entry, err = subpathEntry(tree, pj, subpath); err != nil {
+			return nil, nil, err
+		}
+	}
 	if entry != "" {
 		if !fromExports {
 			entry = applyTypesVersions(entry, orderedTypesVersions(pj.TypesVersions), tree.Has)
@@ -89,14 +113,15 @@ func extract(tree *archive.Tree, description string) (*model.Package, *typeSet) 
 		origin = append(origin, entry)
 	}
 	pkg.Origin = "tarball " + strings.Join(origin, " + ")
-	return pkg, ts
+	return pkg, ts, nil
 }
 
 // selfResolver resolves specifiers naming the package itself ("name" or
-// "name/sub") through its exports map, subpath patterns included.
+// "name/sub") through its exports map, subpath patterns included, to the
+// declaration file the tree holds.
 func selfResolver(tree *archive.Tree, name string, exports json.RawMessage) func(string) string {
-	var m map[string]any
-	if name == "" || json.Unmarshal(exports, &m) != nil {
+	m := exportsMap(exports)
+	if name == "" || m == nil {
 		return nil
 	}
 	return func(spec string) string {
@@ -104,28 +129,16 @@ func selfResolver(tree *archive.Tree, name string, exports json.RawMessage) func
 		if !ok || sub != "" && sub[0] != '/' {
 			return ""
 		}
-		sub = "." + sub
-		target, ok := m[sub]
-		if !ok {
-			for key, v := range m {
-				prefix, suffix, star := strings.Cut(key, "*")
-				if star && strings.HasPrefix(sub, prefix) && strings.HasSuffix(sub, suffix) && len(sub) >= len(prefix)+len(suffix) {
-					stem := sub[len(prefix) : len(sub)-len(suffix)]
-					data, _ := json.Marshal(v)
-					var sv any
-					_ = json.Unmarshal([]byte(strings.ReplaceAll(string(data), "*", stem)), &sv)
-					target, ok = sv, true
-					break
-				}
-			}
+		var target any
+		if sub == "" {
+			target, ok = m["."], m["."] != nil
+		} else {
+			target, ok = exportTarget(m, sub[1:])
 		}
 		if !ok {
 			return ""
 		}
-		if t := strings.TrimPrefix(path.Clean(findTypes(target, 0)), "./"); t != "." && tree.Has(t) {
-			return t
-		}
-		return ""
+		return targetDeclaration(tree, target)
 	}
 }
 

@@ -66,7 +66,7 @@ func readInstalled(dir string, keep func(string) bool) (*archive.Tree, error) {
 // describeInstalled documents the copy of name installed under the
 // project, with no network: its own declarations, else an installed
 // @types package.
-func describeInstalled(project, name, dir string) (*model.Package, error) {
+func describeInstalled(project, name, subpath, dir string) (*model.Package, error) {
 	tree, err := readInstalled(dir, wanted)
 	if err != nil {
 		return nil, err
@@ -79,16 +79,20 @@ func describeInstalled(project, name, dir string) (*model.Package, error) {
 	}
 	_ = json.Unmarshal(data, &pj)
 	_ = json.Unmarshal(data, &ver)
-	pkg, own := extract(tree, "")
+	pkg, own, err := extractSubpath(tree, "", subpath)
+	if err != nil {
+		return nil, fmt.Errorf("%s@%s (installed): %w", name, ver.Version, err)
+	}
 	pkg.Origin = "installed " + filepath.ToSlash(filepath.Join("node_modules", name)) + " (" + strings.TrimPrefix(pkg.Origin, "tarball ") + ")"
 	types := own
-	if own == nil && !strings.HasPrefix(name, "@types/") {
+	if own == nil && !strings.HasPrefix(name, "@types/") && !hasSubpathNote(pkg) {
 		if tdir := installedDir(project, TypesPackage(name)); tdir != "" {
 			if ttree, err := readInstalled(tdir, wanted); err == nil {
-				var tpkg *model.Package
-				tpkg, types = extract(ttree, "")
-				pkg.Symbols = tpkg.Symbols
-				pkg.Origin += " + installed " + TypesPackage(name)
+				if tpkg, tts, err := extractSubpath(ttree, "", subpath); err == nil {
+					types = tts
+					pkg.Symbols = tpkg.Symbols
+					pkg.Origin += " + installed " + TypesPackage(name)
+				}
 			}
 		}
 	}
@@ -96,7 +100,7 @@ func describeInstalled(project, name, dir string) (*model.Package, error) {
 		// Declarations lead into other installed packages only.
 		followTypes(types, pkg, func(w wantedDep) (*mount, error) { return mountInstalled(project, w) })
 	}
-	if own == nil {
+	if own == nil && subpath == "" {
 		if js, err := readInstalled(dir, wantedJS); err == nil {
 			addJSAPI(pkg, js, name+"@"+ver.Version)
 		}

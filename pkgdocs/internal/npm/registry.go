@@ -100,11 +100,31 @@ type packument struct {
 	Readme   string                `json:"readme"`
 }
 
-// Describe documents req.Name.
+// Describe documents req.Name: a package, or one module of it when the
+// name is an import specifier with a subpath ("pkg/sub", "@scope/pkg/sub"),
+// resolved through the package's exports map as TypeScript does.
 func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, error) {
-	if err := ValidateName(req.Name); err != nil {
+	spec := req.Name
+	name, subpath := SplitSpecifier(spec)
+	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
+	if subpath != "" {
+		if err := validSubpath(subpath); err != nil {
+			return nil, err
+		}
+	}
+	req.Name = name
+	pkg, err := s.describe(ctx, req, subpath)
+	if err != nil {
+		return nil, err
+	}
+	pkg.Name = spec
+	return pkg, nil
+}
+
+// describe documents the module at subpath of the package req.Name.
+func (s *Source) describe(ctx context.Context, req Request, subpath string) (*model.Package, error) {
 	cfg, err := s.Config(req.ProjectPath)
 	if err != nil {
 		return nil, err
@@ -112,7 +132,10 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	// A copy installed in the project answers before any network.
 	if req.ProjectPath != "" {
 		if dir := installedDir(req.ProjectPath, req.Name); dir != "" {
-			pkg, err := describeInstalled(req.ProjectPath, req.Name, dir)
+			pkg, err := describeInstalled(req.ProjectPath, req.Name, subpath, dir)
+			if errors.Is(err, ErrNotFound) {
+				return nil, err
+			}
 			if err == nil && (req.Version == "" || req.Version == pkg.Version) {
 				return pkg, nil
 			}
@@ -156,17 +179,20 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	if err != nil {
 		return nil, err
 	}
-	pkg, types := extract(tree, vd.Description)
+	pkg, types, err := extractSubpath(tree, vd.Description, subpath)
+	if err != nil {
+		return nil, fmt.Errorf("%s@%s: %w", req.Name, vd.Version, err)
+	}
 	// The package's own declarations win over @types, even when they
 	// declare nothing pkgdocs can list.
 	own := types != nil
-	if !own && !strings.HasPrefix(req.Name, "@types/") {
-		types = s.typesFallback(ctx, cfg, req.Name, vd.Version, pkg)
+	if !own && !strings.HasPrefix(req.Name, "@types/") && !hasSubpathNote(pkg) {
+		types = s.typesFallback(ctx, cfg, req.Name, vd.Version, subpath, pkg)
 	}
 	if types != nil {
 		followTypes(types, pkg, func(w wantedDep) (*mount, error) { return s.mountTypes(ctx, cfg, w) })
 	}
-	if !own {
+	if !own && subpath == "" {
 		// Plain JavaScript: its JSDoc documents what @types declares
 		// without comments, or is the whole API.
 		if js, err := unpack(vd, body, wantedJS); err == nil {

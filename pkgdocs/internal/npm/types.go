@@ -22,11 +22,11 @@ func TypesPackage(name string) string {
 	return "@types/" + name
 }
 
-// typesFallback fills pkg.Symbols from @types/<name> when the package ships
-// no declarations: the @types version with the same major.minor, else the
-// same major, else its latest. Failures become notes. It returns the
-// declarations read, or nil.
-func (s *Source) typesFallback(ctx context.Context, cfg *Config, name, version string, pkg *model.Package) *typeSet {
+// typesFallback fills pkg.Symbols from @types/<name> (its module at
+// subpath, when not "") when the package ships no declarations: the @types
+// version with the same major.minor, else the same major, else its
+// latest. Failures become notes. It returns the declarations read, or nil.
+func (s *Source) typesFallback(ctx context.Context, cfg *Config, name, version, subpath string, pkg *model.Package) *typeSet {
 	typesName := TypesPackage(name)
 	reg := cfg.Registry(typesName)
 	p, err := s.packument(ctx, cfg, reg, typesName)
@@ -67,7 +67,11 @@ func (s *Source) typesFallback(ctx context.Context, cfg *Config, name, version s
 		pkg.Notes = append(pkg.Notes, fmt.Sprintf("%s@%s could not be read (%v).", typesName, tv, err))
 		return nil
 	}
-	types, ts := extract(tree, "")
+	types, ts, err := extractSubpath(tree, "", subpath)
+	if subpath != "" && (err != nil || ts == nil) {
+		pkg.Notes = append(pkg.Notes, fmt.Sprintf("No TypeScript declarations for ./%s: the package ships none and %s@%s has none for it.", subpath, typesName, tv))
+		return nil
+	}
 	pkg.Symbols = types.Symbols
 	pkg.Origin += " + " + typesName + "@" + tv
 	pkg.Notes = append(pkg.Notes, fmt.Sprintf("TypeScript declarations come from %s@%s (DefinitelyTyped), not from the package itself.", typesName, tv))

@@ -21,7 +21,7 @@ type DescribeGoArgs struct {
 
 // DescribeNPMArgs are the arguments of describe_npm_package.
 type DescribeNPMArgs struct {
-	Package     string   `json:"package" jsonschema:"npm package name, e.g. express or @types/node"`
+	Package     string   `json:"package" jsonschema:"npm package name, e.g. express or @types/node, or an import specifier with a subpath, e.g. react-dom/client, to document that module's declarations"`
 	Version     string   `json:"version,omitempty" jsonschema:"exact version, dist-tag or range; default: the version in projectPath's lockfile, else the latest dist-tag"`
 	Symbol      string   `json:"symbol,omitempty" jsonschema:"document only this exported symbol (from the .d.ts typings)"`
 	ProjectPath string   `json:"projectPath,omitempty" jsonschema:"project directory: its .npmrc and lockfile are used"`
@@ -32,7 +32,7 @@ type DescribeNPMArgs struct {
 
 // GetNPMDocArgs are the arguments of get_npm_package_doc.
 type GetNPMDocArgs struct {
-	Package     string `json:"package" jsonschema:"npm package name"`
+	Package     string `json:"package" jsonschema:"npm package name, or an import specifier with a subpath (react-dom/client)"`
 	Version     string `json:"version,omitempty" jsonschema:"exact version, dist-tag or range"`
 	ProjectPath string `json:"projectPath,omitempty" jsonschema:"project directory: its .npmrc and lockfile are used"`
 	Section     string `json:"section,omitempty" jsonschema:"only sections whose heading contains this text"`
