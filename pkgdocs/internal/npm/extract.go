@@ -93,11 +93,7 @@ func extractSubpath(tree *archive.Tree, description, subpath string) (*model.Pac
 	fromExports := true
 	if subpath == "" {
 		entry, fromExports = typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports)
-		if entry == "" {
-			if subs := subpathList(tree, pj); len(subs) > 0 {
-				pkg.Notes = append(pkg.Notes, subpathNote+strings.Join(subs, ", "))
-			}
-		}
+
 	} else {
 		var err error
 		if entry, err = subpathEntry(tree, pj, subpath); err != nil {
@@ -111,6 +107,13 @@ func extractSubpath(tree *archive.Tree, description, subpath string) (*model.Pac
 		ts = newTypeSet(tree, pj, entry)
 		pkg.Symbols = ts.scan()
 		origin = append(origin, entry)
+	}
+	if subpath == "" && len(pkg.Symbols) == 0 {
+		// A main entry that declares nothing (or is missing): name the
+		// subpaths that do.
+		if subs := subpathList(tree, pj); len(subs) > 0 {
+			pkg.Notes = append(pkg.Notes, subpathNote+strings.Join(subs, ", "))
+		}
 	}
 	pkg.Origin = "tarball " + strings.Join(origin, " + ")
 	return pkg, ts, nil

@@ -85,7 +85,7 @@ func describeInstalled(project, name, subpath, dir string) (*model.Package, erro
 	}
 	pkg.Origin = "installed " + filepath.ToSlash(filepath.Join("node_modules", name)) + " (" + strings.TrimPrefix(pkg.Origin, "tarball ") + ")"
 	types := own
-	if own == nil && !strings.HasPrefix(name, "@types/") && !hasSubpathNote(pkg) {
+	if own == nil && !strings.HasPrefix(name, "@types/") {
 		if tdir := installedDir(project, TypesPackage(name)); tdir != "" {
 			if ttree, err := readInstalled(tdir, wanted); err == nil {
 				if tpkg, tts, err := extractSubpath(ttree, "", subpath); err == nil {

@@ -186,7 +186,7 @@ func (s *Source) describe(ctx context.Context, req Request, subpath string) (*mo
 	// The package's own declarations win over @types, even when they
 	// declare nothing pkgdocs can list.
 	own := types != nil
-	if !own && !strings.HasPrefix(req.Name, "@types/") && !hasSubpathNote(pkg) {
+	if !own && !strings.HasPrefix(req.Name, "@types/") {
 		types = s.typesFallback(ctx, cfg, req.Name, vd.Version, subpath, pkg)
 	}
 	if types != nil {

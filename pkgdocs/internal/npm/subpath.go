@@ -164,10 +164,10 @@ func subpathEntry(tree *archive.Tree, pj packageJSON, sub string) (string, error
 
 // subpathNote starts the note of a main entry without declarations whose
 // subpaths have some; the subpaths follow it.
-const subpathNote = "The main entry has no TypeScript declarations; the API is in the subpaths the package exports, each documented when asked for by its import specifier: "
+const subpathNote = "The package's own main entry declares nothing; it exports declarations at these subpaths, each documented when asked for by its import specifier: "
 
 // hasSubpathNote reports that pkg's main entry sends the reader to its
-// subpaths: no @types package stands in for declarations the package has.
+// subpaths, which have declarations: a missing @types package is no news.
 func hasSubpathNote(pkg *model.Package) bool {
 	for _, n := range pkg.Notes {
 		if strings.HasPrefix(n, subpathNote) {

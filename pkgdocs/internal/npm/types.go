@@ -32,7 +32,9 @@ func (s *Source) typesFallback(ctx context.Context, cfg *Config, name, version, 
 	p, err := s.packument(ctx, cfg, reg, typesName)
 	switch {
 	case errors.Is(err, fetch.ErrNotFound):
-		pkg.Notes = append(pkg.Notes, fmt.Sprintf("No TypeScript declarations: the package ships none and %s does not exist.", typesName))
+		if !hasSubpathNote(pkg) { // the subpaths have declarations
+			pkg.Notes = append(pkg.Notes, fmt.Sprintf("No TypeScript declarations: the package ships none and %s does not exist.", typesName))
+		}
 		return nil
 	case err != nil:
 		if fetch.IsTransient(err) {
