@@ -311,9 +311,9 @@ func badgeOnly(p *ast.Paragraph) bool {
 }
 
 // decorationHTML reports HTML with no visible text: logos, badge rows,
-// centring wrappers.
+// centring wrappers, rules.
 func decorationHTML(raw []byte) bool {
-	if !bytes.Contains(raw, []byte("<img")) && !bytes.Contains(raw, []byte("<picture")) && !bytes.Contains(raw, []byte("<br")) && !bytes.Contains(raw, []byte("<a ")) {
+	if !bytes.Contains(raw, []byte("<img")) && !bytes.Contains(raw, []byte("<picture")) && !bytes.Contains(raw, []byte("<br")) && !bytes.Contains(raw, []byte("<hr")) && !bytes.Contains(raw, []byte("<a ")) {
 		return false
 	}
 	rest := anchorRE.ReplaceAllString(string(raw), "")

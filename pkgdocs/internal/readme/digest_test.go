@@ -257,3 +257,11 @@ func TestPresentationHTMLAsText(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleDropped: a horizontal rule written as HTML is decoration.
+func TestRuleDropped(t *testing.T) {
+	md := Sections([]byte("# pkg\n\nIntro.\n\n<hr>\n\nMore.\n"), "README.md")[0].Markdown
+	if strings.Contains(md, "<hr") || !strings.Contains(md, "More.") {
+		t.Fatalf("got %q", md)
+	}
+}
