@@ -236,8 +236,12 @@ func scan(doc ast.Node, src []byte) ([]heading, []span, []code) {
 			case n.HTMLBlockType == ast.HTMLBlockType2 || decorationHTML(raw):
 				cuts = append(cuts, s)
 			case n.HTMLBlockType == ast.HTMLBlockType6:
+				// Presentational HTML becomes its text; a wrapper with
+				// none (<div align="center"> around markdown) goes.
 				if t, ok := presentationText(raw); ok {
-					s.text = t + "\n" // the cut takes the block's last line break
+					if t != "" {
+						s.text = t + "\n" // the cut takes the block's last line break
+					}
 					cuts = append(cuts, s)
 				}
 			}
@@ -337,8 +341,9 @@ var tagNameRE = regexp.MustCompile(`^</?([A-Za-z][A-Za-z0-9]*)`)
 
 // presentationText returns the visible text of an HTML block made only of
 // presentationTags (a centred title and tagline, say), a line for each line
-// that has some, and reports whether the block is one. Blocks with any
-// other element (tables, lists, details, code) stay as they are.
+// that has some ("" for a bare wrapper tag), and reports whether the block
+// is one. Blocks with any other element (tables, lists, details, code)
+// stay as they are.
 func presentationText(raw []byte) (string, bool) {
 	for _, tag := range tagRE.FindAll(raw, -1) {
 		m := tagNameRE.FindSubmatch(tag)
@@ -353,9 +358,6 @@ func presentationText(raw []byte) (string, bool) {
 		if strings.IndexFunc(l, isText) >= 0 {
 			lines = append(lines, l)
 		}
-	}
-	if len(lines) == 0 {
-		return "", false
 	}
 	return strings.Join(lines, "\n"), true
 }

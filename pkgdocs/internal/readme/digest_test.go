@@ -265,3 +265,17 @@ func TestRuleDropped(t *testing.T) {
 		t.Fatalf("got %q", md)
 	}
 }
+
+// TestWrapperTagsDropped: the lines of a centring <div> around markdown
+// are HTML blocks of their own, with no text: they go, the markdown stays.
+func TestWrapperTagsDropped(t *testing.T) {
+	src := "# pkg\n\n<div align=\"center\">\n\n## Fast\n\nIt is **fast**.\n\n</div>\n\nAfter.\n"
+	var all strings.Builder
+	for _, s := range Sections([]byte(src), "README.md") {
+		all.WriteString(s.Markdown + "\n")
+	}
+	got := all.String()
+	if strings.Contains(got, "div") || !strings.Contains(got, "It is **fast**.") || !strings.Contains(got, "After.") {
+		t.Fatalf("got %q", got)
+	}
+}
