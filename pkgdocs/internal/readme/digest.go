@@ -220,7 +220,7 @@ func scan(doc ast.Node, src []byte) ([]heading, []span, []code) {
 		case *ast.Heading:
 			heads = append(heads, heading{start: lineStart(src, n.Pos()), level: n.Level, title: headingTitle(n, src)})
 		case *ast.Paragraph:
-			if badgeOnly(n) {
+			if badgeOnly(n) || rawHTMLOnly(n) && decorationHTML(n.Lines().Value(src)) {
 				cuts = append(cuts, lineSpan(src, n.Lines()))
 			}
 		case *ast.HTMLBlock:
@@ -314,6 +314,23 @@ func badgeOnly(p *ast.Paragraph) bool {
 	return ok && images > 0
 }
 
+// rawHTMLOnly reports a paragraph made only of inline HTML and the text
+// between its tags (linked badge images written as <a><img></a>), which
+// decorationHTML then judges.
+func rawHTMLOnly(p *ast.Paragraph) bool {
+	html := false
+	for c := p.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.RawHTML:
+			html = true
+		case *ast.Text:
+		default:
+			return false
+		}
+	}
+	return html
+}
+
 // decorationHTML reports HTML with no visible text: logos, badge rows,
 // centring wrappers, rules.
 func decorationHTML(raw []byte) bool {
@@ -334,7 +351,7 @@ var presentationTags = map[string]bool{
 	"p": true, "div": true, "center": true, "span": true, "br": true, "img": true, "a": true,
 	"picture": true, "source": true, "b": true, "strong": true, "i": true, "em": true,
 	"small": true, "sub": true, "sup": true, "h1": true, "h2": true, "h3": true, "h4": true,
-	"h5": true, "h6": true,
+	"h5": true, "h6": true, "hr": true,
 }
 
 var tagNameRE = regexp.MustCompile(`^</?([A-Za-z][A-Za-z0-9]*)`)

@@ -279,3 +279,16 @@ func TestWrapperTagsDropped(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestInlineBadgesDropped: a paragraph of badges written as inline HTML
+// (<a><img></a> on each line) is decoration; a paragraph with words
+// around its HTML is not.
+func TestInlineBadgesDropped(t *testing.T) {
+	badges := "<a href=\"https://vercel.com\"><img alt=\"Vercel logo\" src=\"https://img.shields.io/badge/x.svg\"></a>\n<a href=\"https://www.npmjs.com/package/next\"><img alt=\"NPM version\" src=\"https://img.shields.io/npm/v/next.svg\"></a>\n"
+	words := "Read <a href=\"https://docs.example\">the docs</a> first.\n"
+	src := "# pkg\n\nIntro.\n\n" + badges + "\n" + words + "\nAfter.\n"
+	md := Sections([]byte(src), "README.md")[0].Markdown
+	if strings.Contains(md, "shields.io") || !strings.Contains(md, "the docs</a> first.") || !strings.Contains(md, "After.") {
+		t.Fatalf("got %q", md)
+	}
+}
