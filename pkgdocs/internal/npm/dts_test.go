@@ -207,3 +207,23 @@ func TestTypesEntryBesideJavaScript(t *testing.T) {
 		}
 	}
 }
+
+// TestTypesEntryVersionedCondition: a "types@>=5.5" condition that the
+// current TypeScript satisfies wins over the plain "types" beside it,
+// which packages keep for older compilers (jotai 3); one it does not
+// satisfy is passed over.
+func TestTypesEntryVersionedCondition(t *testing.T) {
+	files := map[string][]byte{
+		"dist/index.d.ts": []byte("export declare const atom: number;\n"),
+		"dist/old.d.ts":   []byte("export {};\n"),
+	}
+	tree := archive.FromFiles(files)
+	for _, tt := range []struct{ exports, want string }{
+		{`{".": {"types@>=5.5": "./dist/index.d.ts", "types": "./dist/old.d.ts", "default": "./dist/index.js"}}`, "dist/index.d.ts"},
+		{`{".": {"types@>=99": "./dist/index.d.ts", "types": "./dist/old.d.ts"}}`, "dist/old.d.ts"},
+	} {
+		if got, _ := typesEntry(tree, "", "", "", []byte(tt.exports)); got != tt.want {
+			t.Errorf("exports %s: entry %q, want %q", tt.exports, got, tt.want)
+		}
+	}
+}

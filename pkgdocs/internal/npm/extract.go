@@ -383,6 +383,22 @@ func findTypes(v any, depth int) string {
 			return v
 		}
 	case map[string]any:
+		// "types@>=5.5": a types condition for some TypeScript versions,
+		// listed before the plain one, which then serves older compilers.
+		var ranged []string
+		for k := range v {
+			if r, ok := strings.CutPrefix(k, "types@"); ok {
+				if c, err := semver.NewConstraint(r); err == nil && c.Check(typeScriptVersion) {
+					ranged = append(ranged, k)
+				}
+			}
+		}
+		sort.Strings(ranged)
+		for _, k := range ranged {
+			if s := findTypes(v[k], depth+1); s != "" {
+				return s
+			}
+		}
 		if t, ok := v["types"]; ok {
 			if s := findTypes(t, depth+1); s != "" {
 				return s
