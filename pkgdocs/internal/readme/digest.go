@@ -27,7 +27,6 @@ var (
 	minorRE    = regexp.MustCompile(`(?i)^(features?|why\b.*|highlights|motivation|philosophy|browser support|platform support|docs (&|and) community|community|related( projects)?|see also)$`)
 	apiRE      = regexp.MustCompile(`(?i)\b(api|methods?|functions?|options?|config\w*|reference|props|parameters?|arguments?|commands?|cli|interfaces?|types?|hooks?|classes|properties)\b`)
 	examplesRE = regexp.MustCompile(`(?i)\bexamples?\b`)
-	linkRE     = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 	refDefRE   = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(\s|$)`)
 	badgeURLRE = regexp.MustCompile(`(?i)(shields\.io|badgen\.net|badge|travis-ci|coveralls|codecov|circleci|appveyor|github\.com/[^ ]+/workflows/|/actions/workflows/|opencollective\.com/[^ ]+/(backers|sponsors)|\.svg(\?|$))`)
 	tagRE      = regexp.MustCompile(`(?s)<[^>]*>`)
@@ -76,7 +75,9 @@ func Sections(src []byte, file string) []model.Section {
 			parent = stack[len(stack)-1]
 		}
 		f := frame{level: h.level, title: h.title, priority: classify(h.title, parent.priority)}
-		f.dropped = parent.dropped || dropRE.MatchString(h.title)
+		// The document's title names the package, never a section to drop
+		// (a title mentioning a licence would drop the whole README).
+		f.dropped = parent.dropped || dropRE.MatchString(h.title) && !(titled && i == 0)
 		if titled && i == 0 {
 			f.priority = model.PriorityOverview
 		}
@@ -218,7 +219,14 @@ func scan(doc ast.Node, src []byte) ([]heading, []span, []code) {
 				codes = append(codes, c)
 			}
 		case *ast.Heading:
-			heads = append(heads, heading{start: lineStart(src, n.Pos()), level: n.Level, title: headingTitle(n, src)})
+			h := heading{start: lineStart(src, n.Pos()), level: n.Level, title: headingTitle(n, src)}
+			heads = append(heads, h)
+			// Badges in an ATX heading line ("# Name [![npm](…)](…)") go;
+			// the line keeps its words.
+			if sp := lineSpan(src, n.Lines()); hasImage(n) && sp.start < len(src) && src[sp.start] == '#' && h.title != "(untitled)" {
+				sp.text = strings.Repeat("#", n.Level) + " " + h.title + "\n"
+				cuts = append(cuts, sp)
+			}
 		case *ast.Paragraph:
 			if badgeOnly(n) || rawHTMLOnly(n) && decorationHTML(n.Lines().Value(src)) {
 				cuts = append(cuts, lineSpan(src, n.Lines()))
@@ -273,15 +281,45 @@ func fenced(n *ast.FencedCodeBlock, src []byte) (code, bool) {
 	return code{span{start: start, end: end}, lang}, true
 }
 
+// headingTitle returns a heading's visible text: the text of its links
+// and code spans, without images (badges in a title line) or HTML.
 func headingTitle(n *ast.Heading, src []byte) string {
-	raw := strings.TrimSpace(string(n.Lines().Value(src)))
-	raw = linkRE.ReplaceAllString(raw, "$1")
-	raw = strings.NewReplacer("`", "", "**", "", "__", "", "*", "").Replace(raw)
-	raw = strings.TrimSpace(tagRE.ReplaceAllString(raw, ""))
-	if raw == "" {
-		raw = "(untitled)"
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Image, *ast.RawHTML:
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	title := strings.Join(strings.Fields(b.String()), " ")
+	if title == "" {
+		title = "(untitled)"
 	}
-	return raw
+	return title
+}
+
+// hasImage reports whether n holds an image.
+func hasImage(n ast.Node) bool {
+	found := false
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if _, ok := c.(*ast.Image); ok && entering {
+			found = true
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
 }
 
 // badgeOnly reports a paragraph made only of images (possibly linked) and

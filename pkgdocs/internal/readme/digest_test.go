@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/yuin/goldmark/text"
+
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
 )
 
@@ -290,5 +292,24 @@ func TestInlineBadgesDropped(t *testing.T) {
 	md := Sections([]byte(src), "README.md")[0].Markdown
 	if strings.Contains(md, "shields.io") || !strings.Contains(md, "the docs</a> first.") || !strings.Contains(md, "After.") {
 		t.Fatalf("got %q", md)
+	}
+}
+
+// TestTitleWithBadges: a README whose one H1 carries linked badges (one
+// of them pointing at a LICENSE file, as the MCP TypeScript SDK's does)
+// keeps its sections; the title's text is the words, not the badges.
+func TestTitleWithBadges(t *testing.T) {
+	src := "# MCP TypeScript SDK [![NPM Version](https://img.shields.io/npm/v/x)](https://www.npmjs.com/package/x) [![MIT licensed](https://img.shields.io/npm/l/x)](https://github.com/o/r/blob/main/LICENSE)\n\nIntro.\n\n## Installation\n\n```bash\nnpm install x\n```\n\n## License\n\nMIT\n"
+	secs := Sections([]byte(src), "README.md")
+	var titles []string
+	for _, s := range secs {
+		titles = append(titles, s.Title())
+	}
+	if len(secs) != 2 || !strings.HasPrefix(secs[0].Markdown, "# MCP TypeScript SDK\n\nIntro.") || !strings.Contains(secs[1].Markdown, "npm install x") {
+		t.Fatalf("sections %q", titles)
+	}
+	doc := md.Parser().Parse(text.NewReader([]byte(src)))
+	if heads, _, _ := scan(doc, []byte(src)); heads[0].title != "MCP TypeScript SDK" {
+		t.Errorf("title %q", heads[0].title)
 	}
 }
