@@ -183,6 +183,12 @@ func (l *listener) waitDirect(ctx context.Context, s *Server, hc *hijackedConn, 
 		return nil
 	default:
 	}
+	// A stream ended before its connection was claimed for this wait
+	// (claimWatch) interrupted nothing: its end is seen here. One ended
+	// since interrupts the connection (interruptWatch), which lasts.
+	if ctx.Err() != nil {
+		return listenEnd(ctx)
+	}
 	hc.waitClient()
 	return listenEnd(ctx) // nil: interrupted by the server's Close, or ended by the handler
 }

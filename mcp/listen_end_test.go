@@ -2,8 +2,11 @@ package mcp
 
 import (
 	"context"
+	"errors"
+	"net"
 	"strings"
 	"testing"
+	"time"
 )
 
 // When the handler ends a subscriptions/listen stream (Close, Shutdown),
@@ -35,5 +38,32 @@ func TestListenEndsGracefullyWhenHandlerEnds(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A listen stream the handler ends before its request claims the
+// connection's watch (the end lands between the acknowledgement and the
+// wait) is not waited on: its wait returns at once, and the handler's
+// end does not have to close the connection under the answer.
+func TestListenWaitSeesEarlyEnd(t *testing.T) {
+	server, client := net.Pipe()
+	defer server.Close()
+	defer client.Close()
+	hc := &hijackedConn{conn: server, deferWatch: true, claimed: true}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the stream ended; nothing interrupted the connection
+	s := NewServer("s", "v1", nil)
+	l := &listener{}
+	done := make(chan error, 1)
+	go func() { done <- l.waitDirect(ctx, s, hc, true) }()
+	select {
+	case err := <-done:
+		// Ended by a plain cancellation (the client left): the error says
+		// so; an end by the handler would be nil (listenEnd).
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("waitDirect after the stream ended: %v, want context.Canceled", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("waitDirect waited for the client although the stream had ended")
 	}
 }
