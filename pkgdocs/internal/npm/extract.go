@@ -93,7 +93,6 @@ func extractSubpath(tree *archive.Tree, description, subpath string) (*model.Pac
 	fromExports := true
 	if subpath == "" {
 		entry, fromExports = typesEntry(tree, pj.Types, pj.Typings, pj.Main, pj.Exports)
-
 	} else {
 		var err error
 		if entry, err = subpathEntry(tree, pj, subpath); err != nil {
@@ -293,15 +292,10 @@ func typesEntry(tree *archive.Tree, types, typings, main string, exports json.Ra
 					root = dot
 				}
 			}
-			if t := findTypes(root, 0); t != "" && has(clean(t)) {
-				return clean(t), true
-			}
-			// TypeScript reads the declaration file beside a JavaScript
-			// target (lib/x.cjs: lib/x.d.cts) when no "types" names one.
-			if t := findTarget(root, 0); t != "" {
-				if d := declarationFor(clean(t)); d != "" && has(d) {
-					return d, true
-				}
+			// Its "types", else the declaration file beside its
+			// JavaScript target (subpath.go).
+			if d := targetDeclaration(tree, root); d != "" {
+				return d, true
 			}
 		}
 	}
