@@ -14,6 +14,7 @@ type RustConfig struct {
 	APIURL      string // crates.io API; default https://crates.io
 	DownloadURL string // crate archives; default https://static.crates.io
 	DocsURL     string // docs.rs; default https://docs.rs; "off" skips rustdoc JSON
+	CargoHome   string // Cargo's home, whose registry/src holds unpacked crates; default $CARGO_HOME or ~/.cargo
 }
 
 func (s *Service) loadRust(ctx context.Context, name, version, project string) (*entry, error) {
@@ -27,7 +28,7 @@ func (s *Service) loadRust(ctx context.Context, name, version, project string) (
 	if n, v, ok := strings.Cut(name, "@"); ok && version == "" {
 		name, version = n, v
 	}
-	src := &rust.Source{Client: s.client, APIURL: s.cfg.Rust.APIURL, DownloadURL: s.cfg.Rust.DownloadURL, DocsURL: s.cfg.Rust.DocsURL}
+	src := &rust.Source{Client: s.client, APIURL: s.cfg.Rust.APIURL, DownloadURL: s.cfg.Rust.DownloadURL, DocsURL: s.cfg.Rust.DocsURL, CargoHome: s.cfg.Rust.CargoHome}
 	exact := rust.IsExactVersion(version) && project == ""
 	key := strings.Join([]string{"rust", s.cfg.Rust.APIURL, strings.ReplaceAll(strings.ToLower(name), "_", "-"), version, project}, "\x00")
 	return s.load(ctx, key, exact, func(ctx context.Context) (*model.Package, error) {

@@ -35,8 +35,8 @@ func BenchmarkWarmAnswer(b *testing.B) {
 	qs := loadQuestions(b)
 	var warm []evalQuestion
 	for _, q := range qs {
-		if q.Eco == "npm" || q.Eco == "go" {
-			if _, _, err := ask(ctx, s, q); err == nil {
+		if (q.Eco == "npm" || q.Eco == "go") && q.Project == "" {
+			if _, _, err := ask(ctx, s, q, ""); err == nil {
 				warm = append(warm, q)
 			}
 		}
@@ -47,7 +47,7 @@ func BenchmarkWarmAnswer(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		q := warm[i%len(warm)]
 		start := time.Now()
-		if _, _, err := ask(ctx, s, q); err != nil {
+		if _, _, err := ask(ctx, s, q, ""); err != nil {
 			b.Fatal(err)
 		}
 		durs = append(durs, time.Since(start))
@@ -73,7 +73,7 @@ func BenchmarkColdAnswer(b *testing.B) {
 				}
 				b.StartTimer()
 				start := time.Now()
-				if _, _, err := ask(context.Background(), s, q); err != nil {
+				if _, _, err := ask(context.Background(), s, q, ""); err != nil {
 					b.Fatal(err)
 				}
 				durs = append(durs, time.Since(start))
@@ -105,10 +105,10 @@ func BenchmarkWarmRender(b *testing.B) {
 	var entries []*entry
 	var qs []evalQuestion
 	for _, q := range loadQuestions(b) {
-		if q.Eco != "npm" && q.Eco != "go" || q.Query != "" {
+		if q.Eco != "npm" && q.Eco != "go" || q.Query != "" || q.Project != "" {
 			continue
 		}
-		if _, _, err := ask(ctx, s, q); err != nil {
+		if _, _, err := ask(ctx, s, q, ""); err != nil {
 			continue
 		}
 		var e *entry
@@ -150,10 +150,10 @@ func BenchmarkWarmSearch(b *testing.B) {
 	var entries []*entry
 	var qs []evalQuestion
 	for _, q := range loadQuestions(b) {
-		if q.Eco != "npm" && q.Eco != "go" || q.Query == "" {
+		if q.Eco != "npm" && q.Eco != "go" || q.Query == "" || q.Project != "" {
 			continue
 		}
-		if _, _, err := ask(ctx, s, q); err != nil {
+		if _, _, err := ask(ctx, s, q, ""); err != nil {
 			continue
 		}
 		var e *entry
