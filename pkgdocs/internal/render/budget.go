@@ -132,6 +132,9 @@ func Clip(s string, maxTokens int) (string, bool) {
 		b.WriteString(open)
 		b.WriteByte('\n')
 	}
+	if kept > 0 && strings.HasPrefix(lines[kept-1], ">") && open == "" {
+		b.WriteByte('\n') // the note is pkgdocs', not part of a quote
+	}
 	fmt.Fprintf(&b, "*… (%d more lines)*", len(lines)-kept)
 	return b.String(), true
 }

@@ -62,7 +62,7 @@ func Blocks(p *model.Package, inc Include) []Block {
 		}
 		for i, s := range secs {
 			if !used[i] && pred(s.Priority) && limit != 0 {
-				out = append(out, Block{Title: "§ " + s.Title(), Text: s.Markdown})
+				out = append(out, SectionBlock(s))
 				used[i] = true
 				limit--
 			}
@@ -89,15 +89,23 @@ func overview(p *model.Package) string {
 	var b strings.Builder
 	// The synopsis is usually the first sentence of the introduction.
 	if p.Synopsis != "" && !(len(p.Sections) > 0 && strings.HasPrefix(p.Sections[0].Markdown, p.Synopsis)) {
-		b.WriteString(p.Synopsis + "\n\n")
+		b.WriteString(Quote(p.Synopsis) + "\n")
 	}
 	if p.Install != "" {
 		b.WriteString(p.Install + "\n\n")
 	}
 	for _, n := range p.Notes {
-		b.WriteString("> " + n + "\n")
+		// pkgdocs' own remark (which may cite package text on its line):
+		// never quoted, so no package text can pass for one.
+		b.WriteString("**Note:** " + strings.Join(strings.Fields(n), " ") + "\n\n")
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// SectionBlock is the block of one README or documentation section: its
+// markdown, quoted as package text.
+func SectionBlock(s model.Section) Block {
+	return Block{Title: "§ " + s.Title(), Text: Quote(s.Markdown)}
 }
 
 // kindOrder sorts kinds in the order a reader scans an API.
@@ -227,7 +235,7 @@ func exampleMarkdown(ex model.Example, level string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s Example: %s\n\n", level, ex.Name)
 	if ex.Doc != "" {
-		b.WriteString(strings.TrimSpace(ex.Doc) + "\n\n")
+		b.WriteString(Quote(ex.Doc) + "\n")
 	}
 	b.WriteString(Fence(ex.Code, ex.Lang))
 	if ex.Output != "" {
@@ -281,7 +289,7 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		fmt.Fprintf(&b, "## %s %s\n\n", s.Kind, s.Name)
 		b.WriteString(Fence(s.Signature, langOf(p.Ecosystem)))
 		if s.Doc != "" {
-			b.WriteString("\n" + strings.TrimSpace(s.Doc) + "\n")
+			b.WriteString("\n" + Quote(s.Doc))
 		}
 		switch {
 		case s.Package != "" && s.File != "":

@@ -113,7 +113,7 @@ func (s *Service) GetNPMPackageDoc(ctx context.Context, args GetNPMDocArgs) (*Do
 		for _, sec := range p.Sections {
 			titles = append(titles, sec.Title())
 			if strings.Contains(strings.ToLower(sec.Title()), strings.ToLower(args.Section)) {
-				picked = append(picked, render.Block{Title: "§ " + sec.Title(), Text: sec.Markdown})
+				picked = append(picked, render.SectionBlock(sec))
 			}
 		}
 		if len(picked) == 0 {

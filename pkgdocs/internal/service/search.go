@@ -88,7 +88,7 @@ func hitBlocks(p *model.Package, hits []search.Hit) []render.Block {
 		case search.KindSymbol:
 			b.WriteString(render.Fence(u.Signature, fenceLang(p.Ecosystem)))
 			if doc := firstParagraph(u.Body); doc != "" {
-				b.WriteString("\n" + doc + "\n")
+				b.WriteString("\n" + render.Quote(doc))
 			}
 			if u.Package != "" {
 				fmt.Fprintf(&b, "\n*Declared in %s.*\n", u.Package)
@@ -98,11 +98,11 @@ func hitBlocks(p *model.Package, hits []search.Hit) []render.Block {
 			}
 		case search.KindExample:
 			if doc := firstParagraph(u.Doc); doc != "" {
-				b.WriteString(doc + "\n\n")
+				b.WriteString(render.Quote(doc) + "\n")
 			}
 			b.WriteString(render.Fence(strings.TrimSpace(u.Body), u.Lang))
 		default:
-			b.WriteString(search.Snippet(u.Body, h.Terms, 6))
+			b.WriteString(render.Quote(search.Snippet(u.Body, h.Terms, 6)))
 		}
 		out = append(out, render.Block{Title: fmt.Sprintf("%d. %s", i+1, u.Title), Text: b.String()})
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
 	"github.com/gomcp/sdk/pkgdocs/internal/render"
 	"github.com/gomcp/sdk/pkgdocs/internal/search"
+	"github.com/gomcp/sdk/pkgdocs/internal/untrusted"
 )
 
 // ErrInvalidArgument reports arguments that cannot name a package.
@@ -162,8 +163,12 @@ func (e *entry) memoSearch(key string, fn func() *SearchResult) *SearchResult {
 }
 
 // newEntry wraps a loaded package, indexing its symbols once so that
-// symbol answers never scan them all.
+// symbol answers never scan them all. It is the one way a package enters
+// the cache, from a reader or from disk, and so the one place its text is
+// cleaned (untrusted.Package): no answer, search or error message shows
+// text a package hid.
 func newEntry(p *model.Package) *entry {
+	p = untrusted.Package(p)
 	return &entry{pkg: p, symix: render.NewSymbolIndex(p)}
 }
 
@@ -280,6 +285,7 @@ func (s *Service) load(ctx context.Context, key string, exact bool, fn func(cont
 		if err != nil {
 			return nil, err
 		}
+		p = untrusted.Package(p) // what the disk keeps is clean too
 		if s.disk != nil && p.Version != "" && p.Version != "local" && !p.Partial {
 			if data, err := json.Marshal(p); err == nil {
 				_ = s.disk.Put(key, data) // the disk cache is best effort
