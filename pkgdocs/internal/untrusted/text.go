@@ -72,6 +72,9 @@ func prose(s string) string {
 		switch {
 		case c == '-' && bytes.HasSuffix(out, []byte(commentOpen)):
 			out = out[:len(out)-len(commentOpen)]
+			// A comment a reader escaped ("\<!--", as Go doc comments
+			// become markdown) goes too, backslash included.
+			out = bytes.TrimSuffix(out, []byte{'\\'})
 			if k := strings.Index(s[i:], commentClose); k >= 0 {
 				i += k + len(commentClose)
 			} else {
