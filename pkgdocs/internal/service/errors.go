@@ -8,6 +8,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/pypi"
 	"github.com/gomcp/sdk/pkgdocs/internal/rust"
 	"github.com/gomcp/sdk/pkgdocs/internal/swift"
+	"github.com/gomcp/sdk/pkgdocs/internal/untrusted"
 )
 
 // classifiedError keeps a source's error and message, and adds the
@@ -42,6 +43,30 @@ func classify(err error) error {
 		if errors.Is(err, e) {
 			return &classifiedError{err, ErrNotFound}
 		}
+	}
+	return err
+}
+
+// cleanedError is an error whose message held hidden characters (a file
+// name or a parse error quoting a package's bytes): it shows the message
+// without them and still unwraps to the original.
+type cleanedError struct {
+	msg string
+	err error
+}
+
+func (e *cleanedError) Error() string { return e.msg }
+func (e *cleanedError) Unwrap() error { return e.err }
+
+// cleanError keeps what a package hid out of an error's message, as
+// untrusted.Package keeps it out of answers.
+func cleanError(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if clean := untrusted.Code(msg); clean != msg {
+		return &cleanedError{msg: clean, err: err}
 	}
 	return err
 }

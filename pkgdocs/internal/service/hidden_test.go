@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -270,5 +271,18 @@ func goldenFile(t *testing.T, name, got string) {
 	}
 	if string(want) != got {
 		t.Errorf("%s differs from golden file:\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+// TestErrorsHideNothing: an error quoting a package's bytes (a parse
+// error, a file name) loses its hidden characters and keeps its class.
+func TestErrorsHideNothing(t *testing.T) {
+	base := fmt.Errorf("x.go:1:2: bad name \"a\u202Eb\U000E0041\": %w", ErrNotFound)
+	err := cleanError(base)
+	if err.Error() != "x.go:1:2: bad name \"ab\": not found" || !errors.Is(err, ErrNotFound) {
+		t.Errorf("cleanError = %q (is not found: %v)", err, errors.Is(err, ErrNotFound))
+	}
+	if plain := errors.New("plain"); cleanError(plain) != plain || cleanError(nil) != nil {
+		t.Error("an error with nothing hidden is not returned as it is")
 	}
 }

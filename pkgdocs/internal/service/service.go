@@ -285,16 +285,16 @@ func (s *Service) load(ctx context.Context, key string, exact bool, fn func(cont
 		if err != nil {
 			return nil, err
 		}
-		p = untrusted.Package(p) // what the disk keeps is clean too
+		e := newEntry(p) // what the disk keeps is the cleaned package too
 		if s.disk != nil && p.Version != "" && p.Version != "local" && !p.Partial {
-			if data, err := json.Marshal(p); err == nil {
+			if data, err := json.Marshal(e.pkg); err == nil {
 				_ = s.disk.Put(key, data) // the disk cache is best effort
 			}
 		}
-		return newEntry(p), nil
+		return e, nil
 	})
 	if err != nil {
-		return nil, classify(err)
+		return nil, cleanError(classify(err))
 	}
 	e := v.(*entry)
 	if stale {
