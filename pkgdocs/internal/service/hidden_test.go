@@ -109,12 +109,13 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 		version string
 		symbol  string
 		visible []string
+		more    string // another symbol whose answer is checked
 	}{
-		{"npm", "hidden-demo", "", "greet", []string{"VISIBLE-SIG", "<!-- VISIBLE-README-HTML-EXAMPLE", "VISIBLE-README-ESC[8m", "👨\u200D👩\u200D👧", "می\u200Cخواهم"}},
-		{"python", "hiddendemo", "", "greet", nil},
-		{"rust", "hidden-demo", "", "greet", []string{"VISIBLE-CRATE-COMMENT", "VISIBLE-CRATE-TAG"}},
-		{"go", "example.com/hiddendemo", "v1.0.0", "Greet", []string{"VISIBLE-PKGDOC-COMMENT", "VISIBLE-PKGDOC-TAG"}},
-		{"swift", ".", "", "greet", nil},
+		{"npm", "hidden-demo", "", "greet", []string{"VISIBLE-SIG", "<!-- VISIBLE-README-HTML-EXAMPLE", "VISIBLE-README-ESC[8m", "👨\u200D👩\u200D👧", "می\u200Cخواهم", "VISIBLE-MEMBER-DOC"}, "Options.size"},
+		{"python", "hiddendemo", "", "greet", nil, ""},
+		{"rust", "hidden-demo", "", "greet", []string{"VISIBLE-CRATE-COMMENT", "VISIBLE-CRATE-TAG"}, ""},
+		{"go", "example.com/hiddendemo", "v1.0.0", "Greet", []string{"VISIBLE-PKGDOC-COMMENT", "VISIBLE-PKGDOC-TAG"}, ""},
+		{"swift", ".", "", "greet", nil, ""},
 	} {
 		t.Run(tt.eco, func(t *testing.T) {
 			dir := unpackHidden(t, tt.eco)
@@ -144,6 +145,9 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 				return r.Markdown
 			}
 			whole, sym := describe(""), describe(tt.symbol)
+			if tt.more != "" {
+				sym += describe(tt.more)
+			}
 			res, err := s.SearchPackageDocs(ctx, SearchArgs{Package: tt.pkg, Version: tt.version, Language: tt.eco, Query: "greets someone visible", ProjectPath: dir, Limit: 10, MaxTokens: 8000})
 			if err != nil {
 				t.Fatalf("search: %v", err)

@@ -4,8 +4,8 @@ import "github.com/gomcp/sdk/pkgdocs/internal/model"
 
 // Package returns a copy of p with every string cleaned for what it holds:
 // prose with Text (README sections, docs, synopsis, deprecation message,
-// notes, which quote package text), code with Code (signatures, examples,
-// the install line) and names with Line (names, versions, paths, titles,
+// notes, which quote package text), signatures with Signature, code with
+// Code (examples, the install line) and names with Line (names, versions, paths, titles,
 // provenance). p itself is not changed: a reader may share it. A nil p is
 // returned as it is.
 //
@@ -36,7 +36,7 @@ func Package(p *model.Package) *model.Package {
 		c.Symbols = make([]model.Symbol, len(p.Symbols))
 		for i, s := range p.Symbols {
 			s.Name, s.Kind, s.File, s.Package = Line(s.Name), Line(s.Kind), Line(s.File), Line(s.Package)
-			s.Signature = Code(s.Signature)
+			s.Signature = Signature(s.Signature)
 			s.Doc = Text(s.Doc)
 			s.Aliases = mapStrings(s.Aliases, Line)
 			c.Symbols[i] = s

@@ -24,6 +24,11 @@
 //     among them); CR and the line and paragraph separators become
 //     newlines; invalid UTF-8 becomes U+FFFD.
 //
+// What this costs legitimate text is small and visible: a subdivision flag
+// (🏴 followed by tag characters) shows as a black flag; right-to-left text
+// loses the marks that placed its punctuation (the letters, and their
+// order, stay); a Mongolian variant form falls back to its default.
+//
 // In prose (Text), HTML comments outside fenced code blocks are removed too,
 // as are the titles of link reference definitions and the "[//]: #"
 // comment idiom, which no renderer shows.

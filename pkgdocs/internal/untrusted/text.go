@@ -33,6 +33,35 @@ func Text(s string) string {
 	return prose(s)
 }
 
+// Signature returns a declaration as Code does, without HTML comments: a
+// signature may carry the JSDoc or doc comments of its members, which
+// editors render as markdown, and no declaration needs "<!--" otherwise.
+func Signature(s string) string {
+	s = Code(s)
+	if !strings.Contains(s, commentOpen) {
+		return s
+	}
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		k := strings.IndexByte(s[i:], '-')
+		if k < 0 {
+			out = append(out, s[i:]...)
+			break
+		}
+		out = append(out, s[i:i+k+1]...)
+		i += k + 1
+		if bytes.HasSuffix(out, []byte(commentOpen)) {
+			out = out[:len(out)-len(commentOpen)]
+			if k := strings.Index(s[i:], commentClose); k >= 0 {
+				i += k + len(commentClose)
+			} else {
+				i = len(s)
+			}
+		}
+	}
+	return string(out)
+}
+
 // commentOpen and commentClose delimit an HTML comment.
 const (
 	commentOpen  = "<!--"
