@@ -112,6 +112,7 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 		more    string // another symbol whose answer is checked
 	}{
 		{"npm", "hidden-demo", "", "greet", []string{"VISIBLE-SIG", "<!-- VISIBLE-README-HTML-EXAMPLE", "VISIBLE-README-ESC[8m", "👨\u200D👩\u200D👧", "می\u200Cخواهم", "VISIBLE-MEMBER-DOC"}, "Options.size"},
+		{"npm-js", "hidden-js", "", "greet", []string{"**Deprecated:** VISIBLE-DEPRECATED use hidden-js 3\n"}, ""},
 		{"python", "hiddendemo", "", "greet", nil, ""},
 		{"rust", "hidden-demo", "", "greet", []string{"VISIBLE-CRATE-COMMENT", "VISIBLE-CRATE-TAG"}, ""},
 		{"go", "example.com/hiddendemo", "v1.0.0", "Greet", []string{"VISIBLE-PKGDOC-COMMENT", "VISIBLE-PKGDOC-TAG"}, ""},
@@ -125,7 +126,7 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 				var r *DocResult
 				var err error
 				switch tt.eco {
-				case "npm":
+				case "npm", "npm-js":
 					r, err = s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: tt.pkg, Symbol: symbol, ProjectPath: dir, MaxTokens: 8000})
 				case "python":
 					r, err = s.DescribePythonPackage(ctx, args)
@@ -148,7 +149,7 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 			if tt.more != "" {
 				sym += describe(tt.more)
 			}
-			res, err := s.SearchPackageDocs(ctx, SearchArgs{Package: tt.pkg, Version: tt.version, Language: tt.eco, Query: "greets someone visible", ProjectPath: dir, Limit: 10, MaxTokens: 8000})
+			res, err := s.SearchPackageDocs(ctx, SearchArgs{Package: tt.pkg, Version: tt.version, Language: strings.TrimSuffix(tt.eco, "-js"), Query: "greets someone visible", ProjectPath: dir, Limit: 10, MaxTokens: 8000})
 			if err != nil {
 				t.Fatalf("search: %v", err)
 			}
@@ -193,7 +194,7 @@ func hiddenLeft(md string) string {
 // TestHiddenFixturesHide: the fixtures do hold each trick once expanded,
 // so the test above cannot pass on fixtures that hide nothing.
 func TestHiddenFixturesHide(t *testing.T) {
-	for _, eco := range []string{"npm", "python", "rust", "go", "swift"} {
+	for _, eco := range []string{"npm", "npm-js", "python", "rust", "go", "swift"} {
 		raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hidden", eco+".txtar"))
 		if err != nil {
 			t.Fatal(err)
