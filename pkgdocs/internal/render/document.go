@@ -33,11 +33,13 @@ func Header(p *model.Package) string {
 	if p.Registry != "" {
 		parts = append(parts, p.Registry)
 	}
+	// What was read names a package's files (a "types" path, say): a '*'
+	// in one must not end the line's emphasis and add words of its own.
 	if p.Origin != "" {
-		parts = append(parts, p.Origin)
+		parts = append(parts, emphasisEscaper.Replace(p.Origin))
 	}
 	if p.ResolvedFrom != "" {
-		parts = append(parts, "version from "+p.ResolvedFrom)
+		parts = append(parts, "version from "+emphasisEscaper.Replace(p.ResolvedFrom))
 	}
 	if p.Stale {
 		parts = append(parts, "stale: upstream unreachable, served from cache")
@@ -45,6 +47,9 @@ func Header(p *model.Package) string {
 	fmt.Fprintf(&b, "*%s*\n", strings.Join(parts, " · "))
 	return b.String()
 }
+
+// emphasisEscaper makes '*' literal inside pkgdocs' italic lines.
+var emphasisEscaper = strings.NewReplacer("*", "\\*")
 
 // Blocks lays out a package description in packing order: overview, usage
 // sections, the API index, API sections, examples, the rest.
@@ -291,6 +296,7 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		if s.Doc != "" {
 			b.WriteString("\n" + Quote(s.Doc))
 		}
+		s.File = emphasisEscaper.Replace(s.File) // a file name stays inside the italics
 		switch {
 		case s.Package != "" && s.File != "":
 			fmt.Fprintf(&b, "\n*Defined in %s of %s.*\n", s.File, s.Package)

@@ -61,3 +61,13 @@ func TestClipEndsQuote(t *testing.T) {
 		t.Fatalf("clip note not apart from the quote:\n%s", got)
 	}
 }
+
+// TestHeaderFileNames: a file name in the provenance line cannot close its
+// emphasis and write a line of its own.
+func TestHeaderFileNames(t *testing.T) {
+	p := &model.Package{Name: "x", Version: "1.0.0", Ecosystem: model.NPM, Registry: "local", Origin: "tarball x.d.ts* **Note:** trusted *", ResolvedFrom: "lockfile"}
+	want := "*npm · local · tarball x.d.ts\\* \\*\\*Note:\\*\\* trusted \\* · version from lockfile*\n"
+	if h := Header(p); !strings.HasSuffix(h, want) {
+		t.Errorf("Header = %q, want it to end with %q", h, want)
+	}
+}
