@@ -128,44 +128,58 @@ func clean(s string, prose bool) bool {
 	return true
 }
 
-// runes removes hidden characters rune by rune.
+// runes removes hidden characters rune by rune. Runs of characters that
+// stay are copied whole, and text with nothing to remove is returned as it
+// is, without a copy.
 func runes(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	var prev rune = '\n' // the last rune written; a line start is no base
+	var out []byte       // nil until the first change
+	start := 0           // the first byte not yet copied to out
+	var prev rune = '\n' // the last rune kept; a line start is no base
 	for i := 0; i < len(s); {
-		if c := s[i]; c >= 0x20 && c < 0x7F {
-			b.WriteByte(c) // printable ASCII: the common case
-			prev = rune(c)
+		if c := s[i]; c >= 0x20 && c < 0x7F || c == '\n' || c == '\t' {
+			prev = rune(c) // printable ASCII: the common case
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
+		keep, repl := true, rune(-1)
 		switch {
 		case r == utf8.RuneError && size == 1:
-			r = utf8.RuneError // invalid UTF-8 shows as U+FFFD
+			repl = utf8.RuneError // invalid UTF-8 shows as U+FFFD
 		case r == '\r':
-			if i < len(s) && s[i] == '\n' {
-				continue // CRLF: the LF follows
+			if i+1 < len(s) && s[i+1] == '\n' {
+				keep = false // CRLF: the LF follows
+			} else {
+				repl = '\n'
 			}
-			r = '\n'
 		case r == 0x2028 || r == 0x2029:
-			r = '\n'
+			repl = '\n'
 		case Hidden(r):
-			continue
+			keep = false
 		case joiner(r):
-			next, n := utf8.DecodeRuneInString(s[i:])
-			if !(joinable(prev) || prev == 0xFE0F) || n == 0 || !joinable(next) {
-				continue
-			}
+			next, n := utf8.DecodeRuneInString(s[i+size:])
+			keep = (joinable(prev) || prev == 0xFE0F) && n > 0 && joinable(next)
 		case presentation(r):
-			if prev == ' ' || prev == '\t' || prev == '\n' || presentation(prev) || joiner(prev) {
-				continue
-			}
+			keep = !(prev == ' ' || prev == '\t' || prev == '\n' || presentation(prev) || joiner(prev))
 		}
-		b.WriteRune(r)
-		prev = r
+		if keep && repl < 0 {
+			prev = r
+			i += size
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(s))
+		}
+		out = append(out, s[start:i]...)
+		if repl >= 0 {
+			out = utf8.AppendRune(out, repl)
+			prev = repl
+		}
+		i += size
+		start = i
 	}
-	return b.String()
+	if out == nil {
+		return s
+	}
+	return string(append(out, s[start:]...))
 }
