@@ -111,7 +111,7 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 		visible []string
 		more    string // another symbol whose answer is checked
 	}{
-		{"npm", "hidden-demo", "", "greet", []string{"VISIBLE-SIG", "<!-- VISIBLE-README-HTML-EXAMPLE", "VISIBLE-README-ESC[8m", "👨\u200D👩\u200D👧", "می\u200Cخواهم", "VISIBLE-MEMBER-DOC"}, "Options.size"},
+		{"npm", "hidden-demo", "", "greet", []string{"VISIBLE-SIG", "```html\n>\n> <div id=\"app\"></div>", "VISIBLE-README-ESC[8m", "👨\u200D👩\u200D👧", "می\u200Cخواهم", "VISIBLE-MEMBER-DOC"}, "Options.size"},
 		{"npm-js", "hidden-js", "", "greet", []string{"**Deprecated:** VISIBLE-DEPRECATED use hidden-js 3\n"}, ""},
 		{"python", "hiddendemo", "", "greet", nil, ""},
 		{"rust", "hidden-demo", "", "greet", []string{"VISIBLE-CRATE-COMMENT", "VISIBLE-CRATE-TAG"}, ""},

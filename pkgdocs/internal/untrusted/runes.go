@@ -29,9 +29,10 @@
 // loses the marks that placed its punctuation (the letters, and their
 // order, stay); a Mongolian variant form falls back to its default.
 //
-// In prose (Text), HTML comments outside fenced code blocks are removed too,
-// as are the titles of link reference definitions and the "[//]: #"
-// comment idiom, which no renderer shows.
+// In prose (Text), HTML comments are removed too, code blocks included, as
+// are the titles of link reference definitions and the "[//]: #" comment
+// idiom, which no renderer shows; signatures (Signature) lose HTML
+// comments as well. Example files (Code) keep them: there they are code.
 package untrusted
 
 import (
