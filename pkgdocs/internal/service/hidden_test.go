@@ -114,7 +114,7 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 		{"npm", "hidden-demo", "", "greet", []string{"VISIBLE-SIG", "```html\n>\n> <div id=\"app\"></div>", "VISIBLE-README-ESC[8m", "👨\u200D👩\u200D👧", "می\u200Cخواهم", "VISIBLE-MEMBER-DOC"}, "Options.size"},
 		{"npm-js", "hidden-js", "", "greet", []string{"**Deprecated:** VISIBLE-DEPRECATED use hidden-js 3\n"}, ""},
 		{"python", "hiddendemo", "", "greet", nil, ""},
-		{"rust", "hidden-demo", "", "greet", []string{"VISIBLE-CRATE-COMMENT", "VISIBLE-CRATE-TAG"}, ""},
+		{"rust", "hidden-demo", "", "greet", []string{"VISIBLE-CRATE-COMMENT", "VISIBLE-CRATE-TAG", "VISIBLE-CRATE-EXAMPLE", "VISIBLE-DOC-EXAMPLE"}, ""},
 		{"go", "example.com/hiddendemo", "v1.0.0", "Greet", []string{"VISIBLE-PKGDOC-COMMENT", "VISIBLE-PKGDOC-TAG"}, ""},
 		{"swift", ".", "", "greet", nil, ""},
 	} {
