@@ -113,7 +113,8 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 	}{
 		{"npm", "hidden-demo", "", "greet", []string{"VISIBLE-SIG", "```html\n>\n> <div id=\"app\"></div>", "VISIBLE-README-ESC[8m", "👨\u200D👩\u200D👧", "می\u200Cخواهم", "VISIBLE-MEMBER-DOC"}, "Options.size"},
 		{"npm-js", "hidden-js", "", "greet", []string{"**Deprecated:** VISIBLE-DEPRECATED use hidden-js 3\n"}, ""},
-		{"python", "hiddendemo", "", "greet", nil, ""},
+		{"python", "hiddendemo", "", "greet", []string{"VISIBLE-DOC-DIRECTIVE"}, ""},
+		{"python-rst", "hiddenrst", "", "greet", nil, ""},
 		{"rust", "hidden-demo", "", "greet", []string{"VISIBLE-CRATE-COMMENT", "VISIBLE-CRATE-TAG", "VISIBLE-CRATE-EXAMPLE", "VISIBLE-DOC-EXAMPLE"}, ""},
 		{"go", "example.com/hiddendemo", "v1.0.0", "Greet", []string{"VISIBLE-PKGDOC-COMMENT", "VISIBLE-PKGDOC-TAG"}, ""},
 		{"swift", ".", "", "greet", nil, ""},
@@ -128,7 +129,7 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 				switch tt.eco {
 				case "npm", "npm-js":
 					r, err = s.DescribeNPMPackage(ctx, DescribeNPMArgs{Package: tt.pkg, Symbol: symbol, ProjectPath: dir, MaxTokens: 8000})
-				case "python":
+				case "python", "python-rst":
 					r, err = s.DescribePythonPackage(ctx, args)
 				case "rust":
 					r, err = s.DescribeRustPackage(ctx, args)
@@ -149,7 +150,7 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 			if tt.more != "" {
 				sym += describe(tt.more)
 			}
-			res, err := s.SearchPackageDocs(ctx, SearchArgs{Package: tt.pkg, Version: tt.version, Language: strings.TrimSuffix(tt.eco, "-js"), Query: "greets someone visible", ProjectPath: dir, Limit: 10, MaxTokens: 8000})
+			res, err := s.SearchPackageDocs(ctx, SearchArgs{Package: tt.pkg, Version: tt.version, Language: strings.TrimSuffix(strings.TrimSuffix(tt.eco, "-js"), "-rst"), Query: "greets someone visible", ProjectPath: dir, Limit: 10, MaxTokens: 8000})
 			if err != nil {
 				t.Fatalf("search: %v", err)
 			}
@@ -175,7 +176,7 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 // hiddenLeft says what hidden text md still holds, or "".
 func hiddenLeft(md string) string {
 	if i := strings.Index(md, "HIDDEN"); i >= 0 {
-		return "an HTML or markdown comment's text is left: " + md[max(0, i-40):min(len(md), i+40)]
+		return "a comment's text is left: " + md[max(0, i-40):min(len(md), i+40)]
 	}
 	rs := []rune(md)
 	for i, r := range rs {
@@ -194,13 +195,19 @@ func hiddenLeft(md string) string {
 // TestHiddenFixturesHide: the fixtures do hold each trick once expanded,
 // so the test above cannot pass on fixtures that hide nothing.
 func TestHiddenFixturesHide(t *testing.T) {
-	for _, eco := range []string{"npm", "npm-js", "python", "rust", "go", "swift"} {
+	for _, eco := range []string{"npm", "npm-js", "python", "python-rst", "rust", "go", "swift"} {
 		raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hidden", eco+".txtar"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		s := expandHidden(t, string(raw))
-		for _, want := range []string{"<!-- HIDDEN", "\n<!--\nHIDDEN", "[//]: # (HIDDEN", "\U000E0048\U000E0049\U000E0044", "\U000E0148\U000E0149", "\u202E", "\u2066", "\u200B", "\uFEFF"} {
+		tricks := []string{"<!-- HIDDEN", "\U000E0048\U000E0049\U000E0044", "\U000E0148\U000E0149", "\u202E", "\u2066", "\u200B", "\uFEFF"}
+		if eco == "python-rst" {
+			tricks = append(tricks, "\n.. HIDDEN", "\n    ..\n       HIDDEN") // reST comments
+		} else {
+			tricks = append(tricks, "\n<!--\nHIDDEN", "[//]: # (HIDDEN") // markdown comments
+		}
+		for _, want := range tricks {
 			if strings.Count(s, want) < 1 {
 				t.Errorf("%s.txtar does not hide %+q", eco, want)
 			}

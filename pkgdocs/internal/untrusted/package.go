@@ -1,6 +1,10 @@
 package untrusted
 
-import "github.com/gomcp/sdk/pkgdocs/internal/model"
+import (
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
 
 // Package returns a copy of p with every string cleaned for what it holds:
 // prose with Text (README sections, docs, synopsis, deprecation message,
@@ -8,6 +12,9 @@ import "github.com/gomcp/sdk/pkgdocs/internal/model"
 // Code (examples, the install line) and names with Line (names, versions, paths, titles,
 // provenance). p itself is not changed: a reader may share it. A nil p is
 // returned as it is.
+//
+// Python docstrings and reStructuredText descriptions also lose their reST
+// comments (RestComments).
 //
 // Every package an answer is rendered from goes through it once, when it
 // is loaded, so no reader has to remember to.
@@ -23,11 +30,18 @@ func Package(p *model.Package) *model.Package {
 	c.Synopsis = Text(c.Synopsis)
 	c.Install = Code(c.Install)
 	c.Notes = mapStrings(c.Notes, Text)
+	doc := Text
+	if p.Ecosystem == model.Python {
+		doc = func(s string) string { return RestComments(Text(s)) } // docstrings are reST
+	}
 	if c.Sections != nil {
 		c.Sections = make([]model.Section, len(p.Sections))
 		for i, s := range p.Sections {
 			s.Path = mapStrings(s.Path, Line)
 			s.Markdown = Text(s.Markdown)
+			if p.Ecosystem == model.Python && strings.HasPrefix(s.Markdown, "```rst") {
+				s.Markdown = RestComments(s.Markdown) // a reST long description
+			}
 			s.File = Line(s.File)
 			c.Sections[i] = s
 		}
@@ -37,7 +51,7 @@ func Package(p *model.Package) *model.Package {
 		for i, s := range p.Symbols {
 			s.Name, s.Kind, s.File, s.Package = Line(s.Name), Line(s.Kind), Line(s.File), Line(s.Package)
 			s.Signature = Signature(s.Signature)
-			s.Doc = Text(s.Doc)
+			s.Doc = doc(s.Doc)
 			s.Aliases = mapStrings(s.Aliases, Line)
 			c.Symbols[i] = s
 		}
