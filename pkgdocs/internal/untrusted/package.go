@@ -39,8 +39,8 @@ func Package(p *model.Package) *model.Package {
 		for i, s := range p.Sections {
 			s.Path = mapStrings(s.Path, Line)
 			s.Markdown = Text(s.Markdown)
-			if p.Ecosystem == model.Python && strings.HasPrefix(s.Markdown, "```rst") {
-				s.Markdown = RestComments(s.Markdown) // a reST long description
+			if p.Ecosystem == model.Python && (strings.HasPrefix(s.Markdown, "```rst") || strings.HasSuffix(s.File, ".rst")) {
+				s.Markdown = RestComments(s.Markdown) // a reST long description or README.rst
 			}
 			s.File = Line(s.File)
 			c.Sections[i] = s

@@ -163,6 +163,25 @@ func TestPackage(t *testing.T) {
 	}
 }
 
+// TestPackageRest: reST comments go from a Python package's docstrings and
+// reST description, and stay in other ecosystems' text, where ".. " is
+// text.
+func TestPackageRest(t *testing.T) {
+	for _, tt := range []struct {
+		eco, doc, section, file, wantDoc, wantSection string
+	}{
+		{model.Python, "Doc.\n.. hidden\n", "```rst\nA\n.. hidden\n```", "METADATA description", "Doc.\n", "```rst\nA\n```"},
+		{model.Python, "Doc.", "A\n.. hidden\n", "README.rst", "Doc.", "A\n"},
+		{model.Python, "Doc.", "A\n.. shown in markdown\n", "README.md", "Doc.", "A\n.. shown in markdown\n"},
+		{model.NPM, "Doc.\n.. shown\n", "```rst\n.. shown\n```", "README.md", "Doc.\n.. shown\n", "```rst\n.. shown\n```"},
+	} {
+		p := Package(&model.Package{Ecosystem: tt.eco, Symbols: []model.Symbol{{Doc: tt.doc}}, Sections: []model.Section{{Markdown: tt.section, File: tt.file}}})
+		if p.Symbols[0].Doc != tt.wantDoc || p.Sections[0].Markdown != tt.wantSection {
+			t.Errorf("%s %s: doc %q, section %q; want %q, %q", tt.eco, tt.file, p.Symbols[0].Doc, p.Sections[0].Markdown, tt.wantDoc, tt.wantSection)
+		}
+	}
+}
+
 // allStrings lists every string field of p.
 func allStrings(p *model.Package) []string {
 	out := []string{p.Name, p.Version, p.Registry, p.Origin, p.SourceURL, p.ResolvedFrom, p.Deprecated, p.Synopsis, p.Install}
