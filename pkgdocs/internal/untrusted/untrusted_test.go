@@ -207,6 +207,7 @@ func FuzzText(f *testing.F) {
 		"plain", "a<!-- b -->c", "<!<!--x-->--y-->z", "```\n<!-- k -->\n```\n<!-- h -->",
 		"👨\u200D👩\u200D👧", "x\u200Dy", "\u202Eabc", tagged("hidden"), "[//]: # (c)\n", "[a]: b 'c'",
 		"❤\uFE0F\u200D🔥", "a\r\nb\u2028", "~~~\n<!--\n~~~\n-->", "\xff\xfe",
+		".. c\n   b\n\nx", "..\n\n  y", "  .. c\n.. \n   z", ".. note:: x\n.. _t: u\n", "\\<!-- x -->",
 	} {
 		f.Add(s)
 	}
