@@ -13,6 +13,8 @@
 //   - zero-width and other invisible format characters (U+200B, U+2060–U+206F,
 //     U+FEFF, U+180B–U+180F, U+00AD soft hyphen, U+034F, Hangul and Khmer
 //     fillers, interlinear annotation and musical formatting controls);
+//   - the code points Unicode reserves as default ignorable (U+FFF0–U+FFF8,
+//     U+E0080–U+E0FFF), which a renderer shows as nothing once assigned;
 //   - variation selectors, which can smuggle bytes after a visible
 //     character (U+FE00–U+FE0D, U+E0100–U+E01EF), and U+FE0E/U+FE0F except
 //     one right after a visible character (the emoji presentation of ❤️ and
@@ -67,8 +69,8 @@ func Hidden(r rune) bool {
 		r >= 0xFFF9 && r <= 0xFFFB,   // interlinear annotation
 		r >= 0x1BCA0 && r <= 0x1BCA3, // shorthand format controls
 		r >= 0x1D173 && r <= 0x1D17A, // musical formatting
-		r >= 0xE0000 && r <= 0xE007F, // tags
-		r >= 0xE0100 && r <= 0xE01EF: // variation selectors 17-256
+		r >= 0xFFF0 && r <= 0xFFF8,   // reserved, default ignorable
+		r >= 0xE0000 && r <= 0xE0FFF: // tags, variation selectors 17-256, the rest reserved and default ignorable
 		return true
 	}
 	return false

@@ -43,6 +43,7 @@ func TestText(t *testing.T) {
 		{"zero width joiner between ASCII", "ig\u200Dnore", "ignore"},
 		{"zero width non-joiner between ASCII", "ig\u200Cnore", "ignore"},
 		{"variation selector smuggling", "hi\U000E0101\U000E0102\uFE01\uFE0F\uFE0F", "hi\uFE0F"},
+		{"reserved default ignorables", "a\uFFF0b\U000E0080c\U000E0FFFd", "abcd"},
 		{"controls and terminal escapes", "ok\x1b[8mhidden\x1b[0m\x07\x00", "ok[8mhidden[0m"},
 		{"C1 controls", "a\u0085b\u009Bc", "abc"},
 		{"CR and separators become newlines", "a\r\nb\rc\u2028d\u2029e", "a\nb\nc\nd\ne"},
