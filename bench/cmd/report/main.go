@@ -84,7 +84,7 @@ func run(ctx context.Context, passes int, outPath, filter string, quick bool, ma
 		return err
 	}
 	s := newStore()
-	r := &runner{bin: bin, groups: groups, passes: passes, deadline: start.Add(maxTime), log: os.Stderr}
+	r := &runner{bin: bin, groups: groups, passes: passes, repeats: b.repeats, deadline: start.Add(maxTime), log: os.Stderr}
 	complete, err := r.run(ctx, s)
 	if err != nil {
 		return err
