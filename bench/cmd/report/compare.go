@@ -3,16 +3,19 @@ package main
 // The comparisons the report makes within a group: ours against the best
 // peer, and any target against the ceiling.
 
+import "github.com/gomcp/sdk/bench"
+
 const (
 	ours    = "ours"
 	ceiling = "ceiling"
 )
 
-// peers returns g's targets other than ours and the ceiling.
+// peers returns g's targets other than ours, the ceiling and the fan-out
+// floor, which are not SDKs.
 func (g group) peers() []string {
 	var ps []string
 	for _, t := range g.targets {
-		if t != ours && t != ceiling {
+		if t != ours && t != ceiling && t != bench.FloorName {
 			ps = append(ps, t)
 		}
 	}

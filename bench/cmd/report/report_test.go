@@ -378,6 +378,9 @@ func TestResourceFanoutFloor(t *testing.T) {
 		"0 BenchmarkFanout/resource/legacy/n10000/gosdk p99-ns=200e6 server-B/stream=20000 server-cpu-ns/notification=16000",
 		"0 BenchmarkFanout/resource/legacy/n10000/floor p99-ns=80e6 server-B/stream=400 server-cpu-ns/notification=8000",
 	)
+	if who := s.bestPeerName(g, metric{unit: "p99-ns"}); who != "gosdk" {
+		t.Errorf("best peer %q, want gosdk: the floor is not an SDK", who)
+	}
 	tests := []struct {
 		unit, status, detail string
 	}{
