@@ -156,10 +156,13 @@ func TestProtectedLoadInterval(t *testing.T) {
 				}
 			}
 			var b strings.Builder
-			if err := writeMarkdown(&b, environment{passes: 4}, []group{g}, s); err != nil {
+			if err := writeMarkdown(&b, environment{passes: 4, repeats: 4}, []group{g}, s); err != nil {
 				t.Fatal(err)
 			}
 			line := fmt.Sprintf("- **%s**: Protected tools/call over streamable HTTP, legacy, 64 clients: at least 0.9× the calls/s of the unprotected handler — %s\n", tt.status, detail)
+			if !strings.Contains(b.String(), "- Passes: 4 planned, 4 started; every figure is the median over passes, every ratio the median of ratios taken within one pass (the protected-load groups run 4 times in each pass: their medians are over every run)\n") {
+				t.Error("the Passes line does not say the protected-load groups run 4 times a pass")
+			}
 			if !strings.Contains(b.String(), line) {
 				t.Errorf("report lacks %q", line)
 			}

@@ -87,6 +87,7 @@ func run(ctx context.Context, passes int, outPath, svgPath, filter string, quick
 		modules:    peerModules(ctx, pkgDir),
 		loadBefore: loadAverage(),
 		passes:     passes,
+		repeats:    b.repeats,
 	}
 	tmp, err := os.MkdirTemp("", "gomcp-bench-")
 	if err != nil {

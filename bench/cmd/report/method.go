@@ -93,7 +93,7 @@ which negotiates 2026-07-28 (server/discover, stateless requests) with all three
   (each time all three targets one after another, in a rotating order), each run a paired sample,
   and its goals are read from the median of the per-run ratios with a 95% confidence interval of
   that median, made from the order statistics of the ratios (distribution-free: no assumption
-  about how they scatter; with 16 ratios, from the 4th smallest to the 4th largest, 97.9%). A goal
+  about how they scatter; with four passes, 16 ratios, it runs from the 4th smallest to the 4th largest and covers 97.9%). A goal
   is met when the whole interval is at or above 0.9, not met when it is all below, and **not
   distinguishable** when it holds 0.9: the run cannot tell 0.9 from 0.89, and saying met or not
   met would be reading noise. The range of the ratios is printed beside it.
