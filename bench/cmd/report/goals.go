@@ -71,10 +71,11 @@ var goalAsides = map[string]string{
 
 // Goal statuses.
 const (
-	met     = "met"
-	notMet  = "not met"
-	pending = "pending"
-	failed  = "failed"
+	met        = "met"
+	notMet     = "not met"
+	indistinct = "not distinguishable" // the interval of a repeated group's ratio holds the bound
+	pending    = "pending"
+	failed     = "failed"
 )
 
 // evaluate checks gl against the results and returns its status and the
@@ -102,17 +103,15 @@ func (s *store) evaluate(gl goal, groups []group) (status, detail string) {
 			return pending, reason
 		}
 	}
+	if gl.other != "" && repeated[gl.group] {
+		return s.evaluateInterval(gl, g)
+	}
 	var v float64
 	var ok bool
 	var shown string
 	if gl.other != "" {
 		v, ok = s.toTarget(g, metric{unit: gl.unit}, ours, gl.other)
-		shown = fmt.Sprintf("ours ÷ %s = %.3g (median of per-pass ratios)", gl.other, v)
-		if aside, ok := goalAsides[gl.group]; ok {
-			if r, ok := s.toTarget(g, metric{unit: gl.unit}, aside, gl.other); ok {
-				shown += fmt.Sprintf("; for information, %s ÷ %s = %.3g", aside, gl.other, r)
-			}
-		}
+		shown = fmt.Sprintf("ours ÷ %s = %.3g (median of per-pass ratios)", gl.other, v) + s.aside(gl, g)
 	} else {
 		v, ok = s.median(g.full(ours), gl.unit)
 		shown = fmt.Sprintf("median %s", formatValue(gl.unit, v))
@@ -124,4 +123,32 @@ func (s *store) evaluate(gl goal, groups []group) (status, detail string) {
 		return met, shown
 	}
 	return notMet, shown
+}
+
+// evaluateInterval checks a ratio goal on a group run several times per
+// pass by the confidence interval of the median of its paired ratios.
+func (s *store) evaluateInterval(gl goal, g group) (status, detail string) {
+	rs := s.ratios(
+		func(sm sample) (float64, bool) { return s.value(g.full(ours), sm, gl.unit) },
+		func(sm sample) (float64, bool) { return s.value(g.full(gl.other), sm, gl.unit) })
+	iv, ok := medianInterval(rs, confidence)
+	if !ok {
+		return pending, "not measured"
+	}
+	shown := fmt.Sprintf("ours ÷ %s = %.3g (%s)", gl.other, iv.median, iv) + s.aside(gl, g)
+	return iv.verdict(gl.limit, gl.atLeast), shown
+}
+
+// aside returns the ratio shown after a ratio goal for information, if
+// the goal's group has one (goalAsides).
+func (s *store) aside(gl goal, g group) string {
+	a, ok := goalAsides[gl.group]
+	if !ok {
+		return ""
+	}
+	r, ok := s.toTarget(g, metric{unit: gl.unit}, a, gl.other)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("; for information, %s ÷ %s = %.3g", a, gl.other, r)
 }

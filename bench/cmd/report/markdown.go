@@ -17,6 +17,7 @@ type environment struct {
 	loadBefore string   // load average when the run started
 	loadAfter  string   // load average when it ended
 	passes     int      // passes planned
+	repeats    int      // runs per pass of the repeated groups
 	note       string   // anything unusual, such as a time limit reached
 }
 
@@ -31,7 +32,11 @@ func writeMarkdown(w io.Writer, env environment, groups []group, s *store) error
 	fmt.Fprintf(&b, "- Machine: %s\n", env.machine)
 	fmt.Fprintf(&b, "- Go: %s\n", env.goVersion)
 	fmt.Fprintf(&b, "- Peers: %s\n", strings.Join(env.modules, ", "))
-	fmt.Fprintf(&b, "- Passes: %d planned, %d started; every figure is the median over passes, every ratio the median of ratios taken within one pass\n", env.passes, s.passes)
+	fmt.Fprintf(&b, "- Passes: %d planned, %d started; every figure is the median over passes, every ratio the median of ratios taken within one pass", env.passes, s.passes)
+	if env.repeats > 1 {
+		fmt.Fprintf(&b, " (the protected-load groups run %d times in each pass: their medians are over every run)", env.repeats)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "- Load average (1, 5, 15 min): %s at the start, %s at the end\n", env.loadBefore, env.loadAfter)
 	if env.note != "" {
 		fmt.Fprintf(&b, "- Note: %s\n", env.note)

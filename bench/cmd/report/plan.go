@@ -72,11 +72,12 @@ type budget struct {
 	load    string // benchtime of one HTTP load run at 64 clients (the goals')
 	cpu     string // benchtime of one server CPU run (one op: one call)
 	payload string // benchtime of one large-payload run
+	repeats int    // runs per pass of each repeated group
 }
 
 var (
-	fullBudget  = budget{micro: "200ms", setup: "100ms", start: "400x", calls: 3000, load: "1s", cpu: "1s", payload: "10x"}
-	quickBudget = budget{micro: "1x", setup: "1x", start: "1x", calls: 1, load: "1x", cpu: "1x", payload: "1x"}
+	fullBudget  = budget{micro: "200ms", setup: "100ms", start: "400x", calls: 3000, load: "1s", cpu: "1s", payload: "10x", repeats: 4}
+	quickBudget = budget{micro: "1x", setup: "1x", start: "1x", calls: 1, load: "1x", cpu: "1x", payload: "1x", repeats: 2}
 )
 
 // plan returns every group, in the order of the report.

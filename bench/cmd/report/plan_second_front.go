@@ -27,6 +27,7 @@ func init() {
 	// After each fan-out goal against a peer: the floor's ratio to that
 	// peer, for information (see the method text).
 	goalAsides["Fanout/tools/legacy/n10000"] = bench.FloorName
+	goalAsides["Fanout/resource/legacy/n10000"] = bench.FloorName
 }
 
 // secondFrontPlan returns the groups of the second front, in report order.
@@ -34,15 +35,11 @@ func secondFrontPlan(b budget) []group {
 	sdks := bench.Names()
 	// The fan-out ceiling is net/http's own floor: bare SSE streams.
 	fanoutTargets := append(slices.Clone(sdks), bench.CeilingName)
+	// The floor is what one small write to a loopback socket per stream
+	// costs, below any server.
+	targets := append(fanoutTargets, bench.FloorName)
 	var gs []group
-	// The floor (tools list changes only) is what one small write to a
-	// loopback socket per stream costs, below any server.
-	floorTargets := append(slices.Clone(fanoutTargets), bench.FloorName)
 	for _, kind := range []string{"tools", "resource"} {
-		targets := fanoutTargets
-		if kind == "tools" {
-			targets = floorTargets
-		}
 		for _, era := range bench.Eras {
 			for _, n := range []int{1000, 10000} {
 				gs = append(gs, group{"Notification fan-out (streamable HTTP, server in a child process)", "BenchmarkFanout",

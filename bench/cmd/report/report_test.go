@@ -318,6 +318,18 @@ func TestPlan(t *testing.T) {
 			}
 		}
 	}
+	// Every aside shown after a goal is a target its group runs, and
+	// every repeated group is planned.
+	for name, aside := range goalAsides {
+		if !slices.ContainsFunc(plan(fullBudget), func(g group) bool { return g.name() == name && contains(g.targets, aside) }) {
+			t.Errorf("goal aside %s of group %s: the plan does not run it", aside, name)
+		}
+	}
+	for name := range repeated {
+		if !seen[name] {
+			t.Errorf("repeated group %s is not planned", name)
+		}
+	}
 	g := group{bench: "BenchmarkSchemaCompile", targets: []string{"ours"}}
 	if got, want := g.full("ours"), "BenchmarkSchemaCompile/ours"; got != want {
 		t.Errorf("full = %q, want %q", got, want)
@@ -341,9 +353,51 @@ func (s *store) outputOf(t *testing.T) output {
 	t.Helper()
 	var out output
 	for name, passes := range s.values {
-		out.results = append(out.results, result{name: name, n: 1, values: passes[0]})
+		out.results = append(out.results, result{name: name, n: 1, values: passes[sample{}]})
 	}
 	return out
 }
 
 func fmtSscan(s string, x *float64) (int, error) { return fmt.Sscan(s, x) }
+
+// TestResourceFanoutFloor checks that the resources/updated fan-out goals
+// against go-sdk show the floor's ratio to go-sdk beside ours, as the tools
+// goals do.
+func TestResourceFanoutFloor(t *testing.T) {
+	var g group
+	for _, cand := range plan(fullBudget) {
+		if cand.name() == "Fanout/resource/legacy/n10000" {
+			g = cand
+		}
+	}
+	if !contains(g.targets, "floor") {
+		t.Fatalf("group %s does not run the floor: %v", g.name(), g.targets)
+	}
+	s := fakeStore(t,
+		"0 BenchmarkFanout/resource/legacy/n10000/ours p99-ns=90e6 server-B/stream=3000 server-cpu-ns/notification=10000",
+		"0 BenchmarkFanout/resource/legacy/n10000/gosdk p99-ns=200e6 server-B/stream=20000 server-cpu-ns/notification=16000",
+		"0 BenchmarkFanout/resource/legacy/n10000/floor p99-ns=80e6 server-B/stream=400 server-cpu-ns/notification=8000",
+	)
+	if who := s.bestPeerName(g, metric{unit: "p99-ns"}); who != "gosdk" {
+		t.Errorf("best peer %q, want gosdk: the floor is not an SDK", who)
+	}
+	tests := []struct {
+		unit, status, detail string
+	}{
+		{"p99-ns", notMet, "ours ÷ gosdk = 0.45 (median of per-pass ratios); for information, floor ÷ gosdk = 0.4"},
+		{"server-B/stream", met, "ours ÷ gosdk = 0.15 (median of per-pass ratios); for information, floor ÷ gosdk = 0.02"},
+		{"server-cpu-ns/notification", notMet, "ours ÷ gosdk = 0.625 (median of per-pass ratios); for information, floor ÷ gosdk = 0.5"},
+	}
+	for _, tt := range tests {
+		var gl goal
+		for _, cand := range goals {
+			if cand.group == g.name() && cand.unit == tt.unit && cand.other == "gosdk" {
+				gl = cand
+			}
+		}
+		status, detail := s.evaluate(gl, []group{g})
+		if status != tt.status || detail != tt.detail {
+			t.Errorf("%s: %s (%s), want %s (%s)", tt.unit, status, detail, tt.status, tt.detail)
+		}
+	}
+}

@@ -25,12 +25,14 @@ func buildBinary(ctx context.Context, pkgDir, dir string) (string, error) {
 }
 
 // A runner runs the plan pass by pass, one process per target of a group,
-// rotating the order of the targets from pass to pass so that no SDK
-// always runs first or last.
+// rotating the order of the targets from pass to pass (and from one
+// repetition of a repeated group to the next) so that no SDK always runs
+// first or last.
 type runner struct {
 	bin      string
 	groups   []group
 	passes   int
+	repeats  int       // runs per pass of the repeated groups
 	deadline time.Time // no run starts after it
 	log      io.Writer
 }
@@ -40,18 +42,24 @@ type runner struct {
 func (r *runner) run(ctx context.Context, s *store) (complete bool, err error) {
 	for pass := range r.passes {
 		for gi, g := range r.groups {
-			for _, t := range rotate(g.targets, pass+gi) {
-				if time.Now().After(r.deadline) {
-					return false, nil
+			reps := 1
+			if repeated[g.name()] {
+				reps = max(r.repeats, 1)
+			}
+			for rep := range reps {
+				for _, t := range rotate(g.targets, pass+gi+rep) {
+					if time.Now().After(r.deadline) {
+						return false, nil
+					}
+					if err := ctx.Err(); err != nil {
+						return false, err
+					}
+					out, err := r.runOne(ctx, g, t)
+					if err != nil {
+						return false, err
+					}
+					s.addSample(sample{pass, rep}, out)
 				}
-				if err := ctx.Err(); err != nil {
-					return false, err
-				}
-				out, err := r.runOne(ctx, g, t)
-				if err != nil {
-					return false, err
-				}
-				s.add(pass, out)
 			}
 		}
 		fmt.Fprintf(r.log, "pass %d of %d done\n", pass+1, r.passes)
