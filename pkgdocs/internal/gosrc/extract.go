@@ -75,17 +75,22 @@ func Extract(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Pac
 	if err := parse(bp.GoFiles); err != nil {
 		return nil, err
 	}
-	// Tests only feed examples: a broken test file must not hide the API.
+	// Tests only feed examples: a broken test file must not hide the API,
+	// and a test file without an example is not parsed at all (most of a
+	// module's test code; parsing it was most of a cold answer's time).
 	for _, names := range [][]string{bp.TestGoFiles, bp.XTestGoFiles} {
 		for _, n := range names {
-			_ = parse([]string{n})
+			if src, _ := tree.Get(path.Join(dir, n)); bytes.Contains(src, []byte("func Example")) {
+				_ = parse([]string{n})
+			}
 		}
 	}
-	dp, err := doc.NewFromFiles(fset, files, importPath)
+	ifaces := interfaceLists(files[:len(bp.GoFiles)])
+	dp, err := doc.NewFromFiles(fset, files, importPath, doc.AllMethods)
 	if err != nil {
 		return nil, fmt.Errorf("package %s: %w", importPath, err)
 	}
-	x := &extractor{fset: fset, comments: comments, dp: dp}
+	x := &extractor{fset: fset, comments: comments, dp: dp, ifaces: ifaces}
 	pkg := &model.Package{
 		Name:      importPath,
 		Ecosystem: model.Go,
@@ -98,12 +103,15 @@ func Extract(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Pac
 	if d := x.markdown(dp.Doc); d != "" {
 		pkg.Sections = append(pkg.Sections, readme.Sections([]byte(d), "package doc")...)
 	}
+	readmeFile := ""
 	for _, name := range []string{path.Join(dir, "README.md"), path.Join(dir, "README")} {
 		if src, ok := tree.Get(name); ok {
 			pkg.Sections = append(pkg.Sections, readme.Sections(src, name)...)
+			readmeFile = name
 			break
 		}
 	}
+	pkg.Sections = promoteMainExample(pkg.Sections, readmeFile)
 	x.symbols(pkg)
 	x.examples(pkg)
 	return pkg, nil
@@ -113,6 +121,7 @@ type extractor struct {
 	fset     *token.FileSet
 	comments []*ast.CommentGroup
 	dp       *doc.Package
+	ifaces   map[string][]*ast.Field // method lists of the package's interfaces
 }
 
 func (x *extractor) markdown(text string) string {
@@ -137,12 +146,39 @@ func (x *extractor) print(node any, withComments bool) string {
 	var buf bytes.Buffer
 	cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
 	if withComments {
-		node = &printer.CommentedNode{Node: node, Comments: x.comments}
+		node = &printer.CommentedNode{Node: node, Comments: x.keptComments(node.(ast.Node))}
 	}
 	if err := cfg.Fprint(&buf, x.fset, node); err != nil {
 		return ""
 	}
 	return buf.String()
+}
+
+// keptComments returns the comments to print with a declaration: those
+// outside it, and inside it only those of the fields, methods and specs
+// go/doc kept. The comments of unexported fields it filtered out would
+// otherwise print as orphans in the declaration (go-redis's Client
+// opened with a page of them).
+func (x *extractor) keptComments(decl ast.Node) []*ast.CommentGroup {
+	attached := map[*ast.CommentGroup]bool{}
+	ast.Inspect(decl, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Field:
+			attached[n.Doc], attached[n.Comment] = true, true
+		case *ast.TypeSpec:
+			attached[n.Doc], attached[n.Comment] = true, true
+		case *ast.ValueSpec:
+			attached[n.Doc], attached[n.Comment] = true, true
+		}
+		return true
+	})
+	out := make([]*ast.CommentGroup, 0, len(x.comments))
+	for _, c := range x.comments {
+		if c.End() <= decl.Pos() || c.Pos() >= decl.End() || attached[c] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (x *extractor) fileOf(pos token.Pos) string {
@@ -189,12 +225,8 @@ func (x *extractor) symbols(pkg *model.Package) {
 		for _, f := range t.Funcs {
 			pkg.Symbols = append(pkg.Symbols, x.funcSymbol(f, f.Name, "func"))
 		}
-		for _, m := range t.Methods {
-			if m.Level > 0 {
-				continue // promoted from an embedded type; documented there
-			}
-			pkg.Symbols = append(pkg.Symbols, x.funcSymbol(m, t.Name+"."+m.Name, "method"))
-		}
+		pkg.Symbols = append(pkg.Symbols, x.methodSymbols(t)...)
+		pkg.Symbols = append(pkg.Symbols, x.interfaceMethods(t, x.ifaces)...)
 	}
 }
 

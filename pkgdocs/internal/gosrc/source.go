@@ -153,9 +153,20 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 	}
 	var lastTree *archive.Tree
 	var lastMod Resolved
+	var lastDirs []string
 	for _, m := range mods {
 		dir := strings.TrimPrefix(strings.TrimPrefix(p, m.Module), "/")
+		pkg, found, dirs, err := s.describeExtracted(m, p, dir, tgt)
+		if err != nil || found {
+			return pkg, err
+		}
 		data, zipURL, err := s.Proxy.Zip(ctx, m.Module, m.Version, limit)
+		if err != nil && dirs != nil {
+			// Extracted in the module cache without the package, and no
+			// zip to look further in: the extracted tree is the module.
+			lastTree, lastMod, lastDirs = nil, m, dirs
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("downloading %s@%s: %w", m.Module, m.Version, err)
 		}
@@ -179,10 +190,10 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 			return nil, fmt.Errorf("reading %s@%s: %w", m.Module, m.Version, err)
 		}
 		if !hasGoFiles(tree, dir) {
-			lastTree, lastMod = tree, m
+			lastTree, lastMod, lastDirs = tree, m, packageDirs(tree, m.Module)
 			continue
 		}
-		pkg, err := Extract(tree, dir, p, tgt)
+		pkg, err = Extract(tree, dir, p, tgt)
 		if err != nil {
 			return nil, err
 		}
@@ -199,9 +210,9 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 		return pkg, nil
 	}
 	msg := fmt.Sprintf("package %s not found", p)
-	if lastTree != nil {
+	if lastTree != nil || lastDirs != nil {
 		msg = fmt.Sprintf("module %s@%s has no package %s", lastMod.Module, lastMod.Version, p)
-		if sugg := search.Suggest(packageDirs(lastTree, lastMod.Module), p, 3); len(sugg) > 0 {
+		if sugg := search.Suggest(lastDirs, p, 3); len(sugg) > 0 {
 			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(sugg, " or "))
 		}
 	}
