@@ -1,0 +1,134 @@
+package gosrc
+
+import (
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
+	"golang.org/x/tools/txtar"
+)
+
+// recordedCachePackages are the packages the recorded module-cache project
+// (testdata/eval/projects/go-modcache.txtar) imports; its go.mod and go.sum
+// are what `go mod tidy` wrote for them.
+var recordedCachePackages = []string{
+	"github.com/redis/go-redis/v9",
+	"go.opentelemetry.io/otel/trace",
+	"github.com/rs/zerolog",
+	"github.com/jackc/pgx/v5/pgxpool",
+	"github.com/gin-gonic/gin",
+	"golang.org/x/net/http2",
+	"github.com/Masterminds/semver/v3",
+	"github.com/google/go-cmp/cmp",
+}
+
+// TestRecordGoModuleCacheProject records a Go project and the module
+// cache the go command fills for it: it runs `go mod tidy` for a program
+// importing recordedCachePackages with an empty GOMODCACHE, then keeps
+// the project's go.mod, go.sum and program, and of the module cache what
+// pkgdocs reads for those packages (the extracted package directories
+// and the .ziphash of each module), under gomodcache/ as the evaluation
+// expects. It runs only with PKGDOCS_RECORD_GOPROJECT=1 (it needs the go
+// command and the module proxy).
+func TestRecordGoModuleCacheProject(t *testing.T) {
+	if os.Getenv("PKGDOCS_RECORD_GOPROJECT") != "1" {
+		t.Skip("set PKGDOCS_RECORD_GOPROJECT=1 to re-record the module-cache project with the go command")
+	}
+	tmp := t.TempDir()
+	proj, cache := filepath.Join(tmp, "proj"), filepath.Join(tmp, "modcache")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var prog strings.Builder
+	prog.WriteString("// Command evalproject imports the packages the evaluation asks about.\npackage main\n\nimport (\n")
+	for _, p := range recordedCachePackages {
+		prog.WriteString("\t_ \"" + p + "\"\n")
+	}
+	prog.WriteString(")\n\nfunc main() {}\n")
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(proj, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/evalproject\n\ngo 1.24\n")
+	write("main.go", prog.String())
+	cmd := exec.Command("go", "mod", "tidy")
+	cmd.Dir = proj
+	cmd.Env = append(os.Environ(), "GOMODCACHE="+cache, "GOFLAGS=-modcacherw", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	ar := &txtar.Archive{Comment: []byte("A Go project and the part of its module cache (GOMODCACHE=gomodcache) that pkgdocs reads,\nrecorded by TestRecordGoModuleCacheProject with `go mod tidy`.\n")}
+	for _, name := range []string{"go.mod", "go.sum", "main.go"} {
+		data, err := os.ReadFile(filepath.Join(proj, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ar.Files = append(ar.Files, txtar.File{Name: name, Data: data})
+	}
+	gomod, _ := os.ReadFile(filepath.Join(proj, "go.mod"))
+	mf, err := modfile.Parse("go.mod", gomod, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := map[string]bool{}
+	for _, p := range recordedCachePackages {
+		var mod module.Version
+		for _, r := range mf.Require {
+			if within(p, r.Mod.Path) && len(r.Mod.Path) > len(mod.Path) {
+				mod = r.Mod
+			}
+		}
+		if mod.Path == "" {
+			t.Fatalf("%s: no module in go.mod provides it", p)
+		}
+		em, _ := module.EscapePath(mod.Path)
+		ev, _ := module.EscapeVersion(mod.Version)
+		root := em + "@" + ev
+		dir := path.Join(root, strings.TrimPrefix(strings.TrimPrefix(p, mod.Path), "/"))
+		ents, err := os.ReadDir(filepath.Join(cache, filepath.FromSlash(dir)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if !e.Type().IsRegular() || !(strings.HasSuffix(n, ".go") || strings.HasPrefix(n, "README")) {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(cache, filepath.FromSlash(dir), n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if readByPkgdocs(n, data) {
+				ar.Files = append(ar.Files, txtar.File{Name: "gomodcache/" + dir + "/" + n, Data: data})
+			}
+		}
+		if !recorded[root] {
+			recorded[root] = true
+			zh := path.Join("cache/download", em, "@v", ev+".ziphash")
+			data, err := os.ReadFile(filepath.Join(cache, filepath.FromSlash(zh)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ar.Files = append(ar.Files, txtar.File{Name: "gomodcache/" + zh, Data: data})
+		}
+		t.Logf("%s: %s@%s", p, mod.Path, mod.Version)
+	}
+	for i, f := range ar.Files {
+		if len(f.Data) > 0 && f.Data[len(f.Data)-1] != '\n' {
+			ar.Files[i].Data = append(f.Data, '\n')
+		}
+	}
+	out := "../../testdata/eval/projects/go-modcache.txtar"
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, txtar.Format(ar), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
