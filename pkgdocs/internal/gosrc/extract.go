@@ -90,7 +90,7 @@ func Extract(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Pac
 	if err != nil {
 		return nil, fmt.Errorf("package %s: %w", importPath, err)
 	}
-	x := &extractor{fset: fset, comments: comments, dp: dp, ifaces: ifaces}
+	x := &extractor{fset: fset, comments: comments, dp: dp, ifaces: ifaces, docs: map[string]string{}, sigs: map[*ast.FuncType]string{}}
 	pkg := &model.Package{
 		Name:      importPath,
 		Ecosystem: model.Go,
@@ -121,13 +121,24 @@ type extractor struct {
 	fset     *token.FileSet
 	comments []*ast.CommentGroup
 	dp       *doc.Package
-	ifaces   map[string][]*ast.Field // method lists of the package's interfaces
+	ifaces   map[string][]*ast.Field  // method lists of the package's interfaces
+	docs     map[string]string        // doc comment -> markdown
+	sigs     map[*ast.FuncType]string // method type -> "Name(params) results"
 }
 
 func (x *extractor) markdown(text string) string {
 	if strings.TrimSpace(text) == "" {
 		return ""
 	}
+	if md, ok := x.docs[text]; ok {
+		return md // a promoted method's doc, once per embedding type
+	}
+	md := x.render(text)
+	x.docs[text] = md
+	return md
+}
+
+func (x *extractor) render(text string) string {
 	pr := x.dp.Printer()
 	pr.HeadingLevel = 2
 	pr.DocLinkBaseURL = "https://pkg.go.dev"
@@ -154,11 +165,12 @@ func (x *extractor) print(node any, withComments bool) string {
 	return buf.String()
 }
 
-// keptComments returns the comments to print with a declaration: those
-// outside it, and inside it only those of the fields, methods and specs
-// go/doc kept. The comments of unexported fields it filtered out would
-// otherwise print as orphans in the declaration (go-redis's Client
-// opened with a page of them).
+// keptComments returns the comments to print with a declaration: inside
+// it, only those of the fields, methods and specs go/doc kept (the
+// comments of unexported fields it filtered out would otherwise print as
+// orphans: go-redis's Client opened with a page of them), and a trailing
+// line comment. x.comments is in source order (files are added to the
+// file set in order), so the range is found by binary search.
 func (x *extractor) keptComments(decl ast.Node) []*ast.CommentGroup {
 	attached := map[*ast.CommentGroup]bool{}
 	ast.Inspect(decl, func(n ast.Node) bool {
@@ -172,9 +184,14 @@ func (x *extractor) keptComments(decl ast.Node) []*ast.CommentGroup {
 		}
 		return true
 	})
-	out := make([]*ast.CommentGroup, 0, len(x.comments))
-	for _, c := range x.comments {
-		if c.End() <= decl.Pos() || c.Pos() >= decl.End() || attached[c] {
+	i := sort.Search(len(x.comments), func(i int) bool { return x.comments[i].End() >= decl.Pos() })
+	out := []*ast.CommentGroup{}
+	for ; i < len(x.comments); i++ {
+		c := x.comments[i]
+		if c.Pos() >= decl.End() && !attached[c] {
+			break
+		}
+		if attached[c] {
 			out = append(out, c)
 		}
 	}

@@ -25,10 +25,16 @@ import (
 func (x *extractor) methodSymbols(t *doc.Type) []model.Symbol {
 	var own, promoted []model.Symbol
 	for _, m := range t.Methods {
-		s := x.funcSymbol(m, t.Name+"."+m.Name, "method")
 		if m.Level == 0 {
-			own = append(own, s)
+			own = append(own, x.funcSymbol(m, t.Name+"."+m.Name, "method"))
 			continue
+		}
+		var s model.Symbol
+		if recv := receiver(m.Decl); recv != "" {
+			s = model.Symbol{Name: t.Name + "." + m.Name, Kind: "method", Doc: x.markdown(m.Doc), File: x.fileOf(m.Decl.Pos())}
+			s.Signature = "func " + recv + " " + x.methodSignature(m.Decl.Name.Name, m.Decl.Type)
+		} else {
+			s = x.funcSymbol(m, t.Name+"."+m.Name, "method")
 		}
 		s.Hidden = true
 		s.Doc = joinDoc(s.Doc, "*Promoted from the embedded "+strings.TrimPrefix(m.Orig, "*")+".*")
@@ -78,11 +84,6 @@ func (x *extractor) interfaceMethods(t *doc.Type, ifaces map[string][]*ast.Field
 // interfaceMethod renders one method of interface iface as gopls shows it:
 // func (Iface) Name(params) results.
 func (x *extractor) interfaceMethod(iface, name string, ft *ast.FuncType, f *ast.Field, from string) model.Symbol {
-	decl := &ast.FuncDecl{
-		Recv: &ast.FieldList{List: []*ast.Field{{Type: ast.NewIdent(iface)}}},
-		Name: ast.NewIdent(name),
-		Type: &ast.FuncType{Func: token.NoPos, TypeParams: ft.TypeParams, Params: ft.Params, Results: ft.Results},
-	}
 	text := ""
 	if f.Doc != nil {
 		text = f.Doc.Text()
@@ -94,9 +95,49 @@ func (x *extractor) interfaceMethod(iface, name string, ft *ast.FuncType, f *ast
 		d = joinDoc(d, "*From the embedded interface "+from+".*")
 	}
 	return model.Symbol{
-		Name: iface + "." + name, Kind: "method", Signature: x.print(decl, false),
+		Name: iface + "." + name, Kind: "method", Signature: "func (" + iface + ") " + x.methodSignature(name, ft),
 		Doc: d, File: x.fileOf(f.Pos()), Hidden: true,
 	}
+}
+
+// methodSignature prints "Name(params) results" for a method of type ft,
+// once per declaration: a command set embedded in many types, or an
+// interface embedded in many interfaces (go-redis), is printed once.
+func (x *extractor) methodSignature(name string, ft *ast.FuncType) string {
+	if sig, ok := x.sigs[ft]; ok {
+		return sig
+	}
+	decl := &ast.FuncDecl{Name: ast.NewIdent(name), Type: &ast.FuncType{Func: token.NoPos, TypeParams: ft.TypeParams, Params: ft.Params, Results: ft.Results}}
+	sig := strings.TrimPrefix(x.print(decl, false), "func ")
+	x.sigs[ft] = sig
+	return sig
+}
+
+// receiver prints the receiver go/doc gave a promoted method, "(c
+// *Client)", or "" when it is not the plain (possibly pointer) type
+// name go/doc writes.
+func receiver(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) != 1 {
+		return ""
+	}
+	f := d.Recv.List[0]
+	var typ string
+	switch t := f.Type.(type) {
+	case *ast.Ident:
+		typ = t.Name
+	case *ast.StarExpr:
+		id, ok := t.X.(*ast.Ident)
+		if !ok {
+			return ""
+		}
+		typ = "*" + id.Name
+	default:
+		return ""
+	}
+	if len(f.Names) == 1 {
+		return "(" + f.Names[0].Name + " " + typ + ")"
+	}
+	return "(" + typ + ")"
 }
 
 // interfaceLists returns the method lists of the interfaces files
