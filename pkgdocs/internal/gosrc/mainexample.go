@@ -76,7 +76,10 @@ func hasGoCode(markdown string, goOnly bool) bool {
 		default:
 			continue
 		}
-		lang := strings.ToLower(strings.TrimSpace(strings.TrimLeft(l, fence[:1])))
+		lang := ""
+		if f := strings.Fields(strings.TrimLeft(l, fence[:1])); len(f) > 0 {
+			lang = strings.ToLower(f[0]) // "go title=main.go" is Go
+		}
 		var block []string
 		for i++; i < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i]), fence); i++ {
 			block = append(block, strings.TrimSpace(lines[i]))

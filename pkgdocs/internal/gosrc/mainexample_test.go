@@ -6,6 +6,7 @@ import (
 
 	"github.com/gomcp/sdk/pkgdocs/internal/archive"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/readme"
 )
 
 // TestMainExampleFirst: the README's main usage example is the first usage
@@ -76,4 +77,32 @@ func TestMainExampleFirst(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzPromoteMainExample: whatever the README, promoting its main example
+// neither loses nor invents a section, and a promoted section is a usage
+// section.
+func FuzzPromoteMainExample(f *testing.F) {
+	f.Add("# T\n\n## Install\n\n```sh\ngo get x\n```\n\n## Usage\n\n```go\nx := 1\n```\n")
+	f.Add("## A\n\n\tpool, err := New()\n\n## B\n\n```\n-import \"a\"\n+import \"b\"\n```\n")
+	f.Add("```go\nimport \"x\"\n```\n~~~\nfunc main() {}\n~~~\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		secs := readme.Sections([]byte(src), "README.md")
+		got := promoteMainExample(append([]model.Section(nil), secs...), "README.md")
+		if len(got) != len(secs) {
+			t.Fatalf("%d sections in, %d out", len(secs), len(got))
+		}
+		count := map[string]int{}
+		for _, s := range secs {
+			count[s.Markdown]++
+		}
+		for _, s := range got {
+			count[s.Markdown]--
+		}
+		for md, n := range count {
+			if n != 0 {
+				t.Fatalf("section %q: count changed by %d", md, -n)
+			}
+		}
+	})
 }
