@@ -7,7 +7,6 @@ import (
 	"go/ast"
 	"go/build"
 	"go/doc"
-	"go/parser"
 	"go/printer"
 	"go/token"
 	"io"
@@ -57,34 +56,26 @@ func Extract(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Pac
 		return nil, fmt.Errorf("package %s: %w", importPath, err)
 	}
 	fset := token.NewFileSet()
-	var files []*ast.File
-	var comments []*ast.CommentGroup
-	parse := func(names []string) error {
-		for _, n := range names {
-			rel := path.Join(dir, n)
-			src, _ := tree.Get(rel)
-			f, err := parser.ParseFile(fset, rel, src, parser.ParseComments|parser.SkipObjectResolution)
-			if err != nil {
-				return fmt.Errorf("package %s: parsing %s: %w", importPath, n, err)
-			}
-			files = append(files, f)
-			comments = append(comments, f.Comments...)
-		}
-		return nil
-	}
-	if err := parse(bp.GoFiles); err != nil {
-		return nil, err
-	}
 	// Tests only feed examples: a broken test file must not hide the API,
 	// and a test file without an example is not parsed at all (most of a
 	// module's test code; parsing it was most of a cold answer's time).
-	for _, names := range [][]string{bp.TestGoFiles, bp.XTestGoFiles} {
-		for _, n := range names {
-			if src, _ := tree.Get(path.Join(dir, n)); bytes.Contains(src, []byte("func Example")) {
-				_ = parse([]string{n})
-			}
+	names := append([]string(nil), bp.GoFiles...)
+	for _, n := range append(append([]string(nil), bp.TestGoFiles...), bp.XTestGoFiles...) {
+		if src, _ := tree.Get(path.Join(dir, n)); bytes.Contains(src, []byte("func Example")) {
+			names = append(names, n)
 		}
 	}
+	parsed, errs := parseFiles(fset, tree, dir, names)
+	var files []*ast.File
+	for i, f := range parsed {
+		if errs[i] != nil && i < len(bp.GoFiles) {
+			return nil, fmt.Errorf("package %s: parsing %s: %w", importPath, names[i], errs[i])
+		}
+		if errs[i] == nil {
+			files = append(files, f)
+		}
+	}
+	comments := sortedComments(files)
 	ifaces := interfaceLists(files[:len(bp.GoFiles)])
 	dp, err := doc.NewFromFiles(fset, files, importPath, doc.AllMethods)
 	if err != nil {
