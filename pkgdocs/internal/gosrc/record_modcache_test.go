@@ -25,6 +25,7 @@ var recordedCachePackages = []string{
 	"golang.org/x/net/http2",
 	"github.com/Masterminds/semver/v3",
 	"github.com/google/go-cmp/cmp",
+	"github.com/stretchr/testify/suite",
 }
 
 // TestRecordGoModuleCacheProject records a Go project and the module
