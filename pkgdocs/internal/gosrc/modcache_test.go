@@ -135,3 +135,35 @@ func findSym(syms []model.Symbol, name string) *model.Symbol {
 	}
 	return nil
 }
+
+// TestSuggestPackages: a path a module does not provide gets importable
+// packages as suggestions, the one named after the module first when the
+// module's root is no package.
+func TestSuggestPackages(t *testing.T) {
+	for _, tc := range []struct {
+		mod, p string
+		dirs   []string
+		first  string
+		never  string
+	}{
+		{"go.mongodb.org/mongo-driver/v2", "go.mongodb.org/mongo-driver/v2",
+			[]string{"go.mongodb.org/mongo-driver/v2/bson", "go.mongodb.org/mongo-driver/v2/event", "go.mongodb.org/mongo-driver/v2/mongo", "go.mongodb.org/mongo-driver/v2/tag"},
+			"go.mongodb.org/mongo-driver/v2/mongo", ""},
+		{"google.golang.org/protobuf", "google.golang.org/protobuf",
+			[]string{"google.golang.org/protobuf/encoding", "google.golang.org/protobuf/internal/set", "google.golang.org/protobuf/proto", "google.golang.org/protobuf/protoadapt"},
+			"google.golang.org/protobuf/proto", "google.golang.org/protobuf/internal/set"},
+		{"example.com/m", "example.com/m/sub2",
+			[]string{"example.com/m", "example.com/m/sub", "example.com/m/internal/sub2"},
+			"example.com/m/sub", "example.com/m/internal/sub2"},
+	} {
+		got := suggestPackages(tc.dirs, tc.mod, tc.p)
+		if len(got) == 0 || got[0] != tc.first {
+			t.Errorf("%s: suggestions %v; want %s first", tc.p, got, tc.first)
+		}
+		for _, g := range got {
+			if g == tc.p || tc.never != "" && g == tc.never {
+				t.Errorf("%s: suggests %s", tc.p, g)
+			}
+		}
+	}
+}

@@ -212,11 +212,45 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 	msg := fmt.Sprintf("package %s not found", p)
 	if lastTree != nil || lastDirs != nil {
 		msg = fmt.Sprintf("module %s@%s has no package %s", lastMod.Module, lastMod.Version, p)
-		if sugg := search.Suggest(lastDirs, p, 3); len(sugg) > 0 {
+		if sugg := suggestPackages(lastDirs, lastMod.Module, p); len(sugg) > 0 {
 			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(sugg, " or "))
 		}
 	}
 	return nil, fmt.Errorf("%s: %w", msg, ErrNotFound)
+}
+
+// suggestPackages returns up to three of a module's packages for a path
+// it does not provide: asked for a module whose root is no package, the
+// package the module is named after comes first (go.mongodb.org/mongo-driver/v2
+// → .../mongo, google.golang.org/protobuf → .../proto), then the closest
+// paths.
+func suggestPackages(dirs []string, mod, p string) []string {
+	var out []string
+	if p == mod {
+		prefix, _, _ := module.SplitPathVersion(mod)
+		name := path.Base(prefix)
+		for _, d := range dirs {
+			if child := strings.TrimPrefix(d, mod+"/"); child != d && !strings.Contains(child, "/") && len(child) > 2 && strings.Contains(name, child) {
+				out = append(out, d)
+			}
+		}
+		out = out[:min(len(out), 1)]
+	}
+	if !strings.Contains(p, "/internal") {
+		var public []string // internal packages cannot be imported from outside
+		for _, d := range dirs {
+			if !strings.Contains(d, "/internal/") && !strings.HasSuffix(d, "/internal") {
+				public = append(public, d)
+			}
+		}
+		dirs = public
+	}
+	for _, s := range search.Suggest(dirs, p, 3) {
+		if len(out) < 3 && s != p && (len(out) == 0 || s != out[0]) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func hasGoFiles(tree *archive.Tree, dir string) bool {
@@ -237,7 +271,7 @@ func packageDirs(tree *archive.Tree, mod string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, n := range tree.Names() {
-		if !strings.HasSuffix(n, ".go") || strings.Contains(n, "testdata/") {
+		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || strings.Contains(n, "testdata/") {
 			continue
 		}
 		d := path.Dir(n)
