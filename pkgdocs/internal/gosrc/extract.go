@@ -41,19 +41,26 @@ func (t Target) withDefaults() Target {
 // Extract documents the package in directory dir of tree (a module or
 // GOROOT/src tree), whose import path is importPath.
 func Extract(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Package, error) {
+	pkg, _, err := extractPackage(tree, dir, importPath, tgt)
+	return pkg, err
+}
+
+// extractPackage is Extract, also returning the fields of the package's
+// exported types that embed types of other packages.
+func extractPackage(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Package, []embed, error) {
 	tgt = tgt.withDefaults()
 	ctxt := virtualContext(tree, tgt)
 	bp, err := ctxt.ImportDir("/"+dir, build.ImportComment)
 	if err != nil {
 		var noGo *build.NoGoError
 		if errors.As(err, &noGo) {
-			return nil, fmt.Errorf("package %s: %w for GOOS=%s GOARCH=%s (try another goos/goarch)", importPath, ErrNoGoFiles, tgt.GOOS, tgt.GOARCH)
+			return nil, nil, fmt.Errorf("package %s: %w for GOOS=%s GOARCH=%s (try another goos/goarch)", importPath, ErrNoGoFiles, tgt.GOOS, tgt.GOARCH)
 		}
 		var multi *build.MultiplePackageError
 		if !errors.As(err, &multi) {
-			return nil, fmt.Errorf("package %s: %w", importPath, err)
+			return nil, nil, fmt.Errorf("package %s: %w", importPath, err)
 		}
-		return nil, fmt.Errorf("package %s: %w", importPath, err)
+		return nil, nil, fmt.Errorf("package %s: %w", importPath, err)
 	}
 	fset := token.NewFileSet()
 	// Tests only feed examples: a broken test file must not hide the API,
@@ -69,7 +76,7 @@ func Extract(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Pac
 	var files []*ast.File
 	for i, f := range parsed {
 		if errs[i] != nil && i < len(bp.GoFiles) {
-			return nil, fmt.Errorf("package %s: parsing %s: %w", importPath, names[i], errs[i])
+			return nil, nil, fmt.Errorf("package %s: parsing %s: %w", importPath, names[i], errs[i])
 		}
 		if errs[i] == nil {
 			files = append(files, f)
@@ -77,9 +84,10 @@ func Extract(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Pac
 	}
 	comments := sortedComments(files)
 	ifaces := interfaceLists(files[:len(bp.GoFiles)])
+	embeds := crossEmbeds(files[:len(bp.GoFiles)])
 	dp, err := doc.NewFromFiles(fset, files, importPath, doc.AllMethods)
 	if err != nil {
-		return nil, fmt.Errorf("package %s: %w", importPath, err)
+		return nil, nil, fmt.Errorf("package %s: %w", importPath, err)
 	}
 	x := &extractor{fset: fset, comments: comments, dp: dp, ifaces: ifaces, docs: map[string]string{}, sigs: map[*ast.FuncType]string{}}
 	pkg := &model.Package{
@@ -105,7 +113,7 @@ func Extract(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Pac
 	pkg.Sections = promoteMainExample(pkg.Sections, readmeFile)
 	x.symbols(pkg)
 	x.examples(pkg)
-	return pkg, nil
+	return pkg, embeds, nil
 }
 
 type extractor struct {

@@ -121,7 +121,7 @@ func (s *Source) describeExtracted(m Resolved, p, dir string, tgt Target) (pkg *
 	if err := s.Proxy.verifyExtracted(m.Module, m.Version, root, m.Sum); err != nil {
 		return nil, false, nil, fmt.Errorf("%s@%s in the module cache: %w", m.Module, m.Version, err)
 	}
-	pkg, err = Extract(archive.FromFiles(files), "", p, tgt)
+	pkg, err = s.extract(archive.FromFiles(files), "", p, tgt, m.Module)
 	if err != nil {
 		return nil, false, nil, err
 	}

@@ -26,6 +26,7 @@ var recordedCachePackages = []string{
 	"github.com/Masterminds/semver/v3",
 	"github.com/google/go-cmp/cmp",
 	"github.com/stretchr/testify/suite",
+	"github.com/stretchr/testify/assert", // suite.Suite embeds *assert.Assertions
 }
 
 // TestRecordGoModuleCacheProject records a Go project and the module

@@ -28,6 +28,8 @@ type Source struct {
 	Proxy  *Proxy
 	GOROOT string // standard library source; "" means runtime.GOROOT()
 	MaxZip int64  // largest module zip read; default 500 MiB (the x/mod/zip limit)
+
+	pending sync.Map // *model.Package -> extracted, from extract to Describe
 }
 
 // Request names the package to document.
@@ -46,8 +48,21 @@ type Resolved struct {
 	Sum string
 }
 
-// Describe documents req.ImportPath.
+// Describe documents req.ImportPath, with the methods its types get from
+// embedded types of other packages (embedded.go).
 func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, error) {
+	pkg, err := s.describe(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if x, ok := s.pending.LoadAndDelete(pkg); ok {
+		s.promoteAcross(ctx, pkg, x.(extracted), req)
+	}
+	return pkg, nil
+}
+
+// describe documents req.ImportPath from its own package alone.
+func (s *Source) describe(ctx context.Context, req Request) (*model.Package, error) {
 	p := strings.Trim(strings.TrimSpace(req.ImportPath), "/")
 	if err := module.CheckImportPath(p); err != nil {
 		return nil, fmt.Errorf("invalid import path %q: %w", req.ImportPath, err)
@@ -193,7 +208,7 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 			lastTree, lastMod, lastDirs = tree, m, packageDirs(tree, m.Module)
 			continue
 		}
-		pkg, err = Extract(tree, dir, p, tgt)
+		pkg, err = s.extract(tree, dir, p, tgt, m.Module)
 		if err != nil {
 			return nil, err
 		}
@@ -308,7 +323,7 @@ func (s *Source) describeStd(p string, req Request) (*model.Package, error) {
 	if err != nil || len(files) == 0 {
 		return nil, fmt.Errorf("standard library package %s not found in %s: %w", p, root, ErrNotFound)
 	}
-	pkg, err := Extract(archive.FromFiles(files), "", p, req.Target)
+	pkg, err := s.extract(archive.FromFiles(files), "", p, req.Target, "")
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +439,7 @@ func (s *Source) describeLocal(p, dir, how string, tgt Target) (*model.Package, 
 	if err != nil || len(files) == 0 {
 		return nil, nil, fmt.Errorf("package %s: no Go files in %s: %w", p, dir, ErrNotFound)
 	}
-	pkg, err := Extract(archive.FromFiles(files), "", p, tgt)
+	pkg, err := s.extract(archive.FromFiles(files), "", p, tgt, "")
 	if err != nil {
 		return nil, nil, err
 	}
