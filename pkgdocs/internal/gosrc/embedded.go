@@ -2,6 +2,7 @@ package gosrc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"path"
@@ -151,7 +152,11 @@ func (s *Source) promoteAcross(ctx context.Context, pkg *model.Package, x extrac
 			dep, err = s.describe(ctx, Request{ImportPath: e.path, Version: s.embeddedVersion(ctx, pkg, x.module, e.path, req), ProjectPath: req.ProjectPath, Target: req.Target})
 			loaded[e.path] = dep
 			if err != nil {
-				failed = append(failed, fmt.Sprintf("%s (%v)", e.path, err))
+				why := err.Error()
+				if errors.Is(err, ErrNotFound) {
+					why = "not found"
+				}
+				failed = append(failed, fmt.Sprintf("%s (%s)", e.path, why))
 				continue
 			}
 		}
@@ -180,7 +185,7 @@ func (s *Source) promoteAcross(ctx context.Context, pkg *model.Package, x extrac
 		}
 	}
 	if len(failed) > 0 {
-		pkg.Notes = append(pkg.Notes, "Methods promoted from embedded types of other packages are missing: "+strings.Join(failed, "; ")+".")
+		pkg.Notes = append(pkg.Notes, "Not listed: methods promoted from embedded types of "+strings.Join(failed, ", ")+".")
 	}
 }
 

@@ -26,7 +26,8 @@ var recordedCachePackages = []string{
 	"github.com/Masterminds/semver/v3",
 	"github.com/google/go-cmp/cmp",
 	"github.com/stretchr/testify/suite",
-	"github.com/stretchr/testify/assert", // suite.Suite embeds *assert.Assertions
+	"github.com/stretchr/testify/assert",      // suite.Suite embeds *assert.Assertions
+	"go.opentelemetry.io/otel/trace/embedded", // trace.Span embeds embedded.Span
 }
 
 // TestRecordGoModuleCacheProject records a Go project and the module

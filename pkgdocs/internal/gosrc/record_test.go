@@ -18,7 +18,8 @@ import (
 )
 
 // recordedGoPackages are the Go packages testdata/go/proxy holds (module,
-// package directory inside it), recorded with PKGDOCS_RECORD=1.
+// package directories inside it, comma-separated: the package asked about
+// and those whose types it embeds), recorded with PKGDOCS_RECORD=1.
 var recordedGoPackages = [][2]string{
 	{"github.com/spf13/cobra", ""},
 	{"github.com/google/uuid", ""},
@@ -26,7 +27,7 @@ var recordedGoPackages = [][2]string{
 	{"github.com/stretchr/testify", "assert"},
 	{"gopkg.in/yaml.v3", ""},
 	{"github.com/gorilla/mux", ""},
-	{"go.uber.org/zap", ""},
+	{"go.uber.org/zap", ",zapcore"},
 	{"github.com/pkg/errors", ""},
 	{"golang.org/x/sync", "errgroup"},
 	{"github.com/sirupsen/logrus", ""},
@@ -37,9 +38,9 @@ var recordedGoPackages = [][2]string{
 	{"github.com/go-chi/chi/v5", ""},
 	{"github.com/golang-jwt/jwt/v5", ""},
 	{"github.com/redis/go-redis/v9", ""},
-	{"go.opentelemetry.io/otel/trace", ""},
+	{"go.opentelemetry.io/otel/trace", ",embedded"},
 	{"github.com/rs/zerolog", ""},
-	{"github.com/jackc/pgx/v5", ""},
+	{"github.com/jackc/pgx/v5", ",pgconn"},
 	{"github.com/gin-gonic/gin", ""},
 }
 
@@ -93,12 +94,16 @@ func recordModule(ctx context.Context, p *Proxy, mod, dir string) (testutil.GoFi
 		return testutil.GoFixture{}, err
 	}
 	fx := testutil.GoFixture{Module: mod, Version: v, List: list}
+	var dirs []string
+	for _, d := range strings.Split(dir, ",") {
+		dirs = append(dirs, path.Clean("./"+d))
+	}
 	prefix := mod + "@" + v + "/"
 	for _, zf := range zr.File {
 		name := strings.TrimPrefix(zf.Name, prefix)
 		lower := strings.ToLower(name)
 		keep := name == "go.mod" || !strings.Contains(name, "/") && strings.HasPrefix(lower, "readme") ||
-			path.Dir(name) == path.Clean("./"+dir) && strings.HasSuffix(name, ".go")
+			slices.Contains(dirs, path.Dir(name)) && strings.HasSuffix(name, ".go")
 		if !keep || zf.UncompressedSize64 > 256<<10 {
 			continue
 		}
