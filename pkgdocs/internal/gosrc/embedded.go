@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/mod/modfile"
 
@@ -238,4 +239,48 @@ func promotedSignature(sig, outer string, embeddedPointer bool) string {
 		star = "*"
 	}
 	return "func (" + name + star + outer + rest[i:]
+}
+
+// zipMemo keeps the module zips one Describe call downloaded, so that the
+// packages of embedded types in the same module (zap and zapcore) are read
+// from the zip already in memory.
+type zipMemo struct {
+	mu   sync.Mutex
+	zips map[string]memoZip
+}
+
+type memoZip struct {
+	data []byte
+	url  string
+}
+
+type zipMemoKey struct{}
+
+func withZipMemo(ctx context.Context) context.Context {
+	if _, ok := ctx.Value(zipMemoKey{}).(*zipMemo); ok {
+		return ctx
+	}
+	return context.WithValue(ctx, zipMemoKey{}, &zipMemo{zips: map[string]memoZip{}})
+}
+
+// zipOnce returns the zip of mod@version, downloading it once per
+// Describe call.
+func zipOnce(ctx context.Context, p *Proxy, mod, version string, limit int64) ([]byte, string, error) {
+	memo, _ := ctx.Value(zipMemoKey{}).(*zipMemo)
+	key := mod + "@" + version
+	if memo != nil {
+		memo.mu.Lock()
+		z, ok := memo.zips[key]
+		memo.mu.Unlock()
+		if ok {
+			return z.data, z.url, nil
+		}
+	}
+	data, u, err := p.Zip(ctx, mod, version, limit)
+	if err == nil && memo != nil {
+		memo.mu.Lock()
+		memo.zips[key] = memoZip{data, u}
+		memo.mu.Unlock()
+	}
+	return data, u, err
 }

@@ -4,12 +4,16 @@ import (
 	"context"
 	"go/parser"
 	"go/token"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
+	"github.com/gomcp/sdk/pkgdocs/internal/testutil"
 )
 
 // wrapSrc embeds types of other packages: one of its own module, one of
@@ -122,5 +126,40 @@ func TestPromotedSignature(t *testing.T) {
 		if got := promotedSignature(tc.sig, tc.outer, tc.pointer); got != tc.want {
 			t.Errorf("promotedSignature(%q, %q, %v) = %q, want %q", tc.sig, tc.outer, tc.pointer, got, tc.want)
 		}
+	}
+}
+
+// TestEmbeddedPackageFromTheSameZip: the package of an embedded type in
+// the same module is read from the zip already downloaded for the answer.
+func TestEmbeddedPackageFromTheSameZip(t *testing.T) {
+	files := testutil.TxtarFile(t, "../../testdata/go/demo.txtar")
+	files = append(files, testutil.File{Name: "wrap/wrap.go", Data: []byte(strings.ReplaceAll(wrapSrc, "example.com/Demo", "example.com/demo"))})
+	data, err := testutil.FormatGoFixture(testutil.GoFixture{Module: "example.com/demo", Version: "v1.0.0", List: []string{"v1.0.0"}, Files: files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "demo.txtar"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gp := testutil.NewGoProxy(t, dir)
+	var zips atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".zip") {
+			zips.Add(1)
+		}
+		gp.Config.Handler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	s := &Source{Proxy: NewProxy(fetch.New(nil), ProxyConfig{GOPROXY: srv.URL})}
+	pkg, err := s.Describe(context.Background(), Request{ImportPath: "example.com/demo/wrap"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if findSym(pkg.Symbols, "W.Read") == nil {
+		t.Error("W.Read: not found")
+	}
+	if n := zips.Load(); n != 1 {
+		t.Errorf("the module zip was downloaded %d times; want once", n)
 	}
 }

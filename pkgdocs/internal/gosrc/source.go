@@ -51,6 +51,7 @@ type Resolved struct {
 // Describe documents req.ImportPath, with the methods its types get from
 // embedded types of other packages (embedded.go).
 func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, error) {
+	ctx = withZipMemo(ctx) // the embedded types' packages are often in the same zip
 	pkg, err := s.describe(ctx, req)
 	if err != nil {
 		return nil, err
@@ -175,7 +176,7 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 		if err != nil || found {
 			return pkg, err
 		}
-		data, zipURL, err := s.Proxy.Zip(ctx, m.Module, m.Version, limit)
+		data, zipURL, err := zipOnce(ctx, s.Proxy, m.Module, m.Version, limit)
 		if err != nil && dirs != nil {
 			// Extracted in the module cache without the package, and no
 			// zip to look further in: the extracted tree is the module.
