@@ -30,6 +30,7 @@ type embed struct {
 	outer   string // the embedding type
 	path    string // import path of the embedded type's package
 	name    string // the embedded type
+	qual    string // the name the source qualifies it with: "metav1" in metav1.ObjectMeta
 	pointer bool   // embedded as *T
 }
 
@@ -99,7 +100,7 @@ func crossEmbeds(files []*ast.File) []embed {
 					if !ok || imports[x.Name] == "" {
 						continue
 					}
-					out = append(out, embed{outer: ts.Name.Name, path: imports[x.Name], name: sel.Sel.Name, pointer: ptr})
+					out = append(out, embed{outer: ts.Name.Name, path: imports[x.Name], name: sel.Sel.Name, qual: x.Name, pointer: ptr})
 				}
 			}
 		}
@@ -177,7 +178,7 @@ func (s *Source) promoteAcross(ctx context.Context, pkg *model.Package, x extrac
 			pkg.Symbols = append(pkg.Symbols, model.Symbol{
 				Name: e.outer + "." + short, Kind: "method", Hidden: true,
 				Signature: promotedSignature(m.Signature, e.outer, e.pointer),
-				Doc:       joinDoc(m.Doc, fmt.Sprintf("*Promoted from the embedded %s.%s.*", path.Base(dep.Name), e.name)),
+				Doc:       joinDoc(m.Doc, fmt.Sprintf("*Promoted from the embedded %s.%s.*", e.qual, e.name)),
 				File:      m.File, Package: dep.Name + "@" + dep.Version,
 			})
 		}
