@@ -153,6 +153,9 @@ func (s *Source) promoteAcross(ctx context.Context, pkg *model.Package, x extrac
 			var err error
 			dep, err = s.describe(ctx, Request{ImportPath: e.path, Version: s.embeddedVersion(ctx, pkg, x.module, e.path, req), ProjectPath: req.ProjectPath, Target: req.Target})
 			loaded[e.path] = dep
+			if dep != nil {
+				s.pending.Delete(dep) // one level deep: its own embeddings are not followed
+			}
 			if err != nil {
 				why := err.Error()
 				if errors.Is(err, ErrNotFound) {

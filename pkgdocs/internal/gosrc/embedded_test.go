@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
 	"github.com/gomcp/sdk/pkgdocs/internal/testutil"
 )
 
@@ -162,4 +163,27 @@ func TestEmbeddedPackageFromTheSameZip(t *testing.T) {
 	if n := zips.Load(); n != 1 {
 		t.Errorf("the module zip was downloaded %d times; want once", n)
 	}
+}
+
+// TestNoPendingLeft: once Describe returns, nothing it extracted is kept
+// for it, the embedded packages' own embeddings included (text/template's
+// Template embeds *parse.Tree of another package).
+func TestNoPendingLeft(t *testing.T) {
+	cache, sum := extractedCache(t, false)
+	dir := filepath.Join(cache, "example.com", "!demo@v1.0.0", "tmpl")
+	os.MkdirAll(dir, 0o755)
+	src := "// Package tmpl templates.\npackage tmpl\n\nimport \"text/template\"\n\n// T is a template.\ntype T struct{ *template.Template }\n"
+	os.WriteFile(filepath.Join(dir, "tmpl.go"), []byte(src), 0o644)
+	s := &Source{Proxy: NewProxy(fetch.New(nil), ProxyConfig{GOMODCACHE: cache, Offline: true})}
+	pkg, err := s.Describe(context.Background(), Request{ImportPath: "example.com/Demo/tmpl", ProjectPath: project(t, sum)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if findSym(pkg.Symbols, "T.Execute") == nil {
+		t.Error("T.Execute: not found")
+	}
+	s.pending.Range(func(k, _ any) bool {
+		t.Errorf("left pending: %v", k.(*model.Package).Name)
+		return true
+	})
 }
