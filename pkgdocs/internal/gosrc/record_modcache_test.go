@@ -81,46 +81,7 @@ func TestRecordGoModuleCacheProject(t *testing.T) {
 	}
 	recorded := map[string]bool{}
 	for _, p := range recordedCachePackages {
-		var mod module.Version
-		for _, r := range mf.Require {
-			if within(p, r.Mod.Path) && len(r.Mod.Path) > len(mod.Path) {
-				mod = r.Mod
-			}
-		}
-		if mod.Path == "" {
-			t.Fatalf("%s: no module in go.mod provides it", p)
-		}
-		em, _ := module.EscapePath(mod.Path)
-		ev, _ := module.EscapeVersion(mod.Version)
-		root := em + "@" + ev
-		dir := path.Join(root, strings.TrimPrefix(strings.TrimPrefix(p, mod.Path), "/"))
-		ents, err := os.ReadDir(filepath.Join(cache, filepath.FromSlash(dir)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range ents {
-			n := e.Name()
-			if !e.Type().IsRegular() || !(strings.HasSuffix(n, ".go") || strings.HasPrefix(n, "README")) {
-				continue
-			}
-			data, err := os.ReadFile(filepath.Join(cache, filepath.FromSlash(dir), n))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if readByPkgdocs(n, data) {
-				ar.Files = append(ar.Files, txtar.File{Name: "gomodcache/" + dir + "/" + n, Data: data})
-			}
-		}
-		if !recorded[root] {
-			recorded[root] = true
-			zh := path.Join("cache/download", em, "@v", ev+".ziphash")
-			data, err := os.ReadFile(filepath.Join(cache, filepath.FromSlash(zh)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ar.Files = append(ar.Files, txtar.File{Name: "gomodcache/" + zh, Data: data})
-		}
-		t.Logf("%s: %s@%s", p, mod.Path, mod.Version)
+		ar.Files = append(ar.Files, cachedPackageFiles(t, cache, mf, p, recorded)...)
 	}
 	for i, f := range ar.Files {
 		if len(f.Data) > 0 && f.Data[len(f.Data)-1] != '\n' {
@@ -134,4 +95,54 @@ func TestRecordGoModuleCacheProject(t *testing.T) {
 	if err := os.WriteFile(out, txtar.Format(ar), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// cachedPackageFiles returns what pkgdocs reads of the module cache for
+// package p, named as under gomodcache/: the files of its extracted
+// directory that pkgdocs reads, and, once per module (recorded), the
+// .ziphash it checks go.sum against.
+func cachedPackageFiles(t *testing.T, cache string, mf *modfile.File, p string, recorded map[string]bool) []txtar.File {
+	t.Helper()
+	var mod module.Version
+	for _, r := range mf.Require {
+		if within(p, r.Mod.Path) && len(r.Mod.Path) > len(mod.Path) {
+			mod = r.Mod
+		}
+	}
+	if mod.Path == "" {
+		t.Fatalf("%s: no module in go.mod provides it", p)
+	}
+	em, _ := module.EscapePath(mod.Path)
+	ev, _ := module.EscapeVersion(mod.Version)
+	root := em + "@" + ev
+	dir := path.Join(root, strings.TrimPrefix(strings.TrimPrefix(p, mod.Path), "/"))
+	ents, err := os.ReadDir(filepath.Join(cache, filepath.FromSlash(dir)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []txtar.File
+	for _, e := range ents {
+		n := e.Name()
+		if !e.Type().IsRegular() || !(strings.HasSuffix(n, ".go") || strings.HasPrefix(n, "README")) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(cache, filepath.FromSlash(dir), n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if readByPkgdocs(n, data) {
+			out = append(out, txtar.File{Name: "gomodcache/" + dir + "/" + n, Data: data})
+		}
+	}
+	if !recorded[root] {
+		recorded[root] = true
+		zh := path.Join("cache/download", em, "@v", ev+".ziphash")
+		data, err := os.ReadFile(filepath.Join(cache, filepath.FromSlash(zh)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, txtar.File{Name: "gomodcache/" + zh, Data: data})
+	}
+	t.Logf("%s: %s@%s", p, mod.Path, mod.Version)
+	return out
 }
