@@ -167,3 +167,39 @@ func TestSuggestPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestVendoredModule: a project whose go command builds from vendor/ is
+// answered from it, at the version vendor/modules.txt records; a package
+// the vendor directory lacks, or a go.mod older than go 1.14, goes to the
+// module cache as before.
+func TestVendoredModule(t *testing.T) {
+	cache, _ := extractedCache(t, true)
+	for _, tc := range []struct {
+		name, goVersion, importPath string
+		wantRegistry                string
+	}{
+		{"vendored package", "1.22", "example.com/Demo/sub", "project vendor directory"},
+		{"package not vendored", "1.22", "example.com/Demo", "local module cache"},
+		{"go.mod before vendoring by default", "1.13", "example.com/Demo/sub", "local module cache"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/app\n\ngo "+tc.goVersion+"\n\nrequire example.com/Demo v1.0.0\n"), 0o644)
+			vdir := filepath.Join(dir, "vendor", "example.com", "Demo", "sub")
+			os.MkdirAll(vdir, 0o755)
+			os.WriteFile(filepath.Join(dir, "vendor", "modules.txt"), []byte("# example.com/Demo v1.0.0\n## explicit\nexample.com/Demo/sub\n"), 0o644)
+			os.WriteFile(filepath.Join(vdir, "sub.go"), []byte("// Package sub is vendored.\npackage sub\n\n// Vendored is only in the vendor copy.\nfunc Vendored() {}\n"), 0o644)
+			s := &Source{Proxy: NewProxy(fetch.New(nil), ProxyConfig{GOMODCACHE: cache, Offline: true})}
+			pkg, err := s.Describe(context.Background(), Request{ImportPath: tc.importPath, ProjectPath: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pkg.Registry != tc.wantRegistry || pkg.Version != "v1.0.0" {
+				t.Fatalf("registry %q, version %q; want %q, v1.0.0", pkg.Registry, pkg.Version, tc.wantRegistry)
+			}
+			if vendored := findSym(pkg.Symbols, "Vendored") != nil; vendored != (tc.wantRegistry == "project vendor directory") {
+				t.Errorf("Vendored found: %v", vendored)
+			}
+		})
+	}
+}

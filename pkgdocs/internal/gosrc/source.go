@@ -398,6 +398,11 @@ func (s *Source) fromProject(ctx context.Context, p string, req Request) (*model
 	if best == nil {
 		return nil, nil, nil
 	}
+	if version, ok := vendoredVersion(root, mf, best.Mod.Path); ok {
+		if pkg, found, err := s.describeVendored(p, root, version, req.Target); found || err != nil {
+			return pkg, nil, err
+		}
+	}
 	for _, rep := range mf.Replace {
 		if rep.Old.Path != best.Mod.Path || (rep.Old.Version != "" && rep.Old.Version != best.Mod.Version) {
 			continue
