@@ -7,7 +7,6 @@ import (
 	"go/ast"
 	"go/build"
 	"go/doc"
-	"go/parser"
 	"go/printer"
 	"go/token"
 	"io"
@@ -42,50 +41,55 @@ func (t Target) withDefaults() Target {
 // Extract documents the package in directory dir of tree (a module or
 // GOROOT/src tree), whose import path is importPath.
 func Extract(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Package, error) {
+	pkg, _, err := extractPackage(tree, dir, importPath, tgt)
+	return pkg, err
+}
+
+// extractPackage is Extract, also returning the fields of the package's
+// exported types that embed types of other packages.
+func extractPackage(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Package, []embed, error) {
 	tgt = tgt.withDefaults()
 	ctxt := virtualContext(tree, tgt)
 	bp, err := ctxt.ImportDir("/"+dir, build.ImportComment)
 	if err != nil {
 		var noGo *build.NoGoError
 		if errors.As(err, &noGo) {
-			return nil, fmt.Errorf("package %s: %w for GOOS=%s GOARCH=%s (try another goos/goarch)", importPath, ErrNoGoFiles, tgt.GOOS, tgt.GOARCH)
+			return nil, nil, fmt.Errorf("package %s: %w for GOOS=%s GOARCH=%s (try another goos/goarch)", importPath, ErrNoGoFiles, tgt.GOOS, tgt.GOARCH)
 		}
 		var multi *build.MultiplePackageError
 		if !errors.As(err, &multi) {
-			return nil, fmt.Errorf("package %s: %w", importPath, err)
+			return nil, nil, fmt.Errorf("package %s: %w", importPath, err)
 		}
-		return nil, fmt.Errorf("package %s: %w", importPath, err)
+		return nil, nil, fmt.Errorf("package %s: %w", importPath, err)
 	}
 	fset := token.NewFileSet()
+	// Tests only feed examples: a broken test file must not hide the API,
+	// and a test file without an example is not parsed at all (most of a
+	// module's test code; parsing it was most of a cold answer's time).
+	names := append([]string(nil), bp.GoFiles...)
+	for _, n := range append(append([]string(nil), bp.TestGoFiles...), bp.XTestGoFiles...) {
+		if src, _ := tree.Get(path.Join(dir, n)); bytes.Contains(src, []byte("func Example")) {
+			names = append(names, n)
+		}
+	}
+	parsed, errs := parseFiles(fset, tree, dir, names)
 	var files []*ast.File
-	var comments []*ast.CommentGroup
-	parse := func(names []string) error {
-		for _, n := range names {
-			rel := path.Join(dir, n)
-			src, _ := tree.Get(rel)
-			f, err := parser.ParseFile(fset, rel, src, parser.ParseComments|parser.SkipObjectResolution)
-			if err != nil {
-				return fmt.Errorf("package %s: parsing %s: %w", importPath, n, err)
-			}
+	for i, f := range parsed {
+		if errs[i] != nil && i < len(bp.GoFiles) {
+			return nil, nil, fmt.Errorf("package %s: parsing %s: %w", importPath, names[i], errs[i])
+		}
+		if errs[i] == nil {
 			files = append(files, f)
-			comments = append(comments, f.Comments...)
-		}
-		return nil
-	}
-	if err := parse(bp.GoFiles); err != nil {
-		return nil, err
-	}
-	// Tests only feed examples: a broken test file must not hide the API.
-	for _, names := range [][]string{bp.TestGoFiles, bp.XTestGoFiles} {
-		for _, n := range names {
-			_ = parse([]string{n})
 		}
 	}
-	dp, err := doc.NewFromFiles(fset, files, importPath)
+	comments := sortedComments(files)
+	ifaces := interfaceLists(files[:len(bp.GoFiles)])
+	embeds := crossEmbeds(files[:len(bp.GoFiles)])
+	dp, err := doc.NewFromFiles(fset, files, importPath, doc.AllMethods)
 	if err != nil {
-		return nil, fmt.Errorf("package %s: %w", importPath, err)
+		return nil, nil, fmt.Errorf("package %s: %w", importPath, err)
 	}
-	x := &extractor{fset: fset, comments: comments, dp: dp}
+	x := &extractor{fset: fset, comments: comments, dp: dp, ifaces: ifaces, docs: map[string]string{}, sigs: map[*ast.FuncType]string{}}
 	pkg := &model.Package{
 		Name:      importPath,
 		Ecosystem: model.Go,
@@ -98,27 +102,42 @@ func Extract(tree *archive.Tree, dir, importPath string, tgt Target) (*model.Pac
 	if d := x.markdown(dp.Doc); d != "" {
 		pkg.Sections = append(pkg.Sections, readme.Sections([]byte(d), "package doc")...)
 	}
+	readmeFile := ""
 	for _, name := range []string{path.Join(dir, "README.md"), path.Join(dir, "README")} {
 		if src, ok := tree.Get(name); ok {
 			pkg.Sections = append(pkg.Sections, readme.Sections(src, name)...)
+			readmeFile = name
 			break
 		}
 	}
+	pkg.Sections = promoteMainExample(pkg.Sections, readmeFile)
 	x.symbols(pkg)
 	x.examples(pkg)
-	return pkg, nil
+	return pkg, embeds, nil
 }
 
 type extractor struct {
 	fset     *token.FileSet
 	comments []*ast.CommentGroup
 	dp       *doc.Package
+	ifaces   map[string][]*ast.Field  // method lists of the package's interfaces
+	docs     map[string]string        // doc comment -> markdown
+	sigs     map[*ast.FuncType]string // method type -> "Name(params) results"
 }
 
 func (x *extractor) markdown(text string) string {
 	if strings.TrimSpace(text) == "" {
 		return ""
 	}
+	if md, ok := x.docs[text]; ok {
+		return md // a promoted method's doc, once per embedding type
+	}
+	md := x.render(text)
+	x.docs[text] = md
+	return md
+}
+
+func (x *extractor) render(text string) string {
 	pr := x.dp.Printer()
 	pr.HeadingLevel = 2
 	pr.DocLinkBaseURL = "https://pkg.go.dev"
@@ -137,12 +156,45 @@ func (x *extractor) print(node any, withComments bool) string {
 	var buf bytes.Buffer
 	cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
 	if withComments {
-		node = &printer.CommentedNode{Node: node, Comments: x.comments}
+		node = &printer.CommentedNode{Node: node, Comments: x.keptComments(node.(ast.Node))}
 	}
 	if err := cfg.Fprint(&buf, x.fset, node); err != nil {
 		return ""
 	}
 	return buf.String()
+}
+
+// keptComments returns the comments to print with a declaration: inside
+// it, only those of the fields, methods and specs go/doc kept (the
+// comments of unexported fields it filtered out would otherwise print as
+// orphans: go-redis's Client opened with a page of them), and a trailing
+// line comment. x.comments is in source order (files are added to the
+// file set in order), so the range is found by binary search.
+func (x *extractor) keptComments(decl ast.Node) []*ast.CommentGroup {
+	attached := map[*ast.CommentGroup]bool{}
+	ast.Inspect(decl, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Field:
+			attached[n.Doc], attached[n.Comment] = true, true
+		case *ast.TypeSpec:
+			attached[n.Doc], attached[n.Comment] = true, true
+		case *ast.ValueSpec:
+			attached[n.Doc], attached[n.Comment] = true, true
+		}
+		return true
+	})
+	i := sort.Search(len(x.comments), func(i int) bool { return x.comments[i].End() >= decl.Pos() })
+	out := []*ast.CommentGroup{}
+	for ; i < len(x.comments); i++ {
+		c := x.comments[i]
+		if c.Pos() >= decl.End() && !attached[c] {
+			break
+		}
+		if attached[c] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (x *extractor) fileOf(pos token.Pos) string {
@@ -189,12 +241,8 @@ func (x *extractor) symbols(pkg *model.Package) {
 		for _, f := range t.Funcs {
 			pkg.Symbols = append(pkg.Symbols, x.funcSymbol(f, f.Name, "func"))
 		}
-		for _, m := range t.Methods {
-			if m.Level > 0 {
-				continue // promoted from an embedded type; documented there
-			}
-			pkg.Symbols = append(pkg.Symbols, x.funcSymbol(m, t.Name+"."+m.Name, "method"))
-		}
+		pkg.Symbols = append(pkg.Symbols, x.methodSymbols(t)...)
+		pkg.Symbols = append(pkg.Symbols, x.interfaceMethods(t, x.ifaces)...)
 	}
 }
 

@@ -62,6 +62,7 @@ type Proxy struct {
 	client   *fetch.Client
 	entries  []proxyEntry
 	modCache string // $GOMODCACHE/cache/download, or ""
+	modRoot  string // $GOMODCACHE, where modules are extracted, or ""
 	noProxy  string // GONOPROXY/GOPRIVATE patterns
 	offline  bool   // the module cache only, never the network
 }
@@ -82,6 +83,7 @@ func NewProxy(client *fetch.Client, cfg ProxyConfig) *Proxy {
 	p := &Proxy{client: client, entries: ParseGOPROXY(cfg.GOPROXY), noProxy: cfg.GONOPROXY, offline: cfg.Offline}
 	if cfg.GOMODCACHE != "" {
 		p.modCache = filepath.Join(cfg.GOMODCACHE, "cache", "download")
+		p.modRoot = cfg.GOMODCACHE
 	}
 	return p
 }
@@ -151,10 +153,14 @@ func (p *Proxy) local(ctx context.Context, rel string, limit int64) (*fetch.Resp
 	return p.client.Do(ctx, fetch.Request{URL: u.String(), MaxBytes: limit})
 }
 
-// List returns the known versions of mod, sorted by semver.
+// List returns the known versions of mod, sorted by semver: the proxy's
+// @v/list, else the versions the module cache holds.
 func (p *Proxy) List(ctx context.Context, mod string) ([]string, error) {
 	body, _, err := p.get(ctx, mod, "@v/list", 1<<20)
 	if err != nil {
+		if vs := p.extractedVersions(mod); len(vs) > 0 {
+			return vs, nil
+		}
 		return nil, err
 	}
 	var vs []string
@@ -179,6 +185,9 @@ func (p *Proxy) Info(ctx context.Context, mod, version string) (string, error) {
 	}
 	body, _, err := p.get(ctx, mod, "@v/"+ev+".info", 1<<16)
 	if err != nil {
+		if _, ok := p.extractedDir(mod, version); ok && semver.IsValid(version) && semver.Canonical(version) == version {
+			return version, nil // extracted, its download cache pruned
+		}
 		return "", err
 	}
 	var in info

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,8 @@ import (
 )
 
 // recordedGoPackages are the Go packages testdata/go/proxy holds (module,
-// package directory inside it), recorded with PKGDOCS_RECORD=1.
+// package directories inside it, comma-separated: the package asked about
+// and those whose types it embeds), recorded with PKGDOCS_RECORD=1.
 var recordedGoPackages = [][2]string{
 	{"github.com/spf13/cobra", ""},
 	{"github.com/google/uuid", ""},
@@ -25,7 +27,7 @@ var recordedGoPackages = [][2]string{
 	{"github.com/stretchr/testify", "assert"},
 	{"gopkg.in/yaml.v3", ""},
 	{"github.com/gorilla/mux", ""},
-	{"go.uber.org/zap", ""},
+	{"go.uber.org/zap", ",zapcore"},
 	{"github.com/pkg/errors", ""},
 	{"golang.org/x/sync", "errgroup"},
 	{"github.com/sirupsen/logrus", ""},
@@ -35,10 +37,17 @@ var recordedGoPackages = [][2]string{
 	{"github.com/spf13/pflag", ""},
 	{"github.com/go-chi/chi/v5", ""},
 	{"github.com/golang-jwt/jwt/v5", ""},
+	{"github.com/redis/go-redis/v9", ""},
+	{"go.opentelemetry.io/otel/trace", ",embedded"},
+	{"github.com/rs/zerolog", ""},
+	{"github.com/jackc/pgx/v5", ",pgconn"},
+	{"github.com/gin-gonic/gin", ""},
 }
 
 // TestRecordGoFixtures re-records testdata/go/proxy from the live module
-// proxy. It runs only with PKGDOCS_RECORD=1.
+// proxy. It runs only with PKGDOCS_RECORD=1; PKGDOCS_RECORD_MODULES, a
+// comma-separated list of module paths, re-records only those (the others'
+// questions name the versions they were recorded at).
 func TestRecordGoFixtures(t *testing.T) {
 	if os.Getenv("PKGDOCS_RECORD") != "1" {
 		t.Skip("set PKGDOCS_RECORD=1 to re-record Go fixtures from the live module proxy")
@@ -46,7 +55,11 @@ func TestRecordGoFixtures(t *testing.T) {
 	dir := "../../testdata/go/proxy"
 	os.MkdirAll(dir, 0o755)
 	p := NewProxy(fetch.New(nil), ProxyConfig{GOPROXY: "https://proxy.golang.org"})
+	only := os.Getenv("PKGDOCS_RECORD_MODULES")
 	for _, mp := range recordedGoPackages {
+		if only != "" && !slices.Contains(strings.Split(only, ","), mp[0]) {
+			continue
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		fx, err := recordModule(ctx, p, mp[0], mp[1])
 		cancel()
@@ -81,12 +94,16 @@ func recordModule(ctx context.Context, p *Proxy, mod, dir string) (testutil.GoFi
 		return testutil.GoFixture{}, err
 	}
 	fx := testutil.GoFixture{Module: mod, Version: v, List: list}
+	var dirs []string
+	for _, d := range strings.Split(dir, ",") {
+		dirs = append(dirs, path.Clean("./"+d))
+	}
 	prefix := mod + "@" + v + "/"
 	for _, zf := range zr.File {
 		name := strings.TrimPrefix(zf.Name, prefix)
 		lower := strings.ToLower(name)
 		keep := name == "go.mod" || !strings.Contains(name, "/") && strings.HasPrefix(lower, "readme") ||
-			path.Dir(name) == path.Clean("./"+dir) && strings.HasSuffix(name, ".go")
+			slices.Contains(dirs, path.Dir(name)) && strings.HasSuffix(name, ".go")
 		if !keep || zf.UncompressedSize64 > 256<<10 {
 			continue
 		}
@@ -99,7 +116,16 @@ func recordModule(ctx context.Context, p *Proxy, mod, dir string) (testutil.GoFi
 		if err != nil {
 			return fx, err
 		}
+		if !readByPkgdocs(name, b) {
+			continue
+		}
 		fx.Files = append(fx.Files, testutil.File{Name: name, Data: b})
 	}
 	return fx, nil
+}
+
+// readByPkgdocs reports whether pkgdocs reads a file of a package's
+// directory: every Go file but tests without examples.
+func readByPkgdocs(name string, data []byte) bool {
+	return !strings.HasSuffix(name, "_test.go") || bytes.Contains(data, []byte("func Example"))
 }

@@ -28,6 +28,8 @@ type Source struct {
 	Proxy  *Proxy
 	GOROOT string // standard library source; "" means runtime.GOROOT()
 	MaxZip int64  // largest module zip read; default 500 MiB (the x/mod/zip limit)
+
+	pending sync.Map // *model.Package -> extracted, from extract to Describe
 }
 
 // Request names the package to document.
@@ -46,8 +48,22 @@ type Resolved struct {
 	Sum string
 }
 
-// Describe documents req.ImportPath.
+// Describe documents req.ImportPath, with the methods its types get from
+// embedded types of other packages (embedded.go).
 func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, error) {
+	ctx = withZipMemo(ctx) // the embedded types' packages are often in the same zip
+	pkg, err := s.describe(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if x, ok := s.pending.LoadAndDelete(pkg); ok {
+		s.promoteAcross(ctx, pkg, x.(extracted), req)
+	}
+	return pkg, nil
+}
+
+// describe documents req.ImportPath from its own package alone.
+func (s *Source) describe(ctx context.Context, req Request) (*model.Package, error) {
 	p := strings.Trim(strings.TrimSpace(req.ImportPath), "/")
 	if err := module.CheckImportPath(p); err != nil {
 		return nil, fmt.Errorf("invalid import path %q: %w", req.ImportPath, err)
@@ -153,9 +169,20 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 	}
 	var lastTree *archive.Tree
 	var lastMod Resolved
+	var lastDirs []string
 	for _, m := range mods {
 		dir := strings.TrimPrefix(strings.TrimPrefix(p, m.Module), "/")
-		data, zipURL, err := s.Proxy.Zip(ctx, m.Module, m.Version, limit)
+		pkg, found, dirs, err := s.describeExtracted(m, p, dir, tgt)
+		if err != nil || found {
+			return pkg, err
+		}
+		data, zipURL, err := zipOnce(ctx, s.Proxy, m.Module, m.Version, limit)
+		if err != nil && dirs != nil {
+			// Extracted in the module cache without the package, and no
+			// zip to look further in: the extracted tree is the module.
+			lastTree, lastMod, lastDirs = nil, m, dirs
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("downloading %s@%s: %w", m.Module, m.Version, err)
 		}
@@ -179,10 +206,10 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 			return nil, fmt.Errorf("reading %s@%s: %w", m.Module, m.Version, err)
 		}
 		if !hasGoFiles(tree, dir) {
-			lastTree, lastMod = tree, m
+			lastTree, lastMod, lastDirs = tree, m, packageDirs(tree, m.Module)
 			continue
 		}
-		pkg, err := Extract(tree, dir, p, tgt)
+		pkg, err = s.extract(tree, dir, p, tgt, m.Module)
 		if err != nil {
 			return nil, err
 		}
@@ -199,13 +226,47 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 		return pkg, nil
 	}
 	msg := fmt.Sprintf("package %s not found", p)
-	if lastTree != nil {
+	if lastTree != nil || lastDirs != nil {
 		msg = fmt.Sprintf("module %s@%s has no package %s", lastMod.Module, lastMod.Version, p)
-		if sugg := search.Suggest(packageDirs(lastTree, lastMod.Module), p, 3); len(sugg) > 0 {
+		if sugg := suggestPackages(lastDirs, lastMod.Module, p); len(sugg) > 0 {
 			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(sugg, " or "))
 		}
 	}
 	return nil, fmt.Errorf("%s: %w", msg, ErrNotFound)
+}
+
+// suggestPackages returns up to three of a module's packages for a path
+// it does not provide: asked for a module whose root is no package, the
+// package the module is named after comes first (go.mongodb.org/mongo-driver/v2
+// → .../mongo, google.golang.org/protobuf → .../proto), then the closest
+// paths.
+func suggestPackages(dirs []string, mod, p string) []string {
+	var out []string
+	if p == mod {
+		prefix, _, _ := module.SplitPathVersion(mod)
+		name := path.Base(prefix)
+		for _, d := range dirs {
+			if child := strings.TrimPrefix(d, mod+"/"); child != d && !strings.Contains(child, "/") && len(child) > 2 && strings.Contains(name, child) {
+				out = append(out, d)
+			}
+		}
+		out = out[:min(len(out), 1)]
+	}
+	if !strings.Contains(p, "/internal") {
+		var public []string // internal packages cannot be imported from outside
+		for _, d := range dirs {
+			if !strings.Contains(d, "/internal/") && !strings.HasSuffix(d, "/internal") {
+				public = append(public, d)
+			}
+		}
+		dirs = public
+	}
+	for _, s := range search.Suggest(dirs, p, 3) {
+		if len(out) < 3 && s != p && (len(out) == 0 || s != out[0]) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func hasGoFiles(tree *archive.Tree, dir string) bool {
@@ -226,7 +287,7 @@ func packageDirs(tree *archive.Tree, mod string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, n := range tree.Names() {
-		if !strings.HasSuffix(n, ".go") || strings.Contains(n, "testdata/") {
+		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || strings.Contains(n, "testdata/") {
 			continue
 		}
 		d := path.Dir(n)
@@ -263,7 +324,7 @@ func (s *Source) describeStd(p string, req Request) (*model.Package, error) {
 	if err != nil || len(files) == 0 {
 		return nil, fmt.Errorf("standard library package %s not found in %s: %w", p, root, ErrNotFound)
 	}
-	pkg, err := Extract(archive.FromFiles(files), "", p, req.Target)
+	pkg, err := s.extract(archive.FromFiles(files), "", p, req.Target, "")
 	if err != nil {
 		return nil, err
 	}
@@ -337,6 +398,11 @@ func (s *Source) fromProject(ctx context.Context, p string, req Request) (*model
 	if best == nil {
 		return nil, nil, nil
 	}
+	if version, ok := vendoredVersion(root, mf, best.Mod.Path); ok {
+		if pkg, found, err := s.describeVendored(p, root, version, req.Target); found || err != nil {
+			return pkg, nil, err
+		}
+	}
 	for _, rep := range mf.Replace {
 		if rep.Old.Path != best.Mod.Path || (rep.Old.Version != "" && rep.Old.Version != best.Mod.Version) {
 			continue
@@ -379,7 +445,7 @@ func (s *Source) describeLocal(p, dir, how string, tgt Target) (*model.Package, 
 	if err != nil || len(files) == 0 {
 		return nil, nil, fmt.Errorf("package %s: no Go files in %s: %w", p, dir, ErrNotFound)
 	}
-	pkg, err := Extract(archive.FromFiles(files), "", p, tgt)
+	pkg, err := s.extract(archive.FromFiles(files), "", p, tgt, "")
 	if err != nil {
 		return nil, nil, err
 	}

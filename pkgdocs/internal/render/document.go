@@ -282,6 +282,12 @@ func SymbolBlocks(p *model.Package, name string) []Block {
 	})
 }
 
+// maxDetailedMembers is the number of members a symbol's answer lists one
+// per line with their signatures; beyond it, members not in the API index
+// (promoted methods, a go-redis client's hundreds of commands) are listed
+// by name, so the type's own members stay on the page.
+const maxDetailedMembers = 40
+
 // symbolBlocks renders the symbols matches, each with the members
 // membersOf returns for it and its examples.
 func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner string) []model.Symbol) []Block {
@@ -307,10 +313,24 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		}
 		var methods []string
 		heading := "Methods"
-		for _, m := range membersOf(s.Name) {
-			methods = append(methods, indexLine(m, true))
+		mems := membersOf(s.Name)
+		var byName []string // hidden members of a long list: names only
+		for _, m := range mems {
 			if m.Kind != "method" {
 				heading = "Members"
+			}
+			if m.Hidden && len(mems) > maxDetailedMembers {
+				byName = append(byName, "`"+m.Name[strings.LastIndexAny(m.Name, ".:#")+1:]+"`")
+				continue
+			}
+			methods = append(methods, indexLine(m, true))
+		}
+		if len(byName) > 0 {
+			methods = append(methods, fmt.Sprintf("  - %d more, each found as %s.<name>:\n", len(byName), s.Name))
+			for len(byName) > 0 { // short lines: a clipped answer keeps most
+				n := min(len(byName), 16)
+				methods = append(methods, "    "+strings.Join(byName[:n], ", ")+"\n")
+				byName = byName[n:]
 			}
 		}
 		if len(methods) > 0 {

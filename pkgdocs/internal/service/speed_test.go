@@ -184,3 +184,42 @@ func BenchmarkWarmSearch(b *testing.B) {
 	b.StopTimer()
 	reportPercentiles(b, durs)
 }
+
+// coldCacheQuestions are asked of the recorded module-cache project
+// (testdata/eval/projects/go-modcache.txtar): a cold answer read from a
+// local installation, whose goal is under 300 ms.
+var coldCacheQuestions = []evalQuestion{
+	{ID: "go-redis", Eco: "go", Package: "github.com/redis/go-redis/v9"},
+	{ID: "go-redis-Client.Get", Eco: "go", Package: "github.com/redis/go-redis/v9", Symbol: "Client.Get"},
+	{ID: "otel-trace-Span.End", Eco: "go", Package: "go.opentelemetry.io/otel/trace", Symbol: "Span.End"},
+	{ID: "x-net-http2", Eco: "go", Package: "golang.org/x/net/http2"},
+	{ID: "std-bufio", Eco: "go", Package: "bufio", Symbol: "ReadWriter"},
+}
+
+// BenchmarkColdModuleCache measures first answers of a new offline service
+// from a project's go.mod, go.sum and module cache (GOMODCACHE=<project>/
+// gomodcache): go.mod read, the extracted module tree read and checked
+// against go.sum, parsed, rendered.
+func BenchmarkColdModuleCache(b *testing.B) {
+	dir, err := evalProject(b, map[string]string{}, "go-modcache")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range coldCacheQuestions {
+		b.Run(q.ID, func(b *testing.B) {
+			durs := make([]time.Duration, 0, b.N)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				s := projectService(b, dir) // nothing cached
+				b.StartTimer()
+				start := time.Now()
+				if _, _, err := ask(context.Background(), s, q, dir); err != nil {
+					b.Fatal(err)
+				}
+				durs = append(durs, time.Since(start))
+			}
+			reportPercentiles(b, durs)
+		})
+	}
+}
