@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/Masterminds/semver/v3"
+
 	"github.com/gomcp/sdk/pkgdocs/internal/archive"
 	"github.com/gomcp/sdk/pkgdocs/internal/lockfile"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
@@ -17,6 +19,7 @@ import (
 const (
 	maxLocalEntries = 5000
 	maxLocalBytes   = 32 << 20
+	maxSourceDirs   = 20000 // entries of a directory source listed to find a crate
 )
 
 // cargoHome is where Cargo keeps its registry sources.
@@ -34,18 +37,22 @@ func (s *Source) cargoHome() string {
 }
 
 // describeLocal documents the version of name the project pins (Cargo.lock,
-// or an exact version) from Cargo's unpacked sources in
-// $CARGO_HOME/registry/src, with no request to crates.io. It returns nil
-// when there is no such local copy.
-func (s *Source) describeLocal(ctx context.Context, name string, req Request) *model.Package {
+// or an exact version) from a copy on disk, with no request to crates.io:
+// the directory source or local registry that replaces crates.io in the
+// project's Cargo configuration (cargo vendor, Debian's
+// /usr/share/cargo/registry), a vendor/ directory beside Cargo.lock, or
+// Cargo's unpacked registry sources. Without a pinned version a directory
+// source's highest version is read. It returns nil, and why when a local
+// copy was expected but could not be read, when there is none.
+func (s *Source) describeLocal(ctx context.Context, name string, req Request) (*model.Package, string) {
 	version, how := strings.TrimSpace(req.Version), "explicit"
 	if version != "" && !isExact(version) {
-		return nil
+		return nil, ""
 	}
 	if version == "" && req.ProjectPath != "" {
 		if lock := nearestFile(req.ProjectPath, "Cargo.lock"); lock != "" {
 			if data, err := os.ReadFile(lock); err == nil {
-				for _, n := range []string{name, strings.ReplaceAll(name, "-", "_"), strings.ReplaceAll(name, "_", "-")} {
+				for _, n := range nameVariants(name) {
 					if lv, ok := lockfile.CargoVersion(data, n); ok {
 						version, how, name = lv, "Cargo.lock", n
 						break
@@ -54,51 +61,233 @@ func (s *Source) describeLocal(ctx context.Context, name string, req Request) *m
 			}
 		}
 	}
-	home := s.cargoHome()
-	if version == "" || home == "" {
-		return nil
-	}
-	dirs, _ := filepath.Glob(filepath.Join(home, "registry", "src", "*", name+"-"+version))
-	for _, dir := range dirs {
-		tree, err := readCrateDir(dir)
+	var why []string
+	for _, src := range projectSources(req.ProjectPath, s.cargoHome()) {
+		tree, where, v, err := findLocal(src, name, version)
 		if err != nil {
+			why = append(why, err.Error())
 			continue
 		}
+		if tree == nil {
+			continue
+		}
+		resolved := how
+		if version == "" {
+			resolved = "highest version in " + src.dir
+		}
 		pkg := &model.Package{
-			Name: name, Version: version, Ecosystem: model.Rust, Registry: "local",
-			SourceURL: dir, ResolvedFrom: how,
-			Install: fmt.Sprintf("```sh\ncargo add %s@%s\n```", name, version),
+			Name: name, Version: v, Ecosystem: model.Rust, Registry: "local",
+			SourceURL: where, ResolvedFrom: resolved,
+			Install: fmt.Sprintf("```sh\ncargo add %s@%s\n```", name, v),
 		}
 		s.document(ctx, pkg, tree)
-		pkg.Origin = "local Cargo registry sources: " + pkg.Origin
-		return pkg
+		pkg.Origin = sourceLabel(src) + ": " + pkg.Origin
+		return pkg, ""
 	}
-	return nil
+	return nil, strings.Join(why, "; ")
+}
+
+// sourceLabel names a local source in an answer's header.
+func sourceLabel(src localSource) string {
+	switch src.kind {
+	case registrySource:
+		return "local Cargo registry sources"
+	case archiveSource:
+		return "local registry " + src.dir + " (" + src.from + ")"
+	}
+	return "directory source " + src.dir + " (" + src.from + ")"
+}
+
+// nameVariants is name as written and with '-' and '_' swapped, as
+// crates.io treats them as the same name.
+func nameVariants(name string) []string {
+	out := []string{name}
+	for _, v := range []string{strings.ReplaceAll(name, "-", "_"), strings.ReplaceAll(name, "_", "-")} {
+		if v != out[0] && (len(out) < 2 || v != out[1]) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// findLocal looks for name (at version, or its highest version when
+// version is "") in one local source. It returns a nil tree when the
+// source has no copy, and an error saying why when it has one that cannot
+// be read.
+func findLocal(src localSource, name, version string) (*archive.Tree, string, string, error) {
+	switch src.kind {
+	case registrySource:
+		if version == "" {
+			return nil, "", "", nil
+		}
+		for _, n := range nameVariants(name) {
+			dirs, _ := filepath.Glob(filepath.Join(src.dir, "*", n+"-"+version))
+			for _, dir := range dirs {
+				tree, err := readCrateDir(dir)
+				if err != nil {
+					return nil, "", "", err
+				}
+				return tree, dir, version, nil
+			}
+		}
+	case archiveSource:
+		file, v := pickLocal(src.dir, name, version, ".crate")
+		if file == "" {
+			return nil, "", "", nil
+		}
+		data, err := os.ReadFile(file)
+		if err != nil || len(data) > 64<<20 {
+			return nil, "", "", fmt.Errorf("%s: cannot read the crate archive: %v", file, err)
+		}
+		tree, err := archive.ReadTarGz(data, archive.Options{StripFirst: true, Keep: wanted, Limits: archive.Limits{MaxFileSize: 1 << 20}})
+		if err != nil {
+			return nil, "", "", fmt.Errorf("%s: %w", file, err)
+		}
+		return tree, file, v, nil
+	default:
+		dir, v := pickLocal(src.dir, name, version, "")
+		if dir == "" {
+			return nil, "", "", nil
+		}
+		tree, err := readCrateDir(dir)
+		if err != nil {
+			return nil, "", "", err
+		}
+		return tree, dir, v, nil
+	}
+	return nil, "", "", nil
+}
+
+// pickLocal finds name in a directory source (ext "", entries <name> or
+// <name>-<version> whose Cargo.toml names that version) or a local
+// registry (ext ".crate"). With version "" the highest version wins.
+func pickLocal(dir, name, version, ext string) (string, string) {
+	if version != "" {
+		for _, n := range nameVariants(name) {
+			for _, cand := range []string{n + "-" + version + ext, n + ext} {
+				p := filepath.Join(dir, cand)
+				if ext != "" {
+					if cand == n+ext {
+						continue // a local registry names every archive with its version
+					}
+					if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+						return p, version
+					}
+					continue
+				}
+				if m := readPackageID(p); m.version == version && sameCrate(m.name, name) {
+					return p, version
+				}
+			}
+		}
+		return "", ""
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) > maxSourceDirs {
+		return "", ""
+	}
+	var best *semver.Version
+	bestPath := ""
+	for _, e := range entries {
+		base, ok := strings.CutSuffix(e.Name(), ext)
+		if !ok {
+			continue
+		}
+		var v string
+		for _, n := range nameVariants(name) {
+			if rest, ok := strings.CutPrefix(base, n+"-"); ok && isExact(rest) {
+				v = rest
+			} else if base == n && ext == "" {
+				v = readPackageID(filepath.Join(dir, base)).version
+			}
+		}
+		if ext == "" && v != "" {
+			if m := readPackageID(filepath.Join(dir, e.Name())); !sameCrate(m.name, name) || m.version != v {
+				continue
+			}
+		}
+		sv, err := semver.NewVersion(v)
+		if err != nil || sv.Prerelease() != "" && best != nil {
+			continue
+		}
+		if best == nil || sv.GreaterThan(best) {
+			best, bestPath = sv, filepath.Join(dir, e.Name())
+		}
+	}
+	if best == nil {
+		return "", ""
+	}
+	return bestPath, best.Original()
+}
+
+func sameCrate(a, b string) bool {
+	return a != "" && strings.ReplaceAll(a, "-", "_") == strings.ReplaceAll(b, "-", "_")
+}
+
+// packageID is the [package] name and version of a Cargo.toml.
+type packageID struct{ name, version string }
+
+// readPackageID reads the [package] name and version of the crate in dir.
+func readPackageID(dir string) packageID {
+	var id packageID
+	data, err := os.ReadFile(filepath.Join(dir, "Cargo.toml"))
+	if err != nil || len(data) > 1<<20 {
+		return id
+	}
+	table := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			table = strings.Trim(line, "[] ")
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || table != "package" {
+			continue
+		}
+		val, _ := tomlString(strings.TrimSpace(v))
+		switch strings.TrimSpace(k) {
+		case "name":
+			id.name = val
+		case "version":
+			id.version = val
+		}
+	}
+	return id
 }
 
 // readCrateDir reads the files pkgdocs uses (see wanted) from an unpacked
-// crate, without following symbolic links, within limits.
+// crate within limits. The crate directory may itself be a symbolic link
+// (a vendor directory of links, a Cargo home pointing at Debian's
+// packages); links inside it are not followed.
 func readCrateDir(dir string) (*archive.Tree, error) {
-	if st, err := os.Lstat(filepath.Join(dir, "Cargo.toml")); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: no Cargo.toml", dir)
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	if st, err := os.Stat(filepath.Join(root, "Cargo.toml")); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s holds no Cargo.toml", dir)
 	}
 	files := map[string][]byte{}
 	var total int64
-	entries := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	entries, links := 0, 0
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if entries++; entries > maxLocalEntries {
 			return fs.SkipAll
 		}
-		rel, _ := filepath.Rel(dir, p)
+		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "target") {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "target" || d.Name() == "debian") {
 				return filepath.SkipDir
 			}
 			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 && wanted(rel) {
+			links++
 		}
 		info, err := d.Info()
 		if !d.Type().IsRegular() || !wanted(rel) || err != nil || info.Size() > 1<<20 || total+info.Size() > maxLocalBytes {
@@ -111,7 +300,23 @@ func readCrateDir(dir string) (*archive.Tree, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	if !hasSource(files) {
+		why := "no .rs files under src/"
+		if links > 0 {
+			why = fmt.Sprintf("its %d source files are symbolic links, which are not followed", links)
+		}
+		return nil, fmt.Errorf("%s could not be read: %s", dir, why)
 	}
 	return archive.FromFiles(files), nil
+}
+
+func hasSource(files map[string][]byte) bool {
+	for n := range files {
+		if strings.HasSuffix(n, ".rs") {
+			return true
+		}
+	}
+	return false
 }

@@ -8,17 +8,42 @@ import (
 )
 
 // Scanner lists the public API of a crate from its source, without
-// compiling it: public items with their /// docs, inherent methods,
-// trait members, exported macros, and modules declared with `mod x;`
-// (followed into x.rs or x/mod.rs). It is the fallback when docs.rs has no
+// compiling it: public items with their /// docs, inherent methods (also
+// those of impls written in another module than their type), trait
+// members, #[macro_export] macros wherever they are defined (listed at the
+// crate root), modules declared with `mod x;` (followed into x.rs or
+// x/mod.rs), items inside item-position macro invocations (tokio's
+// `cfg_rt! { ... }`), and `pub use` re-exports resolved through private
+// modules to the items they name. It is the fallback when docs.rs has no
 // rustdoc JSON; it does not expand macros or evaluate cfg attributes.
 type Scanner struct {
 	Read       func(name string) ([]byte, bool)
 	MaxSymbols int // default 3000
-	MaxFiles   int // default 200
+	MaxFiles   int // default 1000
 
-	files int
-	out   []model.Symbol
+	files    int                  // files read
+	scans    int                  // modules scanned (a file may be scanned under several names)
+	lexed    map[string]lexedFile // files read, by name
+	out      []model.Symbol
+	root     *module
+	reveal   int                       // > 0 while private modules are scanned to resolve a re-export
+	revealed map[string][]model.Symbol // reveal scans, by module
+	scanned  map[string]bool           // files scanned
+	pending  []pendingMod              // private modules not scanned (yet)
+	requests []useRequest              // `pub use` items resolved after the scan
+	dropped  map[string]bool           // listed re-exports that were resolved, by symbolKey
+	macros   []model.Symbol            // #[macro_export] macros, crate-root names
+	hidden   []model.Symbol            // methods found in private modules only
+}
+
+// maxScans bounds the module scans of one Scan: re-exports resolved
+// through private modules scan some files more than once.
+const maxScans = 5000
+
+// lexedFile is a source file read and lexed once per Scan.
+type lexedFile struct {
+	src  string
+	toks []token
 }
 
 // ScanResult is what Scan found.
@@ -34,25 +59,43 @@ func (s *Scanner) Scan(file string) ScanResult {
 		s.MaxSymbols = 3000
 	}
 	if s.MaxFiles <= 0 {
-		s.MaxFiles = 200
+		s.MaxFiles = 1000
 	}
-	s.files, s.out = 0, nil
-	docs := s.file(file, "", 0)
-	return ScanResult{CrateDocs: docs, Symbols: s.out, Truncated: len(s.out) >= s.MaxSymbols}
+	s.files, s.out, s.root, s.reveal, s.pending, s.requests, s.macros, s.hidden = 0, nil, nil, 0, nil, nil, nil, nil
+	s.revealed, s.scanned, s.dropped, s.lexed, s.scans = map[string][]model.Symbol{}, map[string]bool{}, map[string]bool{}, map[string]lexedFile{}, 0
+	docs := s.file(file, "", 0, nil)
+	truncated := len(s.out) >= s.MaxSymbols
+	s.resolveRequests(0)
+	s.scanHidden()
+	s.finish()
+	return ScanResult{CrateDocs: docs, Symbols: s.out, Truncated: truncated || len(s.out) >= s.MaxSymbols}
 }
 
 // file scans one source file as the module prefix; it returns the file's
 // inner (//!) docs.
-func (s *Scanner) file(name, prefix string, depth int) string {
-	if s.files >= s.MaxFiles || depth > maxModuleDepth {
+func (s *Scanner) file(name, prefix string, depth int, parent *module) string {
+	if depth > maxModuleDepth || s.scans >= maxScans {
 		return ""
 	}
-	src, ok := s.Read(name)
+	lf, ok := s.lexed[name]
 	if !ok {
-		return ""
+		if s.files >= s.MaxFiles {
+			return ""
+		}
+		src, found := s.Read(name)
+		if !found {
+			return ""
+		}
+		s.files++
+		lf = lexedFile{src: string(src), toks: lex(string(src))}
+		s.lexed[name] = lf
 	}
-	s.files++
-	m := &module{s: s, file: name, src: string(src), toks: lex(string(src)), prefix: prefix, depth: depth, private: map[string]privateMod{}}
+	s.scans++
+	s.scanned[name] = true
+	m := &module{s: s, file: name, src: lf.src, toks: lf.toks, prefix: prefix, depth: depth, parent: parent, private: map[string]privateMod{}, modules: map[string]privateMod{}}
+	if s.root == nil {
+		s.root = m
+	}
 	m.items(0, len(m.toks), "")
 	m.resolveReexports()
 	return strings.TrimSpace(strings.Join(m.inner, "\n"))
@@ -72,9 +115,11 @@ type module struct {
 	toks    []token
 	prefix  string
 	depth   int
+	parent  *module               // the enclosing module, nil at the crate root
 	inner   []string              // //! lines
 	private map[string]privateMod // private modules, by name
 	public  map[string]bool       // public modules, by name
+	modules map[string]privateMod // every module declared here, by name
 	uses    []reexport            // `pub use x::...` seen before `mod x`
 }
 
@@ -89,6 +134,7 @@ type reexport struct {
 	glob   bool         // pub use x::*
 	only   []string     // pub use x::{A, B}
 	listed model.Symbol // how to list it when x is not a private module
+	leaf   useLeaf      // the path, to resolve it after the scan then
 }
 
 // itemHead is what precedes an item keyword: docs, attributes, visibility.
@@ -137,7 +183,7 @@ func (m *module) head(i, end int, h *itemHead) int {
 					h.hidden = true
 				case attr == "cfg(test)" || strings.HasPrefix(attr, "test"):
 					h.test = true
-				case attr == "macro_export":
+				case attr == "macro_export" || strings.HasPrefix(attr, "macro_export("):
 					h.macroExport = true
 				case strings.HasPrefix(attr, "path"):
 					if _, v, ok := strings.Cut(attr, "="); ok {
@@ -283,12 +329,17 @@ func (m *module) item(i, end int, h *itemHead, owner string) int {
 		return stop + 1
 	case "fn", "struct", "enum", "union", "trait", "type", "const", "static":
 	default:
+		if k+2 < end && m.toks[k+1].text == "!" && m.toks[k+2].text == "{" && !h.test && !h.hidden {
+			close := m.matching(k+2, end)
+			m.items(k+3, close, owner) // cfg_rt! { pub mod runtime; }: items wrapped in a macro call
+			return close + 1
+		}
 		return m.skipItem(k, end)
 	}
 	name := ""
 	nameAt := k + 1
-	if kw.text == "static" && nameAt < end && m.toks[nameAt].text == "mut" {
-		nameAt++
+	if kw.text == "static" && nameAt < end && (m.toks[nameAt].text == "mut" || m.toks[nameAt].text == "ref") {
+		nameAt++ // static mut X; lazy_static!'s static ref X
 	}
 	if nameAt < end && m.toks[nameAt].kind == tIdent {
 		name = m.toks[nameAt].text
@@ -444,12 +495,13 @@ func (m *module) mod(k, end int, h *itemHead) int {
 	}
 	name := m.toks[k+1].text
 	stop := m.scanTo(k, end, ";{")
-	if h.test || h.hidden {
+	if h.test {
 		if stop < end && m.toks[stop].text == "{" {
 			return m.matching(stop, end) + 1
 		}
 		return stop + 1
 	}
+	h.public = h.public && !h.hidden // a #[doc(hidden)] module is scanned as a private one
 	sym := model.Symbol{Name: m.prefix + name, Kind: "mod", Signature: "pub mod " + name, Doc: strings.Join(h.docs, "\n"), File: m.file}
 	if h.public {
 		if m.public == nil {
@@ -459,27 +511,31 @@ func (m *module) mod(k, end int, h *itemHead) int {
 	}
 	if stop < end && m.toks[stop].text == "{" {
 		close := m.matching(stop, end)
+		m.modules[name] = privateMod{open: stop + 1, close: close}
 		if !h.public {
 			m.private[name] = privateMod{open: stop + 1, close: close}
+			m.hideMod(privateMod{open: stop + 1, close: close}, name)
 			return close + 1
 		}
 		m.s.add(sym)
 		if m.depth < maxModuleDepth {
-			sub := &module{s: m.s, file: m.file, src: m.src, toks: m.toks, prefix: m.prefix + name + "::", depth: m.depth + 1, private: map[string]privateMod{}}
+			sub := m.inline(name + "::")
 			sub.items(stop+1, close, "")
 			sub.resolveReexports()
 		}
 		return close + 1
 	}
 	file := m.modFile(name, h.pathAttr)
+	m.modules[name] = privateMod{file: file}
 	if !h.public {
 		m.private[name] = privateMod{file: file}
+		m.hideMod(privateMod{file: file}, name)
 		return stop + 1
 	}
 	sym.File = file
 	at := len(m.s.out)
 	m.s.add(sym)
-	if docs := m.s.file(file, m.prefix+name+"::", m.depth+1); sym.Doc == "" && at < len(m.s.out) {
+	if docs := m.s.file(file, m.prefix+name+"::", m.depth+1, m); sym.Doc == "" && at < len(m.s.out) {
 		m.s.out[at].Doc = docs
 	}
 	return stop + 1
@@ -502,54 +558,42 @@ func (m *module) modFile(name, pathAttr string) string {
 	return path.Join(dir, name, "mod.rs")
 }
 
-// use records a `pub use` item. A re-export from a private module of this
-// file is replaced by the items it names (scanned in place); any other is
-// listed as a re-export.
+// use records a `pub use` item. A name re-exported from a private module
+// of this file (`pub use x::{A, B}`, `pub use x::*`) is replaced by the
+// items it names, scanned in place; any other path is listed as a
+// re-export and resolved after the scan (see resolveRequests).
 func (m *module) use(i, stop int, h *itemHead) {
 	text := m.text(i, stop)
-	listed := model.Symbol{Name: m.prefix + lastSegment(text), Kind: "use", Signature: "pub use " + text + ";", Doc: strings.Join(h.docs, "\n"), File: m.file}
-	p := strings.TrimPrefix(strings.TrimPrefix(text, "self::"), "crate::")
-	head, rest, ok := strings.Cut(p, "::")
-	if !ok {
-		m.s.add(listed)
-		return
-	}
-	r := reexport{mod: head, listed: listed}
-	switch {
-	case rest == "*":
-		r.glob = true
-	case strings.HasPrefix(rest, "{"):
-		for _, n := range strings.Split(strings.Trim(rest, "{} "), ",") {
-			if n = strings.TrimSpace(n); n != "" && !strings.Contains(n, "::") && !strings.Contains(n, " as ") {
-				r.only = append(r.only, n)
-			}
+	var leaves []useLeaf
+	expandUse(text, nil, &leaves, 0)
+	for _, leaf := range leaves {
+		name := leaf.rename
+		if name == "" {
+			name = leaf.path[len(leaf.path)-1]
 		}
-	case !strings.Contains(rest, "::") && !strings.Contains(rest, " as "):
-		r.only = []string{rest}
+		listed := model.Symbol{Name: m.prefix + name, Kind: "use", Signature: "pub use " + text + ";", Doc: strings.Join(h.docs, "\n"), File: m.file}
+		path := leaf.path
+		if len(path) > 0 && (path[0] == "self" || path[0] == "crate" && m.parent == nil && m.prefix == "") {
+			path = path[1:]
+		}
+		if len(path) == 2 && leaf.rename == "" && path[0] != "crate" && path[0] != "super" {
+			r := reexport{mod: path[0], listed: listed, leaf: leaf}
+			if leaf.glob {
+				r.glob = true
+			} else {
+				r.only = []string{path[1]}
+			}
+			if _, known := m.private[path[0]]; known {
+				m.reexport(r)
+			} else if m.public[path[0]] {
+				m.listUse(listed, leaf)
+			} else {
+				m.uses = append(m.uses, r) // the module may be declared further down
+			}
+			continue
+		}
+		m.listUse(listed, leaf)
 	}
-	if !r.glob && len(r.only) == 0 {
-		m.s.add(listed)
-		return
-	}
-	if _, known := m.private[head]; known {
-		m.reexport(r)
-		return
-	}
-	if m.public[head] {
-		m.s.add(listed)
-		return
-	}
-	m.uses = append(m.uses, r) // the module may be declared further down
-}
-
-func lastSegment(p string) string {
-	if i := strings.LastIndex(p, " as "); i >= 0 {
-		return strings.TrimSpace(p[i+4:])
-	}
-	if i := strings.LastIndex(p, "::"); i >= 0 {
-		return p[i+2:]
-	}
-	return p
 }
 
 // resolveReexports scans the private modules of `pub use` items whose
@@ -559,7 +603,7 @@ func (m *module) resolveReexports() {
 		if _, known := m.private[r.mod]; known {
 			m.reexport(r)
 		} else {
-			m.s.add(r.listed)
+			m.listUse(r.listed, r.leaf)
 		}
 	}
 	m.uses = nil
@@ -571,13 +615,13 @@ func (m *module) reexport(r reexport) {
 	pm := m.private[r.mod]
 	before := len(m.s.out)
 	if pm.file != "" {
-		m.s.file(pm.file, m.prefix, m.depth+1)
+		m.s.file(pm.file, m.prefix, m.depth+1, m)
 	} else {
-		if m.s.files >= m.s.MaxFiles || m.depth >= maxModuleDepth {
+		if m.s.scans >= maxScans || m.depth >= maxModuleDepth {
 			return
 		}
-		m.s.files++ // inline re-scans share the file budget
-		sub := &module{s: m.s, file: m.file, src: m.src, toks: m.toks, prefix: m.prefix, depth: m.depth + 1, private: map[string]privateMod{}}
+		m.s.scans++
+		sub := m.inline("")
 		sub.items(pm.open, pm.close, "")
 		sub.resolveReexports()
 	}
@@ -616,7 +660,7 @@ func (m *module) macro(k, end int, h *itemHead) int {
 	if next < end && m.toks[next].text == ";" {
 		next++
 	}
-	if !h.macroExport || h.hidden {
+	if !h.macroExport || h.hidden || h.test {
 		return next
 	}
 	var arms []string
@@ -635,6 +679,6 @@ func (m *module) macro(k, end int, h *itemHead) int {
 		j = pc
 	}
 	sig := "macro_rules! " + name + " {\n" + strings.Join(arms, "\n") + "\n}"
-	m.s.add(model.Symbol{Name: m.prefix + name, Kind: "macro", Signature: sig, Doc: strings.TrimSpace(strings.Join(h.docs, "\n")), File: m.file})
+	m.s.addMacro(model.Symbol{Name: name, Kind: "macro", Signature: sig, Doc: strings.TrimSpace(strings.Join(h.docs, "\n")), File: m.file})
 	return next
 }

@@ -25,8 +25,9 @@ func TestScanCrateSource(t *testing.T) {
 		t.Errorf("crate docs = %q", res.CrateDocs)
 	}
 	// Source order. Re-exports of the private error module are scanned in
-	// place; the re-export from the public codec module is listed; the
-	// private method, the trait impls and the cfg(test) module are not.
+	// place; the re-export from the public codec module becomes a name of
+	// codec::Codec; the private method, the trait impls and the cfg(test)
+	// module are not listed.
 	want := `mod codec
 trait codec::Codec
 method codec::Codec::encode
@@ -34,7 +35,6 @@ method codec::Codec::decode
 struct codec::Utf8
 enum Error
 type alias Result
-use Codec
 const VERSION
 struct Store
 method Store::new
@@ -70,6 +70,9 @@ macro kv`
 	}
 	if d := syms["codec"].Doc; d != "Encoding values to bytes." {
 		t.Errorf("module docs = %q", d)
+	}
+	if a := syms["codec::Codec"].Aliases; len(a) != 1 || a[0] != "Codec" {
+		t.Errorf("codec::Codec aliases = %q, want the re-exported name Codec", a)
 	}
 	if f := syms["Error"].File; f != "src/error.rs" {
 		t.Errorf("Error file = %q", f)

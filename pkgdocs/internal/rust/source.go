@@ -72,11 +72,15 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	if !crateNameRE.MatchString(name) {
 		return nil, fmt.Errorf("%w: %q (crate names are ASCII letters, digits, '-' and '_')", ErrInvalidName, req.Name)
 	}
-	if pkg := s.describeLocal(ctx, name, req); pkg != nil {
+	pkg, why := s.describeLocal(ctx, name, req)
+	if pkg != nil {
 		return pkg, nil
 	}
 	c, err := s.crate(ctx, name)
 	if err != nil {
+		if why != "" {
+			return nil, fmt.Errorf("the local copy could not be read (%s), and crates.io: %w", why, err)
+		}
 		return nil, err
 	}
 	name = c.Crate.Name
@@ -93,7 +97,7 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", name, version, err)
 	}
-	pkg := &model.Package{
+	pkg = &model.Package{
 		Name: name, Version: version, Ecosystem: model.Rust, Registry: hostOf(s.APIURL),
 		SourceURL: archiveURL, ResolvedFrom: how, Synopsis: strings.TrimSpace(c.Crate.Description),
 		Install: fmt.Sprintf("```sh\ncargo add %s@%s\n```", name, version),
