@@ -187,10 +187,16 @@ func (s *Scanner) revealScan(m *module, name string) []model.Symbol {
 // resolveRequests resolves the re-exports asked for from index from on,
 // against the symbols scanned so far, and forgets them.
 func (s *Scanner) resolveRequests(from int) {
-	for round := 0; round < 2; round++ {
+	for round := 0; round < 2 && len(s.requests) > from; round++ {
+		byName := make(map[string]int, len(s.out))
+		for i, sym := range s.out {
+			if _, ok := byName[sym.Name]; !ok && sym.Kind != "use" {
+				byName[sym.Name] = i
+			}
+		}
 		var left []useRequest
 		for i := from; i < len(s.requests); i++ {
-			if !s.resolve(s.requests[i]) {
+			if !s.resolve(s.requests[i], byName) {
 				left = append(left, s.requests[i])
 			}
 		}
@@ -203,13 +209,9 @@ func (s *Scanner) resolveRequests(from int) {
 // alias of the target when the target is listed already, else as a copy
 // of the item (and its members) found by scanning the modules its path
 // passes through.
-func (s *Scanner) resolve(r useRequest) bool {
-	byName := make(map[string]int, len(s.out))
-	for i, sym := range s.out {
-		if _, ok := byName[sym.Name]; !ok && !s.dropped[symbolKey(sym)] && sym.Kind != "use" {
-			byName[sym.Name] = i
-		}
-	}
+// byName indexes the symbols of s.out that are not re-exports; symbols
+// resolve adds are added to it.
+func (s *Scanner) resolve(r useRequest, byName map[string]int) bool {
 	if !r.glob {
 		if i, ok := byName[r.abs]; ok {
 			if r.name != r.abs && !contains(s.out[i].Aliases, r.name) {
@@ -238,6 +240,9 @@ func (s *Scanner) resolve(r useRequest) bool {
 		return false
 	}
 	for _, sym := range found {
+		if len(s.out) < s.MaxSymbols {
+			byName[sym.Name] = len(s.out)
+		}
 		s.add(sym)
 	}
 	s.dropped[r.listed] = true
@@ -293,7 +298,7 @@ func (s *Scanner) finish() {
 	names := map[string]bool{}
 	kept := s.out[:0]
 	for _, sym := range s.out {
-		if s.dropped[symbolKey(sym)] {
+		if sym.Kind == "use" && s.dropped[symbolKey(sym)] {
 			continue
 		}
 		kept = append(kept, sym)

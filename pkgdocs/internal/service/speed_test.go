@@ -184,3 +184,82 @@ func BenchmarkWarmSearch(b *testing.B) {
 	b.StopTimer()
 	reportPercentiles(b, durs)
 }
+
+// localSpeedQuestions are cold questions answered from a project's local
+// installation (recorded from real artefacts under testdata/eval/projects):
+// the goal is a first answer in under 300 ms.
+var localSpeedQuestions = []evalQuestion{
+	{ID: "rust-tokio", Eco: "rust", Package: "tokio", Symbol: "net::TcpListener::bind", Project: "rust-registry"},
+	{ID: "rust-tokio-overview", Eco: "rust", Package: "tokio", Project: "rust-registry"},
+	{ID: "rust-clap", Eco: "rust", Package: "clap", Symbol: "Command.arg", Project: "rust-registry"},
+	{ID: "rust-serde-json", Eco: "rust", Package: "serde_json", Symbol: "json!", Project: "rust-vendor"},
+	{ID: "rust-log", Eco: "rust", Package: "log", Symbol: "info!", Project: "rust-debian"},
+}
+
+// BenchmarkColdLocalAnswer measures first answers read from a local
+// installation by a new service (nothing in memory; the files themselves
+// are in the operating system's cache after the first run).
+func BenchmarkColdLocalAnswer(b *testing.B) {
+	dirs := map[string]string{}
+	for _, q := range localSpeedQuestions {
+		dir, err := evalProject(b, dirs, q.Project) // unpacked once, kept for every run
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(q.ID, func(b *testing.B) {
+			durs := make([]time.Duration, 0, b.N)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				s := projectService(b, dir)
+				b.StartTimer()
+				start := time.Now()
+				if _, _, err := ask(context.Background(), s, q, dir); err != nil {
+					b.Fatal(err)
+				}
+				durs = append(durs, time.Since(start))
+			}
+			reportPercentiles(b, durs)
+		})
+	}
+}
+
+// BenchmarkWarmLocalAnswer measures answers from local installations
+// already loaded: the Rust questions of testdata/eval, cycled.
+func BenchmarkWarmLocalAnswer(b *testing.B) {
+	ctx := context.Background()
+	dirs, services := map[string]string{}, map[string]*Service{}
+	type asked struct {
+		q   evalQuestion
+		s   *Service
+		dir string
+	}
+	var warm []asked
+	for _, q := range loadQuestions(b) {
+		if q.Project == "" || q.Eco != "rust" {
+			continue
+		}
+		dir, err := evalProject(b, dirs, q.Project)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if services[dir] == nil {
+			services[dir] = projectService(b, dir)
+		}
+		if _, _, err := ask(ctx, services[dir], q, dir); err == nil {
+			warm = append(warm, asked{q, services[dir], dir})
+		}
+	}
+	durs := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a := warm[i%len(warm)]
+		start := time.Now()
+		if _, _, err := ask(ctx, a.s, a.q, a.dir); err != nil {
+			b.Fatal(err)
+		}
+		durs = append(durs, time.Since(start))
+	}
+	b.StopTimer()
+	reportPercentiles(b, durs)
+}
