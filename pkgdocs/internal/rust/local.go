@@ -147,7 +147,7 @@ func findLocal(src localSource, name, version string) (*archive.Tree, string, st
 	default:
 		dir, v := pickLocal(src.dir, name, version, "")
 		if dir == "" {
-			return nil, "", "", nil
+			return nil, "", "", otherVersion(src.dir, name, version)
 		}
 		tree, err := readCrateDir(dir)
 		if err != nil {
@@ -156,6 +156,20 @@ func findLocal(src localSource, name, version string) (*archive.Tree, string, st
 		return tree, dir, v, nil
 	}
 	return nil, "", "", nil
+}
+
+// otherVersion says why a directory source that has a copy of name at
+// another version than the one pinned is not read; nil when it has none.
+func otherVersion(dir, name, version string) error {
+	if version == "" {
+		return nil
+	}
+	for _, n := range nameVariants(name) {
+		if id := readPackageID(filepath.Join(dir, n)); id.version != "" && sameCrate(id.name, name) {
+			return fmt.Errorf("%s holds %s %s, not the %s pinned", filepath.Join(dir, n), id.name, id.version, version)
+		}
+	}
+	return nil
 }
 
 // pickLocal finds name in a directory source (ext "", entries <name> or
@@ -207,10 +221,12 @@ func pickLocal(dir, name, version, ext string) (string, string) {
 			}
 		}
 		sv, err := semver.NewVersion(v)
-		if err != nil || sv.Prerelease() != "" && best != nil {
+		if err != nil {
 			continue
 		}
-		if best == nil || sv.GreaterThan(best) {
+		// a release wins over any pre-release, then the higher version
+		if better := best == nil || (sv.Prerelease() == "") != (best.Prerelease() == "") && sv.Prerelease() == "" ||
+			(sv.Prerelease() == "") == (best.Prerelease() == "") && sv.GreaterThan(best); better {
 			best, bestPath = sv, filepath.Join(dir, e.Name())
 		}
 	}

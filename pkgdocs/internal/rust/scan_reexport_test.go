@@ -1,0 +1,185 @@
+package rust
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// reexportCrate is laid out as tokio, anyhow and clap are: macros exported
+// from private and #[doc(hidden)] modules, items wrapped in cfg_*!
+// macro calls, re-exports through private modules, crate:: paths from a
+// submodule, and an impl written in another module than its type.
+var reexportCrate = map[string][]byte{
+	"src/lib.rs": []byte(`//! The crate.
+#[macro_use]
+mod macros;
+#[doc(hidden)]
+pub mod support;
+pub mod net;
+pub mod task;
+cfg_rt! {
+    pub use task::spawn;
+}
+pub use crate::net::TcpListener as Listener;
+mod builder;
+pub use builder::Command;
+mod command_ext;
+mod util;
+pub use util::{helper as assist, Kept};
+`),
+	"src/macros.rs": []byte(`/// Builds an error.
+#[macro_export]
+macro_rules! oops { ($msg:literal) => { () }; }
+#[macro_export(local_inner_macros)]
+macro_rules! json { ($($t:tt)+) => { () }; }
+macro_rules! cfg_rt { ($($item:item)*) => { $($item)* } }
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __private { () => {} }
+`),
+	"src/support.rs": []byte(`/// Waits on branches.
+#[macro_export]
+macro_rules! select { () => {} }
+`),
+	"src/net/mod.rs": []byte(`mod tcp;
+cfg_net! {
+    pub use tcp::listener::TcpListener;
+}
+`),
+	"src/net/tcp/mod.rs": []byte(`pub(crate) mod listener;
+`),
+	"src/net/tcp/listener.rs": []byte(`/// A TCP socket server.
+pub struct TcpListener { inner: u8 }
+impl TcpListener {
+    cfg_not_wasi! {
+        /// Creates a listener bound to addr.
+        pub async fn bind(addr: &str) -> std::io::Result<TcpListener> { todo!() }
+    }
+    pub fn ttl(&self) -> u32 { 0 }
+}
+`),
+	"src/task/mod.rs": []byte(`mod spawn;
+pub use spawn::spawn;
+pub use crate::runtime_task::JoinHandle;
+`),
+	"src/task/spawn.rs": []byte(`/// Spawns a task.
+pub fn spawn<T>(future: T) -> JoinHandle<T> { todo!() }
+`),
+	"src/builder.rs": []byte(`/// Builds a command line.
+pub struct Command;
+impl Command {
+    pub fn new() -> Self { Command }
+}
+`),
+	"src/command_ext.rs": []byte(`use crate::builder::Command;
+impl Command {
+    /// Adds an argument.
+    pub fn arg(self, a: &str) -> Self { self }
+    fn private(&self) {}
+}
+`),
+	"src/util.rs": []byte(`pub fn helper() {}
+pub struct Kept;
+pub struct Dropped;
+`),
+}
+
+func TestScanReexportsAndMacros(t *testing.T) {
+	files := map[string][]byte{"src/runtime_task.rs": []byte("/// An owned task.\npub struct JoinHandle<T>(T);\nimpl<T> JoinHandle<T> { pub fn abort(&self) {} }\n")}
+	for n, d := range reexportCrate {
+		files[n] = d
+	}
+	files["src/lib.rs"] = append(files["src/lib.rs"], "mod runtime_task;\n"...)
+	res := (&Scanner{Read: reader(files)}).Scan("src/lib.rs")
+	syms := symbolMap(res.Symbols)
+	tests := []struct {
+		name, kind, sig string
+		aliases         []string
+	}{
+		{"oops", "macro", "macro_rules! oops {\n    ($msg:literal) => { … };\n}", nil},         // a private module's exported macro
+		{"json", "macro", "macro_rules! json {\n    ($($t:tt)+) => { … };\n}", nil},            // macro_export(local_inner_macros)
+		{"select", "macro", "macro_rules! select {\n    () => { … };\n}", nil},                 // a doc(hidden) module's exported macro
+		{"task::spawn", "function", "pub fn spawn<T>(future: T) -> JoinHandle<T>", []string{"spawn"}}, // cfg_rt! { pub use task::spawn; }
+		{"net::TcpListener", "struct", "pub struct TcpListener {\n    /* private fields */\n}", []string{"Listener"}},
+		{"net::TcpListener::bind", "method", "pub async fn bind(addr: &str) -> std::io::Result<TcpListener>", nil}, // inside cfg_not_wasi! in the impl
+		{"net::TcpListener::ttl", "method", "pub fn ttl(&self) -> u32", nil},
+		{"task::JoinHandle", "struct", "pub struct JoinHandle<T>(T);", nil}, // crate:: path from a submodule, through a private module
+		{"task::JoinHandle::abort", "method", "pub fn abort(&self)", nil},
+		{"Command", "struct", "pub struct Command;", nil},
+		{"Command::new", "method", "pub fn new() -> Self", nil},
+		{"Command::arg", "method", "pub fn arg(self, a: &str) -> Self", nil}, // an impl in another private module
+		{"assist", "function", "pub fn helper()", nil},                      // pub use util::{helper as assist}
+		{"Kept", "struct", "pub struct Kept;", nil},
+	}
+	for _, tt := range tests {
+		s, ok := syms[tt.name]
+		if !ok {
+			t.Errorf("%s is missing", tt.name)
+			continue
+		}
+		if s.Kind != tt.kind || s.Signature != tt.sig || !reflect.DeepEqual(s.Aliases, tt.aliases) {
+			t.Errorf("%s: %s %q aliases %q, want %s %q aliases %q", tt.name, s.Kind, s.Signature, s.Aliases, tt.kind, tt.sig, tt.aliases)
+		}
+	}
+	for _, absent := range []string{"__private", "cfg_rt", "Dropped", "Command::private", "spawn", "Listener", "net::tcp::listener::TcpListener", "command_ext::Command::arg"} {
+		if _, ok := syms[absent]; ok {
+			t.Errorf("%s must not be listed", absent)
+		}
+	}
+	for _, s := range res.Symbols {
+		if s.Kind == "use" {
+			t.Errorf("re-export %s %q left unresolved", s.Name, s.Signature)
+		}
+	}
+}
+
+func TestExpandUse(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"a::B", []string{"a::B"}},
+		{"a::{B, c::D as E, f::*}", []string{"a::B", "a::c::D as E", "a::f::*"}},
+		{"crate::x::{self, y::{Z, W}}", []string{"crate::x", "crate::x::y::Z", "crate::x::y::W"}},
+		{"a::{B,}", []string{"a::B"}},
+		{"a::B as _", nil},
+		{"{a, b}", []string{"a", "b"}},
+	}
+	for _, tt := range tests {
+		var leaves []useLeaf
+		expandUse(tt.text, nil, &leaves, 0)
+		var got []string
+		for _, l := range leaves {
+			s := strings.Join(l.path, "::")
+			if l.glob {
+				s += "::*"
+			}
+			if l.rename != "" {
+				s += " as " + l.rename
+			}
+			got = append(got, s)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("expandUse(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+func FuzzExpandUse(f *testing.F) {
+	for _, s := range []string{"a::{B, c::D as E, f::*}", "crate::x::{self, y::{Z, W}}", "{{{", "a::}}{{::b", "x as"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var leaves []useLeaf
+		expandUse(text, nil, &leaves, 0)
+		if len(leaves) > 257 {
+			t.Fatalf("%d leaves", len(leaves))
+		}
+		for _, l := range leaves {
+			if len(l.path) == 0 {
+				t.Fatalf("an empty path from %q", text)
+			}
+		}
+	})
+}
