@@ -97,9 +97,9 @@ func TestScanReexportsAndMacros(t *testing.T) {
 		name, kind, sig string
 		aliases         []string
 	}{
-		{"oops", "macro", "macro_rules! oops {\n    ($msg:literal) => { … };\n}", nil},         // a private module's exported macro
-		{"json", "macro", "macro_rules! json {\n    ($($t:tt)+) => { … };\n}", nil},            // macro_export(local_inner_macros)
-		{"select", "macro", "macro_rules! select {\n    () => { … };\n}", nil},                 // a doc(hidden) module's exported macro
+		{"oops", "macro", "macro_rules! oops {\n    ($msg:literal) => { … };\n}", nil},                // a private module's exported macro
+		{"json", "macro", "macro_rules! json {\n    ($($t:tt)+) => { … };\n}", nil},                   // macro_export(local_inner_macros)
+		{"select", "macro", "macro_rules! select {\n    () => { … };\n}", nil},                        // a doc(hidden) module's exported macro
 		{"task::spawn", "function", "pub fn spawn<T>(future: T) -> JoinHandle<T>", []string{"spawn"}}, // cfg_rt! { pub use task::spawn; }
 		{"net::TcpListener", "struct", "pub struct TcpListener {\n    /* private fields */\n}", []string{"Listener"}},
 		{"net::TcpListener::bind", "method", "pub async fn bind(addr: &str) -> std::io::Result<TcpListener>", nil}, // inside cfg_not_wasi! in the impl
@@ -109,7 +109,7 @@ func TestScanReexportsAndMacros(t *testing.T) {
 		{"Command", "struct", "pub struct Command;", nil},
 		{"Command::new", "method", "pub fn new() -> Self", nil},
 		{"Command::arg", "method", "pub fn arg(self, a: &str) -> Self", nil}, // an impl in another private module
-		{"assist", "function", "pub fn helper()", nil},                      // pub use util::{helper as assist}
+		{"assist", "function", "pub fn helper()", nil},                       // pub use util::{helper as assist}
 		{"Kept", "struct", "pub struct Kept;", nil},
 	}
 	for _, tt := range tests {
