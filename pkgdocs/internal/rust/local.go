@@ -62,7 +62,8 @@ func (s *Source) describeLocal(ctx context.Context, name string, req Request) (*
 		}
 	}
 	var why []string
-	for _, src := range projectSources(req.ProjectPath, s.cargoHome()) {
+	sources := projectSources(req.ProjectPath, s.cargoHome())
+	for _, src := range sources {
 		tree, where, v, err := findLocal(src, name, version)
 		if err != nil {
 			why = append(why, err.Error())
@@ -80,11 +81,70 @@ func (s *Source) describeLocal(ctx context.Context, name string, req Request) (*
 			SourceURL: where, ResolvedFrom: resolved,
 			Install: fmt.Sprintf("```sh\ncargo add %s@%s\n```", name, v),
 		}
-		s.document(ctx, pkg, tree)
+		versions := map[string]string{}
+		s.document(ctx, pkg, tree, localCrates(req.ProjectPath, sources, versions))
 		pkg.Origin = sourceLabel(src) + ": " + pkg.Origin
+		var used []string
+		for _, sym := range pkg.Symbols {
+			if v, ok := versions[sym.Package]; ok && sym.Package != "" {
+				used = append(used, sym.Package+" "+v)
+				delete(versions, sym.Package)
+			}
+		}
+		if len(used) > 0 {
+			pkg.Origin += " + items re-exported from " + strings.Join(used, ", ")
+		}
 		return pkg, ""
 	}
 	return nil, strings.Join(why, "; ")
+}
+
+// localCrates returns the Scanner.Extern of a crate read from a local
+// source: the public API of another crate (a dependency the crate
+// re-exports items of, such as thiserror's thiserror-impl) at the version
+// the project's Cargo.lock pins (else the highest a directory source
+// holds), from the same local sources, scanned once; versions collects
+// the versions of the crates read, for the answer's origin.
+func localCrates(project string, sources []localSource, versions map[string]string) func(string) []model.Symbol {
+	var lock []byte
+	if project != "" {
+		if p := nearestFile(project, "Cargo.lock"); p != "" {
+			lock, _ = os.ReadFile(p)
+		}
+	}
+	cache := map[string][]model.Symbol{}
+	return func(crate string) []model.Symbol {
+		if syms, ok := cache[crate]; ok || len(cache) >= 16 {
+			return syms
+		}
+		cache[crate] = nil
+		version, name := "", crate
+		for _, n := range nameVariants(crate) {
+			if v, ok := lockfile.CargoVersion(lock, n); ok {
+				version, name = v, n
+				break
+			}
+		}
+		for _, src := range sources {
+			tree, _, v, err := findLocal(src, name, version)
+			if err != nil || tree == nil {
+				continue
+			}
+			man := readManifest(tree)
+			lib := man.lib
+			if lib == "" {
+				lib = "src/lib.rs"
+			}
+			syms := (&Scanner{Read: tree.Get, MaxSymbols: 1000}).Scan(lib).Symbols
+			for i := range syms {
+				syms[i].Package = name
+			}
+			cache[crate] = syms
+			versions[name] = v
+			return syms
+		}
+		return nil
+	}
 }
 
 // sourceLabel names a local source in an answer's header.

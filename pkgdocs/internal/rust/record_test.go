@@ -19,16 +19,16 @@ import (
 // Debian's librust-*-dev packages install in /usr/share/cargo/registry.
 var evalProjects = []struct {
 	name, layout string
-	crates       []string // <name>-<version> directories of the Debian registry
+	crates       []string // <name>-<version> directories of the Debian registry; "+" marks a dependency of one of them
 }{
 	// Cargo's own unpacked registry sources under $CARGO_HOME.
-	{"rust-registry", "registry", []string{"tokio-1.24.2", "clap-4.0.32", "bytes-1.2.1"}},
+	{"rust-registry", "registry", []string{"tokio-1.24.2", "clap-4.0.32", "bytes-1.2.1", "+tokio-macros-1.7.0", "+clap_derive-4.0.21"}},
 	// `cargo vendor`: vendor/<name>/ with .cargo-checksum.json, and the
 	// .cargo/config.toml it asks for.
-	{"rust-vendor", "vendor", []string{"serde-1.0.152", "serde_json-1.0.87", "anyhow-1.0.69", "thiserror-1.0.38"}},
+	{"rust-vendor", "vendor", []string{"serde-1.0.152", "serde_json-1.0.87", "anyhow-1.0.69", "thiserror-1.0.38", "+thiserror-impl-1.0.38", "+serde_derive-1.0.152"}},
 	// Debian's directory source: <name>-<version>/ directories, named by
 	// the Cargo home's config.toml as Debian's build helpers do.
-	{"rust-debian", "debian", []string{"log-0.4.17", "regex-1.7.1", "rand-0.8.5", "itertools-0.10.3"}},
+	{"rust-debian", "debian", []string{"log-0.4.17", "regex-1.7.1", "rand-0.8.5", "itertools-0.10.3", "+rand_core-0.6.3", "+either-1.6.1"}},
 }
 
 // TestRecordEvalProjects re-records testdata/eval/projects/rust-*.txtar
@@ -51,6 +51,7 @@ func TestRecordEvalProjects(t *testing.T) {
 		var lock, deps strings.Builder
 		var recorded []string
 		for _, c := range p.crates {
+			c, dependency := strings.CutPrefix(c, "+")
 			dir := filepath.Join(registry, c)
 			id := readPackageID(dir)
 			if id.name == "" {
@@ -76,7 +77,9 @@ func TestRecordEvalProjects(t *testing.T) {
 				ar.Files = append(ar.Files, txtar.File{Name: base + n, Data: withNewline(files[n])})
 			}
 			fmt.Fprintf(&lock, "\n[[package]]\nname = %q\nversion = %q\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n", id.name, id.version)
-			fmt.Fprintf(&deps, "%s = %q\n", id.name, "="+id.version)
+			if !dependency {
+				fmt.Fprintf(&deps, "%s = %q\n", id.name, "="+id.version)
+			}
 			recorded = append(recorded, fmt.Sprintf("%s %s (%s)", id.name, id.version, debianPackage(id.name)))
 		}
 		project := []txtar.File{

@@ -19,6 +19,9 @@ import (
 type Scanner struct {
 	Read       func(name string) ([]byte, bool)
 	MaxSymbols int // default 3000
+	// Extern, if set, returns the public symbols of another crate (by
+	// the name the source uses, thiserror_impl), for re-exports from it.
+	Extern func(crate string) []model.Symbol
 	MaxFiles   int // default 1000
 
 	files    int                  // files read
@@ -142,6 +145,7 @@ type itemHead struct {
 	docs                 []string
 	public, hidden, test bool
 	macroExport          bool
+	procMacro            string // the #[proc_macro...] attribute of a procedural macro's function
 	pathAttr             string
 	start                int // first token of the item (after attributes)
 }
@@ -183,6 +187,8 @@ func (m *module) head(i, end int, h *itemHead) int {
 					h.hidden = true
 				case attr == "cfg(test)" || strings.HasPrefix(attr, "test"):
 					h.test = true
+				case attr == "proc_macro" || attr == "proc_macro_attribute" || strings.HasPrefix(attr, "proc_macro_derive"):
+					h.procMacro = attr
 				case attr == "macro_export" || strings.HasPrefix(attr, "macro_export("):
 					h.macroExport = true
 				case strings.HasPrefix(attr, "path"):
@@ -383,11 +389,34 @@ func (m *module) itemBody(open, end int, h *itemHead, kw, name, owner, sig strin
 		if isTraitOwner(owner) {
 			sig += " { … }"
 		}
+		if h.procMacro != "" && owner == "" && visible {
+			m.procMacro(h, name, sig)
+			return close + 1
+		}
 	}
 	if visible && name != "" {
 		m.emit(h, kw, name, owner, sig)
 	}
 	return close + 1
+}
+
+// procMacro lists a procedural macro by the name users write: a derive
+// macro by its derive name (thiserror-impl's derive_error is `Error`), an
+// attribute or function-like macro by its function's name.
+func (m *module) procMacro(h *itemHead, fn, sig string) {
+	kind, name := "macro", fn
+	switch {
+	case h.procMacro == "proc_macro_attribute":
+		kind = "attribute macro"
+	case strings.HasPrefix(h.procMacro, "proc_macro_derive"):
+		kind = "derive macro"
+		args := strings.TrimSuffix(strings.TrimPrefix(h.procMacro[len("proc_macro_derive"):], "("), ")")
+		name = strings.TrimSpace(strings.Split(args, ",")[0])
+		if name == "" {
+			return
+		}
+	}
+	m.s.add(model.Symbol{Name: m.prefix + name, Kind: kind, Signature: "#[" + h.procMacro + "]\n" + sig, Doc: strings.TrimSpace(strings.Join(h.docs, "\n")), File: m.file})
 }
 
 // traitOwner marks an owner name as a trait, whose members are public

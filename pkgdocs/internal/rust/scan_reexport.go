@@ -91,6 +91,7 @@ type useRequest struct {
 	name   string   // the re-exported name (prefix included); for a glob, the prefix
 	glob   bool
 	listed string // symbolKey of the listed re-export, dropped once resolved
+	extern bool   // the path may start with another crate's name
 }
 
 func symbolKey(s model.Symbol) string { return s.Name + "\x00" + s.Signature }
@@ -114,7 +115,8 @@ func (m *module) listUse(listed model.Symbol, leaf useLeaf) {
 	if base == nil || len(path) == 0 || path[0] == "super" {
 		return
 	}
-	req := useRequest{base: base, path: path, abs: base.prefix + strings.Join(path, "::"), listed: symbolKey(listed), glob: leaf.glob}
+	p0 := leaf.path[0]
+	req := useRequest{base: base, path: path, abs: base.prefix + strings.Join(path, "::"), listed: symbolKey(listed), glob: leaf.glob, extern: p0 != "crate" && p0 != "self" && p0 != "super"}
 	req.name = strings.TrimSuffix(listed.Name, "*")
 	m.s.requests = append(m.s.requests, req)
 }
@@ -190,8 +192,8 @@ func (s *Scanner) resolveRequests(from int) {
 	for round := 0; round < 2 && len(s.requests) > from; round++ {
 		byName := make(map[string]int, len(s.out))
 		for i, sym := range s.out {
-			if _, ok := byName[sym.Name]; !ok && sym.Kind != "use" {
-				byName[sym.Name] = i
+			if _, ok := byName[nsKey(sym)]; !ok && sym.Kind != "use" {
+				byName[nsKey(sym)] = i
 			}
 		}
 		var left []useRequest
@@ -209,11 +211,26 @@ func (s *Scanner) resolveRequests(from int) {
 // alias of the target when the target is listed already, else as a copy
 // of the item (and its members) found by scanning the modules its path
 // passes through.
-// byName indexes the symbols of s.out that are not re-exports; symbols
+// nsKey is a symbol's name in its namespace: macros ("!"+name) apart from
+// types, values and modules, as Rust keeps them (serde's Serialize trait
+// and derive macro).
+func nsKey(sym model.Symbol) string {
+	if strings.HasSuffix(sym.Kind, "macro") {
+		return "!" + sym.Name
+	}
+	return sym.Name
+}
+
+// byName indexes (by nsKey) the symbols of s.out that are not
+// re-exports; symbols
 // resolve adds are added to it.
 func (s *Scanner) resolve(r useRequest, byName map[string]int) bool {
 	if !r.glob {
-		if i, ok := byName[r.abs]; ok {
+		i, ok := byName[r.abs]
+		if !ok {
+			i, ok = byName["!"+r.abs]
+		}
+		if ok {
 			if r.name != r.abs && !contains(s.out[i].Aliases, r.name) {
 				s.out[i].Aliases = append(s.out[i].Aliases, r.name)
 			}
@@ -222,31 +239,68 @@ func (s *Scanner) resolve(r useRequest, byName map[string]int) bool {
 		}
 	}
 	var found []model.Symbol
-	for _, sym := range s.revealScan(r.base, r.path[0]) {
-		if rest, ok := strings.CutPrefix(sym.Name, r.abs); ok && (r.glob && strings.HasPrefix(rest, "::") || rest == "" || strings.HasPrefix(rest, "::") && sym.Kind == "method") {
-			if r.glob && strings.Count(rest, "::") > 1 && sym.Kind != "method" {
-				continue
-			}
-			sym.Name = r.name + strings.TrimPrefix(rest, "::")
-			if !r.glob && rest != "" {
-				sym.Name = r.name + rest
-			}
-			if _, exists := byName[sym.Name]; !exists && sym.Kind != "use" {
-				found = append(found, sym)
-			}
-		}
+	if _, local := r.base.modules[r.path[0]]; !local && r.extern && s.Extern != nil {
+		found = s.matches(s.Extern(r.path[0]), strings.Join(r.path[1:], "::"), r, byName)
+	} else {
+		found = s.matches(s.revealScan(r.base, r.path[0]), r.abs, r, byName)
 	}
 	if len(found) == 0 {
+		i, ok := byName[r.name]
+		if !ok {
+			i, ok = byName["!"+r.name]
+		}
+		if ok && !r.glob && s.out[i].Kind != "mod" {
+			s.dropped[r.listed] = true // another cfg variant's re-export under the same name was resolved
+			return true
+		}
 		return false
 	}
 	for _, sym := range found {
 		if len(s.out) < s.MaxSymbols {
-			byName[sym.Name] = len(s.out)
+			byName[nsKey(sym)] = len(s.out)
 		}
 		s.add(sym)
 	}
 	s.dropped[r.listed] = true
 	return true
+}
+
+// matches returns the symbols of syms a re-export names, renamed as
+// re-exported: the item at path abs and its methods, or for a glob the
+// items one level below abs ("" for a crate's root) and their methods.
+func (s *Scanner) matches(syms []model.Symbol, abs string, r useRequest, byName map[string]int) []model.Symbol {
+	var found []model.Symbol
+	for _, sym := range syms {
+		var rest string // the part of the name below abs
+		switch {
+		case abs == "" && r.glob:
+			rest = sym.Name
+		case sym.Name == abs:
+		case strings.HasPrefix(sym.Name, abs+"::"):
+			rest = sym.Name[len(abs)+2:]
+		default:
+			continue
+		}
+		depth := strings.Count(rest, "::")
+		if r.glob {
+			if rest == "" || depth > 1 || depth == 1 && sym.Kind != "method" {
+				continue
+			}
+			sym.Name = r.name + rest
+		} else {
+			if rest != "" && (depth > 0 || sym.Kind != "method") {
+				continue
+			}
+			sym.Name = r.name
+			if rest != "" {
+				sym.Name += "::" + rest
+			}
+		}
+		if _, exists := byName[nsKey(sym)]; !exists && sym.Kind != "use" && sym.Kind != "mod" {
+			found = append(found, sym)
+		}
+	}
+	return found
 }
 
 func contains(list []string, s string) bool {

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
 )
 
 // reexportCrate is laid out as tokio, anyhow and clap are: macros exported
@@ -182,4 +184,42 @@ func FuzzExpandUse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A facade's re-exports from other crates are listed from those crates'
+// APIs (Scanner.Extern): a glob of a proc-macro crate's derive macros, a
+// trait with its methods, a renamed item; a derive macro and a trait of the
+// same name are both listed, as Rust keeps them in different namespaces.
+func TestScanExternCrates(t *testing.T) {
+	impl := (&Scanner{Read: reader(map[string][]byte{"src/lib.rs": []byte(`
+/// Derives Error.
+#[proc_macro_derive(Error, attributes(error, source))]
+pub fn derive_error(input: TokenStream) -> TokenStream { input }
+#[proc_macro_attribute]
+pub fn main(args: TokenStream, item: TokenStream) -> TokenStream { item }
+#[proc_macro_derive(Hidden)]
+fn not_public(input: TokenStream) -> TokenStream { input }
+`)})}).Scan("src/lib.rs").Symbols
+	core := (&Scanner{Read: reader(map[string][]byte{"src/lib.rs": []byte(`
+pub trait RngCore { fn next_u32(&mut self) -> u32; }
+pub struct Unused;
+`)})}).Scan("src/lib.rs").Symbols
+	crates := map[string][]model.Symbol{"facade_impl": impl, "rand_core": core}
+	lib := `pub use facade_impl::*;
+pub use rand_core::{RngCore, Unused as Renamed};
+pub trait Error {}
+pub use missing_crate::Thing;
+`
+	res := (&Scanner{Read: reader(map[string][]byte{"src/lib.rs": []byte(lib)}), Extern: func(c string) []model.Symbol { return crates[c] }}).Scan("src/lib.rs")
+	var got []string
+	for _, s := range res.Symbols {
+		got = append(got, s.Kind+" "+s.Name)
+	}
+	want := []string{"trait Error", "use Thing", "derive macro Error", "attribute macro main", "struct Renamed", "trait RngCore", "method RngCore::next_u32"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("symbols %q, want %q", got, want)
+	}
+	if sig := symbolMap(res.Symbols)["RngCore::next_u32"].Signature; sig != "fn next_u32(&mut self) -> u32;" {
+		t.Errorf("RngCore::next_u32: %q", sig)
+	}
 }
