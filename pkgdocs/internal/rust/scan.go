@@ -21,8 +21,8 @@ type Scanner struct {
 	MaxSymbols int // default 3000
 	// Extern, if set, returns the public symbols of another crate (by
 	// the name the source uses, thiserror_impl), for re-exports from it.
-	Extern func(crate string) []model.Symbol
-	MaxFiles   int // default 1000
+	Extern   func(crate string) []model.Symbol
+	MaxFiles int // default 1000
 
 	files    int                  // files read
 	scans    int                  // modules scanned (a file may be scanned under several names)
