@@ -81,14 +81,14 @@ func (s *Source) describeLocal(ctx context.Context, name string, req Request) (*
 			SourceURL: where, ResolvedFrom: resolved,
 			Install: fmt.Sprintf("```sh\ncargo add %s@%s\n```", name, v),
 		}
-		versions := map[string]string{}
-		s.document(ctx, pkg, tree, localCrates(req.ProjectPath, sources, versions))
+		s.document(ctx, pkg, tree, localCrates(req.ProjectPath, sources))
 		pkg.Origin = sourceLabel(src) + ": " + pkg.Origin
 		var used []string
+		seen := map[string]bool{}
 		for _, sym := range pkg.Symbols {
-			if v, ok := versions[sym.Package]; ok && sym.Package != "" {
-				used = append(used, sym.Package+" "+v)
-				delete(versions, sym.Package)
+			if sym.Package != "" && !seen[sym.Package] {
+				seen[sym.Package] = true
+				used = append(used, sym.Package)
 			}
 		}
 		if len(used) > 0 {
@@ -103,9 +103,9 @@ func (s *Source) describeLocal(ctx context.Context, name string, req Request) (*
 // source: the public API of another crate (a dependency the crate
 // re-exports items of, such as thiserror's thiserror-impl) at the version
 // the project's Cargo.lock pins (else the highest a directory source
-// holds), from the same local sources, scanned once; versions collects
-// the versions of the crates read, for the answer's origin.
-func localCrates(project string, sources []localSource, versions map[string]string) func(string) []model.Symbol {
+// holds), from the same local sources, scanned once. Its symbols name
+// their crate (Package: thiserror-impl@1.0.38).
+func localCrates(project string, sources []localSource) func(string) []model.Symbol {
 	var lock []byte
 	if project != "" {
 		if p := nearestFile(project, "Cargo.lock"); p != "" {
@@ -137,10 +137,9 @@ func localCrates(project string, sources []localSource, versions map[string]stri
 			}
 			syms := (&Scanner{Read: tree.Get, MaxSymbols: 1000}).Scan(lib).Symbols
 			for i := range syms {
-				syms[i].Package = name
+				syms[i].Package = name + "@" + v
 			}
 			cache[crate] = syms
-			versions[name] = v
 			return syms
 		}
 		return nil

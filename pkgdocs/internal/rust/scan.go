@@ -37,7 +37,15 @@ type Scanner struct {
 	dropped  map[string]bool           // listed re-exports that were resolved, by symbolKey
 	macros   []model.Symbol            // #[macro_export] macros, crate-root names
 	hidden   []model.Symbol            // methods found in private modules only
+	impls    []traitImpl               // trait impls seen: impl Trait for Type
 }
+
+// maxTraitImpls bounds the trait impls a Scan remembers.
+const maxTraitImpls = 5000
+
+// traitImpl is an `impl Trait for Type`, by the last segments of their
+// paths.
+type traitImpl struct{ trait, self string }
 
 // maxScans bounds the module scans of one Scan: re-exports resolved
 // through private modules scan some files more than once.
@@ -64,7 +72,7 @@ func (s *Scanner) Scan(file string) ScanResult {
 	if s.MaxFiles <= 0 {
 		s.MaxFiles = 1000
 	}
-	s.files, s.out, s.root, s.reveal, s.pending, s.requests, s.macros, s.hidden = 0, nil, nil, 0, nil, nil, nil, nil
+	s.files, s.out, s.root, s.reveal, s.pending, s.requests, s.macros, s.hidden, s.impls = 0, nil, nil, 0, nil, nil, nil, nil, nil
 	s.revealed, s.scanned, s.dropped, s.lexed, s.scans = map[string][]model.Symbol{}, map[string]bool{}, map[string]bool{}, map[string]lexedFile{}, 0
 	docs := s.file(file, "", 0, nil)
 	truncated := len(s.out) >= s.MaxSymbols
@@ -494,7 +502,7 @@ func (m *module) impl(i, k, end int, h *itemHead) int {
 	if h.test {
 		return close + 1
 	}
-	self := ""
+	self, trait := "", ""
 	depth := 0
 	for j := k + 1; j < stop; j++ {
 		t := m.toks[j]
@@ -503,13 +511,19 @@ func (m *module) impl(i, k, end int, h *itemHead) int {
 			depth++
 		case t.text == ">" && depth > 0 && !(!t.space && m.toks[j-1].text == "-"):
 			depth--
-		case depth == 0 && t.kind == tIdent && t.text == "for":
-			return close + 1 // a trait impl
-		case depth == 0 && t.kind == tIdent && t.text != "where" && t.text != "dyn":
+		case depth == 0 && t.kind == tIdent && t.text == "for" && trait == "":
+			trait, self = self, ""
+		case depth == 0 && t.kind == tIdent && t.text != "where" && t.text != "dyn" && t.text != "mut":
 			self = t.text
 		case t.kind == tIdent && t.text == "where":
 			j = stop
 		}
+	}
+	if trait != "" { // a trait impl: its methods are listed with the trait's
+		if self != "" && len(m.s.impls) < maxTraitImpls {
+			m.s.impls = append(m.s.impls, traitImpl{trait: trait, self: self})
+		}
+		return close + 1
 	}
 	if self != "" {
 		m.items(stop+1, close, m.prefix+self)

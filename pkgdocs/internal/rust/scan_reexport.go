@@ -392,7 +392,42 @@ func (s *Scanner) finish() {
 			names[moved.Name] = true
 		}
 	}
+	s.traitMethods(types, names)
 	for _, m := range s.macros {
 		s.add(m)
+	}
+}
+
+// traitMethods lists the methods a crate's type gets from an impl of one
+// of the crate's traits (BytesMut::put_slice from `impl BufMut for
+// BytesMut`), found by name but not listed in the API or among the type's
+// own methods.
+func (s *Scanner) traitMethods(types map[string][]string, names map[string]bool) {
+	methods := map[string][]model.Symbol{} // trait path -> its methods
+	for _, sym := range s.out {
+		if i := strings.LastIndex(sym.Name, "::"); i > 0 && sym.Kind == "method" {
+			methods[sym.Name[:i]] = append(methods[sym.Name[:i]], sym)
+		}
+	}
+	seen := map[traitImpl]bool{}
+	for _, im := range s.impls {
+		if seen[im] {
+			continue
+		}
+		seen[im] = true
+		self, trait := types[im.self], types[im.trait]
+		if len(self) != 1 || len(trait) != 1 {
+			continue
+		}
+		for _, m := range methods[trait[0]] {
+			name := self[0] + m.Name[len(trait[0]):]
+			if names[name] {
+				continue // an inherent method of the same name comes first
+			}
+			names[name] = true
+			m.Name, m.Kind, m.Hidden = name, "trait method", true
+			m.Doc = strings.TrimSpace(m.Doc + "\n\n*From the trait " + trait[0] + " (impl " + im.trait + " for " + im.self + ").*")
+			s.add(m)
+		}
 	}
 }

@@ -26,8 +26,8 @@ func TestScanCrateSource(t *testing.T) {
 	}
 	// Source order. Re-exports of the private error module are scanned in
 	// place; the re-export from the public codec module becomes a name of
-	// codec::Codec; the private method, the trait impls and the cfg(test)
-	// module are not listed.
+	// codec::Codec; the private method and the cfg(test) module are not
+	// listed; the methods Utf8 has from its Codec impl are, hidden.
 	want := `mod codec
 trait codec::Codec
 method codec::Codec::encode
@@ -44,6 +44,8 @@ trait Backend
 method Backend::load
 method Backend::name
 function open
+trait method codec::Utf8::encode
+trait method codec::Utf8::decode
 macro kv`
 	if got := names(res.Symbols); got != want {
 		t.Fatalf("symbols:\n%s\nwant:\n%s", got, want)
@@ -70,6 +72,9 @@ macro kv`
 	}
 	if d := syms["codec"].Doc; d != "Encoding values to bytes." {
 		t.Errorf("module docs = %q", d)
+	}
+	if m := syms["codec::Utf8::encode"]; !m.Hidden || !strings.Contains(m.Doc, "From the trait codec::Codec (impl Codec for Utf8)") {
+		t.Errorf("codec::Utf8::encode: hidden %v, doc %q", m.Hidden, m.Doc)
 	}
 	if a := syms["codec::Codec"].Aliases; len(a) != 1 || a[0] != "Codec" {
 		t.Errorf("codec::Codec aliases = %q, want the re-exported name Codec", a)
