@@ -82,7 +82,7 @@ func (s *Source) describeLocal(ctx context.Context, name string, req Request) (*
 			Install: fmt.Sprintf("```sh\ncargo add %s@%s\n```", name, v),
 		}
 		s.document(ctx, pkg, tree, localCrates(req.ProjectPath, sources))
-		pkg.Origin = sourceLabel(src) + ": " + pkg.Origin
+		pkg.Origin = sourceLabel(src, req.ProjectPath) + ": " + pkg.Origin
 		var used []string
 		seen := map[string]bool{}
 		for _, sym := range pkg.Symbols {
@@ -146,15 +146,27 @@ func localCrates(project string, sources []localSource) func(string) []model.Sym
 	}
 }
 
-// sourceLabel names a local source in an answer's header.
-func sourceLabel(src localSource) string {
+// sourceLabel names a local source in an answer's header, with paths
+// inside the project relative to it.
+func sourceLabel(src localSource, project string) string {
+	short := func(p string) string {
+		if project == "" {
+			return p
+		}
+		if abs, err := filepath.Abs(project); err == nil {
+			if rel, err := filepath.Rel(abs, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return filepath.ToSlash(rel)
+			}
+		}
+		return p
+	}
 	switch src.kind {
 	case registrySource:
 		return "local Cargo registry sources"
 	case archiveSource:
-		return "local registry " + src.dir + " (" + src.from + ")"
+		return "local registry " + short(src.dir) + " (" + short(src.from) + ")"
 	}
-	return "directory source " + src.dir + " (" + src.from + ")"
+	return "directory source " + short(src.dir) + " (" + short(src.from) + ")"
 }
 
 // nameVariants is name as written and with '-' and '_' swapped, as

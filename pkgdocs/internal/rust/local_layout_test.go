@@ -66,7 +66,7 @@ func TestLocalLayouts(t *testing.T) {
 		{"cargo vendor", true, func(t *testing.T, project, home string) {
 			write(t, filepath.Join(project, "vendor", "kvstore"), crate)
 			write(t, project, map[string][]byte{".cargo/config.toml": []byte("[source.crates-io]\nreplace-with = \"vendored-sources\"\n\n[source.vendored-sources]\ndirectory = \"vendor\"\n")})
-		}, "0.3.1", "directory source " + filepath.Join("PROJECT", "vendor"), ""},
+		}, "0.3.1", "directory source vendor (.cargo/config.toml)", ""},
 		{"Debian's directory source", true, func(t *testing.T, project, home string) {
 			write(t, filepath.Join(filepath.Dir(home), "debian", "registry", "kvstore-0.3.1"), crate)
 			write(t, home, map[string][]byte{"config.toml": []byte("[source.crates-io]\nreplace-with = \"debian-packages\"\n[source.debian-packages]\ndirectory = \"debian/registry\"\n")})
