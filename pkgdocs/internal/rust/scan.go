@@ -343,10 +343,8 @@ func (m *module) item(i, end int, h *itemHead, owner string) int {
 		return stop + 1
 	case "fn", "struct", "enum", "union", "trait", "type", "const", "static":
 	default:
-		if k+2 < end && m.toks[k+1].text == "!" && m.toks[k+2].text == "{" && !h.test && !h.hidden {
-			close := m.matching(k+2, end)
-			m.items(k+3, close, owner) // cfg_rt! { pub mod runtime; }: items wrapped in a macro call
-			return close + 1
+		if bang := m.macroCall(k, end); bang > 0 && !h.test && !h.hidden {
+			return m.macroItems(bang+1, end, owner)
 		}
 		return m.skipItem(k, end)
 	}
@@ -377,6 +375,42 @@ func (m *module) item(i, end int, h *itemHead, owner string) int {
 		return stop + 1
 	}
 	return m.itemBody(stop, end, h, kw.text, name, owner, sig, visible)
+}
+
+// macroCall returns the index of the '!' of an item-position macro call
+// with a { body } starting at k (cfg_rt! {, cfg_if::cfg_if! {), or -1.
+func (m *module) macroCall(k, end int) int {
+	j := k
+	for j+2 < end && m.toks[j].kind == tIdent && m.toks[j+1].text == ":" && m.toks[j+2].text == ":" {
+		j += 3 // a path: cfg_if::cfg_if!
+	}
+	if j+2 < end && m.toks[j].kind == tIdent && m.toks[j+1].text == "!" && m.toks[j+2].text == "{" {
+		return j + 1
+	}
+	return -1
+}
+
+// macroItems scans the { body } opening at open of an item-position macro
+// call as items, as cfg_*! wrappers hold them; a cfg_if! body (if
+// #[cfg(..)] { items } else { items }) has every branch scanned, as cfg is
+// not evaluated. It returns the index after the body.
+func (m *module) macroItems(open, end int, owner string) int {
+	close := m.matching(open, end)
+	if open+1 < close && m.toks[open+1].text == "if" {
+		for j := open + 1; j < close; j++ {
+			switch m.toks[j].text {
+			case "{":
+				inner := m.matching(j, close)
+				m.items(j+1, inner, owner)
+				j = inner
+			case "[", "(":
+				j = m.matching(j, close) // the #[cfg(..)] condition
+			}
+		}
+		return close + 1
+	}
+	m.items(open+1, close, owner) // cfg_rt! { pub mod runtime; }
+	return close + 1
 }
 
 // itemBody handles an item with a { body }: struct, enum and union bodies

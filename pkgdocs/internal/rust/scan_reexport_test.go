@@ -223,3 +223,29 @@ pub use missing_crate::Thing;
 		t.Errorf("RngCore::next_u32: %q", sig)
 	}
 }
+
+// Items inside cfg_if! branches, all of them, as cfg is not evaluated.
+func TestScanCfgIf(t *testing.T) {
+	src := `cfg_if::cfg_if! {
+    if #[cfg(unix)] {
+        mod unix;
+        pub use unix::Poller;
+    } else if #[cfg(windows)] {
+        /// The Windows poller.
+        pub struct Poller;
+    } else {
+        compile_error!("unsupported");
+    }
+}
+cfg_if! { if #[cfg(feature = "std")] { pub fn with_std() {} } }
+`
+	res := (&Scanner{Read: reader(map[string][]byte{"src/lib.rs": []byte(src), "src/unix.rs": []byte("/// The Unix poller.\npub struct Poller { fd: i32 }\n")})}).Scan("src/lib.rs")
+	var got []string
+	for _, s := range res.Symbols {
+		got = append(got, s.Kind+" "+s.Name+": "+s.Doc)
+	}
+	want := []string{"struct Poller: The Unix poller.", "struct Poller: The Windows poller.", "function with_std: "}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("symbols %q, want %q", got, want)
+	}
+}
