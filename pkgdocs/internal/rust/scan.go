@@ -38,6 +38,9 @@ type Scanner struct {
 	macros   []model.Symbol            // #[macro_export] macros, crate-root names
 	hidden   []model.Symbol            // methods found in private modules only
 	impls    []traitImpl               // trait impls seen: impl Trait for Type
+
+	localMacros map[string]*macroDef // macro_rules! macros seen, by name
+	expansions  int                  // macro calls expanded
 }
 
 // maxTraitImpls bounds the trait impls a Scan remembers.
@@ -74,6 +77,7 @@ func (s *Scanner) Scan(file string) ScanResult {
 	}
 	s.files, s.out, s.root, s.reveal, s.pending, s.requests, s.macros, s.hidden, s.impls = 0, nil, nil, 0, nil, nil, nil, nil, nil
 	s.revealed, s.scanned, s.dropped, s.lexed, s.scans = map[string][]model.Symbol{}, map[string]bool{}, map[string]bool{}, map[string]lexedFile{}, 0
+	s.localMacros, s.expansions = nil, 0
 	docs := s.file(file, "", 0, nil)
 	truncated := len(s.out) >= s.MaxSymbols
 	s.resolveRequests(0)
@@ -138,6 +142,7 @@ type module struct {
 type privateMod struct {
 	file        string
 	open, close int
+	in          *module // whose tokens [open, close) are (an inline module)
 }
 
 type reexport struct {
@@ -225,18 +230,26 @@ func (m *module) head(i, end int, h *itemHead) int {
 }
 
 // text joins the source of tokens [i, j) with single spaces where the
-// source had whitespace or comments.
+// source had whitespace or comments, as one line: no space inside
+// brackets, and no trailing comma of a list written one item a line
+// (`fn f(\n    a: A,\n)` reads `fn f(a: A)`).
 func (m *module) text(i, j int) string {
 	var b strings.Builder
+	afterOpen := false
 	for k := i; k < j && k < len(m.toks); k++ {
 		t := m.toks[k]
 		if t.kind == tDocOuter || t.kind == tDocInner {
 			continue
 		}
-		if t.space && b.Len() > 0 {
+		closing := t.kind == tPunct && (t.text == ")" || t.text == "]")
+		if t.kind == tPunct && t.text == "," && k+1 < j && m.toks[k+1].space && (m.toks[k+1].text == ")" || m.toks[k+1].text == "]") {
+			continue // the trailing comma of a list written one item a line
+		}
+		if t.space && b.Len() > 0 && !afterOpen && !closing {
 			b.WriteByte(' ')
 		}
 		b.WriteString(m.src[t.start:t.end])
+		afterOpen = t.kind == tPunct && (t.text == "(" || t.text == "[")
 	}
 	return b.String()
 }
@@ -345,6 +358,15 @@ func (m *module) item(i, end int, h *itemHead, owner string) int {
 	default:
 		if bang := m.macroCall(k, end); bang > 0 && !h.test && !h.hidden {
 			return m.macroItems(bang+1, end, owner)
+		}
+		if def := m.s.localMacros[kw.text]; def != nil && k+2 < end && m.toks[k+1].text == "!" && (m.toks[k+2].text == "(" || m.toks[k+2].text == "[") && !h.test && !h.hidden {
+			close := m.matching(k+2, end)
+			if m.expandCall(def, k+2, close, owner) {
+				if close+1 < end && m.toks[close+1].text == ";" {
+					close++
+				}
+				return close + 1
+			}
 		}
 		return m.skipItem(k, end)
 	}
@@ -588,10 +610,11 @@ func (m *module) mod(k, end int, h *itemHead) int {
 	}
 	if stop < end && m.toks[stop].text == "{" {
 		close := m.matching(stop, end)
-		m.modules[name] = privateMod{open: stop + 1, close: close}
+		inline := privateMod{open: stop + 1, close: close, in: m}
+		m.modules[name] = inline
 		if !h.public {
-			m.private[name] = privateMod{open: stop + 1, close: close}
-			m.hideMod(privateMod{open: stop + 1, close: close}, name)
+			m.private[name] = inline
+			m.hideMod(inline, name)
 			return close + 1
 		}
 		m.s.add(sym)
@@ -653,7 +676,7 @@ func (m *module) use(i, stop int, h *itemHead) {
 		if len(path) > 0 && (path[0] == "self" || path[0] == "crate" && m.parent == nil && m.prefix == "") {
 			path = path[1:]
 		}
-		if len(path) == 2 && leaf.rename == "" && path[0] != "crate" && path[0] != "super" {
+		if (leaf.glob && len(path) == 1 || !leaf.glob && len(path) == 2) && leaf.rename == "" && path[0] != "crate" && path[0] != "super" {
 			r := reexport{mod: path[0], listed: listed, leaf: leaf}
 			if leaf.glob {
 				r.glob = true
@@ -698,7 +721,7 @@ func (m *module) reexport(r reexport) {
 			return
 		}
 		m.s.scans++
-		sub := m.inline("")
+		sub := pm.in.inline("")
 		sub.items(pm.open, pm.close, "")
 		sub.resolveReexports()
 	}
@@ -736,6 +759,9 @@ func (m *module) macro(k, end int, h *itemHead) int {
 	next := close + 1
 	if next < end && m.toks[next].text == ";" {
 		next++
+	}
+	if !h.test {
+		m.defineMacro(name, open, close)
 	}
 	if !h.macroExport || h.hidden || h.test {
 		return next

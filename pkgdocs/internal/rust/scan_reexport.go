@@ -158,7 +158,7 @@ func (m *module) scanModule(pm privateMod, prefix string) {
 		return
 	}
 	m.s.scans++
-	sub := m.inline(prefix)
+	sub := pm.in.inline(prefix) // the tokens' module: m itself, or a macro expansion in it
 	sub.items(pm.open, pm.close, "")
 	sub.resolveReexports()
 }
@@ -351,9 +351,15 @@ func (s *Scanner) finish() {
 	types := map[string][]string{} // last segment -> type paths
 	names := map[string]bool{}
 	kept := s.out[:0]
+	listed := map[string]bool{}
 	for _, sym := range s.out {
 		if sym.Kind == "use" && s.dropped[symbolKey(sym)] {
 			continue
+		}
+		if k := sym.Kind + " " + sym.Name; listed[k] && sym.Kind != "use" {
+			continue // another cfg variant of an item (Rust has no overloads)
+		} else {
+			listed[k] = true
 		}
 		kept = append(kept, sym)
 		names[sym.Name] = true

@@ -215,7 +215,7 @@ pub use missing_crate::Thing;
 	for _, s := range res.Symbols {
 		got = append(got, s.Kind+" "+s.Name)
 	}
-	want := []string{"trait Error", "use Thing", "derive macro Error", "attribute macro main", "struct Renamed", "trait RngCore", "method RngCore::next_u32"}
+	want := []string{"trait Error", "use Thing", "struct Renamed", "derive macro Error", "attribute macro main", "trait RngCore", "method RngCore::next_u32"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("symbols %q, want %q", got, want)
 	}
@@ -224,7 +224,8 @@ pub use missing_crate::Thing;
 	}
 }
 
-// Items inside cfg_if! branches, all of them, as cfg is not evaluated.
+// Items inside cfg_if! branches, all of them, as cfg is not evaluated;
+// an item in several branches is listed once.
 func TestScanCfgIf(t *testing.T) {
 	src := `cfg_if::cfg_if! {
     if #[cfg(unix)] {
@@ -244,8 +245,71 @@ cfg_if! { if #[cfg(feature = "std")] { pub fn with_std() {} } }
 	for _, s := range res.Symbols {
 		got = append(got, s.Kind+" "+s.Name+": "+s.Doc)
 	}
-	want := []string{"struct Poller: The Unix poller.", "struct Poller: The Windows poller.", "function with_std: "}
+	want := []string{"struct Poller: The Unix poller.", "function with_std: "} // cfg variants of an item: the first
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("symbols %q, want %q", got, want)
+	}
+}
+
+// Item-position calls of the crate's own macro_rules! macros are expanded
+// when an arm fits: a list of $name:fragment parameters (regex's
+// define_builder!), or the only arm with its repetitions left out (serde's
+// declare_error_trait!).
+func TestScanMacroExpansion(t *testing.T) {
+	src := `macro_rules! define_builder {
+    ($name:ident, $only_utf8:expr) => {
+        pub mod $name {
+            /// A configurable builder.
+            pub struct RegexBuilder(bool);
+            impl RegexBuilder {
+                pub fn new() -> RegexBuilder { RegexBuilder($only_utf8) }
+            }
+        }
+    };
+}
+define_builder!(bytes, false);
+define_builder!(unicode, true);
+pub use unicode::*;
+
+macro_rules! declare_error_trait {
+    (Error: Sized $(+ $($supertrait:ident)::+)*) => {
+        /// The Error trait.
+        pub trait Error: Sized $(+ $($supertrait)::+)* {
+            fn custom<T>(msg: T) -> Self;
+        }
+    }
+}
+declare_error_trait!(Error: Sized + StdError);
+declare_error_trait!(Error: Sized);
+
+macro_rules! two_arms { ($a:ident) => { pub struct $a; }; ($a:ident, $b:ident) => { pub struct $b; }; }
+two_arms!(First);
+two_arms!(Unused, Second);
+macro_rules! unbound { () => { pub struct $missing; } }
+unbound!();
+`
+	res := (&Scanner{Read: reader(map[string][]byte{"src/lib.rs": []byte(src)})}).Scan("src/lib.rs")
+	syms := symbolMap(res.Symbols)
+	tests := map[string]string{
+		"bytes::RegexBuilder": "pub struct RegexBuilder(bool);",
+		"RegexBuilder":        "pub struct RegexBuilder(bool);",
+		"RegexBuilder::new":   "pub fn new() -> RegexBuilder",
+		"Error":               "pub trait Error: Sized { … }",
+		"Error::custom":       "fn custom<T>(msg: T) -> Self;",
+		"First":               "pub struct First;",
+		"Second":              "pub struct Second;",
+	}
+	for name, want := range tests {
+		if got := syms[name].Signature; got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+	if d := syms["Error"].Doc; d != "The Error trait." {
+		t.Errorf("Error doc %q", d)
+	}
+	for _, absent := range []string{"Unused", "missing"} {
+		if _, ok := syms[absent]; ok {
+			t.Errorf("%s must not be listed", absent)
+		}
 	}
 }

@@ -111,6 +111,10 @@ impl<T: Fn() -> u8> Wrapper<T> {
 extern "C" { fn c_fn(); }
 /* block /* nested */ comment */
 pub static mut COUNTER: u32 = 0;
+pub fn multi(
+    a: u8,
+    b: (u8,),
+) -> [u8; 2] { [a, b.0] }
 `
 	res := (&Scanner{Read: reader(map[string][]byte{"src/lib.rs": []byte(src)})}).Scan("src/lib.rs")
 	syms := symbolMap(res.Symbols)
@@ -122,6 +126,7 @@ pub static mut COUNTER: u32 = 0;
 		"nested::Inline": "pub struct Inline;",
 		"Wrapper::call":  "pub async unsafe fn call(&self)",
 		"COUNTER":        "pub static mut COUNTER: u32 = 0;",
+		"multi":          "pub fn multi(a: u8, b: (u8,)) -> [u8; 2]", // one line, as rustdoc shows it
 	}
 	for name, want := range tests {
 		if got := syms[name].Signature; got != want {
