@@ -114,7 +114,7 @@ func localCrates(project string, sources []localSource) func(string) []model.Sym
 	}
 	cache := map[string][]model.Symbol{}
 	return func(crate string) []model.Symbol {
-		if syms, ok := cache[crate]; ok || len(cache) >= 16 {
+		if syms, ok := cache[crate]; ok || len(cache) >= 16 || sysroot[crate] {
 			return syms
 		}
 		cache[crate] = nil
@@ -145,6 +145,10 @@ func localCrates(project string, sources []localSource) func(string) []model.Sym
 		return nil
 	}
 }
+
+// sysroot are the crates that come with the Rust toolchain, never in a
+// project's sources.
+var sysroot = map[string]bool{"std": true, "core": true, "alloc": true, "proc_macro": true, "test": true}
 
 // sourceLabel names a local source in an answer's header, with paths
 // inside the project relative to it.

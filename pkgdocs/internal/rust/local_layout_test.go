@@ -17,40 +17,44 @@ import (
 
 const kvLock = "version = 3\n\n[[package]]\nname = \"kvstore\"\nversion = \"0.3.1\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n"
 
-// TestLocalLayouts: the ways a project's crates are on disk (Cargo's
-// registry sources, a symbolic link to a crate, cargo vendor's directory
-// source, Debian's directory source named by the Cargo home's
-// configuration, a local registry of .crate archives) are read with no
-// request to crates.io; a copy that cannot be used says why.
-func TestLocalLayouts(t *testing.T) {
-	crate := crateFiles(t)
-	write := func(t *testing.T, dir string, files map[string][]byte) {
-		for name, data := range files {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+// localLayout is one way a crate is on disk.
+type localLayout struct {
+	name    string
+	lock    bool
+	layout  func(t *testing.T, project, home string)
+	version string // "" when nothing local is read
+	origin  string // the start of the answer's origin
+	why     string // in the error when nothing is read
+}
+
+// writeFiles writes files under dir.
+func writeFiles(t *testing.T, dir string, files map[string][]byte) {
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
-	withVersion := func(v string) map[string][]byte {
-		out := map[string][]byte{}
-		for n, d := range crate {
-			out[n] = d
-		}
-		out["Cargo.toml"] = []byte(strings.Replace(string(crate["Cargo.toml"]), `version = "0.3.1"`, `version = "`+v+`"`, 1))
-		return out
+}
+
+// crateAtVersion is crate with its Cargo.toml saying version v.
+func crateAtVersion(crate map[string][]byte, v string) map[string][]byte {
+	out := map[string][]byte{}
+	for n, d := range crate {
+		out[n] = d
 	}
-	tests := []struct {
-		name    string
-		lock    bool
-		layout  func(t *testing.T, project, home string)
-		version string // "" when nothing local is read
-		origin  string // the start of the answer's origin
-		why     string // in the error when nothing is read
-	}{
+	out["Cargo.toml"] = []byte(strings.Replace(string(crate["Cargo.toml"]), `version = "0.3.1"`, `version = "`+v+`"`, 1))
+	return out
+}
+
+// localLayouts are the layouts TestLocalLayouts reads.
+func localLayouts(crate map[string][]byte) []localLayout {
+	write := writeFiles
+	withVersion := func(v string) map[string][]byte { return crateAtVersion(crate, v) }
+	return []localLayout{
 		{"registry sources", true, func(t *testing.T, project, home string) {
 			write(t, filepath.Join(home, "registry", "src", "index.crates.io-6f17d22bba15001f", "kvstore-0.3.1"), crate)
 		}, "0.3.1", "local Cargo registry sources", ""},
@@ -94,6 +98,17 @@ func TestLocalLayouts(t *testing.T) {
 			write(t, filepath.Join(home, "registry", "src", "index", "kvstore-0.3.1"), map[string][]byte{"Cargo.toml": crate["Cargo.toml"]})
 		}, "", "", "could not be read: no .rs files under src/"},
 	}
+}
+
+// TestLocalLayouts: the ways a project's crates are on disk (Cargo's
+// registry sources, a symbolic link to a crate, cargo vendor's directory
+// source, Debian's directory source named by the Cargo home's
+// configuration, a local registry of .crate archives) are read with no
+// request to crates.io; a copy that cannot be used says why.
+func TestLocalLayouts(t *testing.T) {
+	crate := crateFiles(t)
+	write := writeFiles
+	tests := localLayouts(crate)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var hits atomic.Int32

@@ -399,42 +399,6 @@ func (m *module) item(i, end int, h *itemHead, owner string) int {
 	return m.itemBody(stop, end, h, kw.text, name, owner, sig, visible)
 }
 
-// macroCall returns the index of the '!' of an item-position macro call
-// with a { body } starting at k (cfg_rt! {, cfg_if::cfg_if! {), or -1.
-func (m *module) macroCall(k, end int) int {
-	j := k
-	for j+2 < end && m.toks[j].kind == tIdent && m.toks[j+1].text == ":" && m.toks[j+2].text == ":" {
-		j += 3 // a path: cfg_if::cfg_if!
-	}
-	if j+2 < end && m.toks[j].kind == tIdent && m.toks[j+1].text == "!" && m.toks[j+2].text == "{" {
-		return j + 1
-	}
-	return -1
-}
-
-// macroItems scans the { body } opening at open of an item-position macro
-// call as items, as cfg_*! wrappers hold them; a cfg_if! body (if
-// #[cfg(..)] { items } else { items }) has every branch scanned, as cfg is
-// not evaluated. It returns the index after the body.
-func (m *module) macroItems(open, end int, owner string) int {
-	close := m.matching(open, end)
-	if open+1 < close && m.toks[open+1].text == "if" {
-		for j := open + 1; j < close; j++ {
-			switch m.toks[j].text {
-			case "{":
-				inner := m.matching(j, close)
-				m.items(j+1, inner, owner)
-				j = inner
-			case "[", "(":
-				j = m.matching(j, close) // the #[cfg(..)] condition
-			}
-		}
-		return close + 1
-	}
-	m.items(open+1, close, owner) // cfg_rt! { pub mod runtime; }
-	return close + 1
-}
-
 // itemBody handles an item with a { body }: struct, enum and union bodies
 // join the signature, trait members are scanned, function bodies skipped.
 func (m *module) itemBody(open, end int, h *itemHead, kw, name, owner, sig string, visible bool) int {
@@ -462,25 +426,6 @@ func (m *module) itemBody(open, end int, h *itemHead, kw, name, owner, sig strin
 		m.emit(h, kw, name, owner, sig)
 	}
 	return close + 1
-}
-
-// procMacro lists a procedural macro by the name users write: a derive
-// macro by its derive name (thiserror-impl's derive_error is `Error`), an
-// attribute or function-like macro by its function's name.
-func (m *module) procMacro(h *itemHead, fn, sig string) {
-	kind, name := "macro", fn
-	switch {
-	case h.procMacro == "proc_macro_attribute":
-		kind = "attribute macro"
-	case strings.HasPrefix(h.procMacro, "proc_macro_derive"):
-		kind = "derive macro"
-		args := strings.TrimSuffix(strings.TrimPrefix(h.procMacro[len("proc_macro_derive"):], "("), ")")
-		name = strings.TrimSpace(strings.Split(args, ",")[0])
-		if name == "" {
-			return
-		}
-	}
-	m.s.add(model.Symbol{Name: m.prefix + name, Kind: kind, Signature: "#[" + h.procMacro + "]\n" + sig, Doc: strings.TrimSpace(strings.Join(h.docs, "\n")), File: m.file})
 }
 
 // traitOwner marks an owner name as a trait, whose members are public
@@ -743,45 +688,4 @@ func (m *module) reexport(r reexport) {
 		}
 	}
 	m.s.out = kept
-}
-
-// macro records an exported macro_rules! macro with its arm patterns.
-func (m *module) macro(k, end int, h *itemHead) int {
-	if k+3 >= end || m.toks[k+1].text != "!" || m.toks[k+2].kind != tIdent {
-		return m.skipItem(k, end)
-	}
-	name := m.toks[k+2].text
-	open := k + 3
-	if m.toks[open].text != "{" && m.toks[open].text != "(" && m.toks[open].text != "[" {
-		return m.skipItem(k, end)
-	}
-	close := m.matching(open, end)
-	next := close + 1
-	if next < end && m.toks[next].text == ";" {
-		next++
-	}
-	if !h.test {
-		m.defineMacro(name, open, close)
-	}
-	if !h.macroExport || h.hidden || h.test {
-		return next
-	}
-	var arms []string
-	for j := open + 1; j < close; j++ {
-		t := m.toks[j]
-		if t.kind != tPunct || (t.text != "(" && t.text != "[" && t.text != "{") {
-			continue
-		}
-		pc := m.matching(j, close)
-		if pc+2 < close && m.toks[pc+1].text == "=" && m.toks[pc+2].text == ">" {
-			arms = append(arms, "    "+m.text(j, pc+1)+" => { … };")
-			if pc+3 < close && strings.Contains("([{", m.toks[pc+3].text) {
-				pc = m.matching(pc+3, close)
-			}
-		}
-		j = pc
-	}
-	sig := "macro_rules! " + name + " {\n" + strings.Join(arms, "\n") + "\n}"
-	m.s.addMacro(model.Symbol{Name: name, Kind: "macro", Signature: sig, Doc: strings.TrimSpace(strings.Join(h.docs, "\n")), File: m.file})
-	return next
 }
