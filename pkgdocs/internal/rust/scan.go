@@ -628,10 +628,10 @@ func (m *module) use(i, stop int, h *itemHead) {
 			} else {
 				r.only = []string{path[1]}
 			}
-			if _, known := m.private[path[0]]; known {
-				m.reexport(r)
-			} else if m.public[path[0]] {
+			if m.public[path[0]] { // public (also when a cfg variant declares it private)
 				m.listUse(listed, leaf)
+			} else if _, known := m.private[path[0]]; known {
+				m.reexport(r)
 			} else {
 				m.uses = append(m.uses, r) // the module may be declared further down
 			}
@@ -645,7 +645,7 @@ func (m *module) use(i, stop int, h *itemHead) {
 // module was declared after them.
 func (m *module) resolveReexports() {
 	for _, r := range m.uses {
-		if _, known := m.private[r.mod]; known {
+		if _, known := m.private[r.mod]; known && !m.public[r.mod] {
 			m.reexport(r)
 		} else {
 			m.listUse(r.listed, r.leaf)

@@ -29,7 +29,13 @@ pub use builder::Command;
 mod command_ext;
 mod util;
 pub use util::{helper as assist, Kept};
+pub use crate::ser::Serializer;
+#[cfg(feature = "std")]
+pub mod ser;
+#[cfg(not(feature = "std"))]
+mod ser;
 `),
+	"src/ser.rs": []byte("pub struct Serializer;\nimpl Serializer { pub fn pretty() -> Self { Serializer } }\n"),
 	"src/macros.rs": []byte(`/// Builds an error.
 #[macro_export]
 macro_rules! oops { ($msg:literal) => { () }; }
@@ -113,6 +119,7 @@ func TestScanReexportsAndMacros(t *testing.T) {
 		{"Command::arg", "method", "pub fn arg(self, a: &str) -> Self", nil}, // an impl in another private module
 		{"assist", "function", "pub fn helper()", nil},                       // pub use util::{helper as assist}
 		{"Kept", "struct", "pub struct Kept;", nil},
+		{"ser::Serializer", "struct", "pub struct Serializer;", []string{"Serializer"}}, // a module public in one cfg variant is public
 	}
 	for _, tt := range tests {
 		s, ok := syms[tt.name]
@@ -124,7 +131,7 @@ func TestScanReexportsAndMacros(t *testing.T) {
 			t.Errorf("%s: %s %q aliases %q, want %s %q aliases %q", tt.name, s.Kind, s.Signature, s.Aliases, tt.kind, tt.sig, tt.aliases)
 		}
 	}
-	for _, absent := range []string{"__private", "cfg_rt", "Dropped", "Command::private", "spawn", "Listener", "net::tcp::listener::TcpListener", "command_ext::Command::arg"} {
+	for _, absent := range []string{"__private", "cfg_rt", "Dropped", "Command::private", "spawn", "Listener", "net::tcp::listener::TcpListener", "command_ext::Command::arg", "Serializer", "Serializer::pretty"} {
 		if _, ok := syms[absent]; ok {
 			t.Errorf("%s must not be listed", absent)
 		}
