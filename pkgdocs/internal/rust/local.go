@@ -233,18 +233,28 @@ func findLocal(src localSource, name, version string) (*archive.Tree, string, st
 	return nil, "", "", nil
 }
 
-// otherVersion says why a directory source that has a copy of name at
-// another version than the one pinned is not read; nil when it has none.
+// otherVersion says why a directory source that has copies of name at
+// other versions than the one pinned is not read; nil when it has none.
 func otherVersion(dir, name, version string) error {
 	if version == "" {
 		return nil
 	}
+	var have []string
 	for _, n := range nameVariants(name) {
 		if id := readPackageID(filepath.Join(dir, n)); id.version != "" && sameCrate(id.name, name) {
-			return fmt.Errorf("%s holds %s %s, not the %s pinned", filepath.Join(dir, n), id.name, id.version, version)
+			have = append(have, id.version)
+		}
+		matches, _ := filepath.Glob(filepath.Join(dir, n+"-*"))
+		for _, p := range matches {
+			if v := strings.TrimPrefix(filepath.Base(p), n+"-"); isExact(v) && len(have) < 10 {
+				have = append(have, v)
+			}
 		}
 	}
-	return nil
+	if len(have) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s holds %s %s, not the %s pinned", dir, name, strings.Join(have, ", "), version)
 }
 
 // pickLocal finds name in a directory source (ext "", entries <name> or

@@ -94,6 +94,12 @@ func localLayouts(crate map[string][]byte) []localLayout {
 		{"a vendored copy of another version", true, func(t *testing.T, project, home string) {
 			write(t, filepath.Join(project, "vendor", "kvstore"), withVersion("0.3.0"))
 		}, "", "", "holds kvstore 0.3.0, not the 0.3.1 pinned"},
+		{"a Debian directory source with other versions", true, func(t *testing.T, project, home string) {
+			for _, v := range []string{"0.2.0", "0.4.0"} {
+				write(t, filepath.Join(project, "registry", "kvstore-"+v), withVersion(v))
+			}
+			write(t, project, map[string][]byte{".cargo/config.toml": []byte("[source.crates-io]\nreplace-with = \"d\"\n[source.d]\ndirectory = \"registry\"\n")})
+		}, "", "", "holds kvstore 0.2.0, 0.4.0, not the 0.3.1 pinned"},
 		{"a copy without sources", true, func(t *testing.T, project, home string) {
 			write(t, filepath.Join(home, "registry", "src", "index", "kvstore-0.3.1"), map[string][]byte{"Cargo.toml": crate["Cargo.toml"]})
 		}, "", "", "could not be read: no .rs files under src/"},

@@ -79,7 +79,7 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	c, err := s.crate(ctx, name)
 	if err != nil {
 		if why != "" {
-			return nil, fmt.Errorf("the local copy could not be read (%s), and crates.io: %w", why, err)
+			return nil, fmt.Errorf("no usable local copy (%s); crates.io: %w", why, err)
 		}
 		return nil, err
 	}
