@@ -398,10 +398,10 @@ func (s *Scanner) finish() {
 			names[moved.Name] = true
 		}
 	}
-	s.traitMethods(types, names)
 	for _, m := range s.macros {
 		s.add(m)
 	}
+	s.traitMethods(types, names) // last: the first left out when there are too many symbols
 }
 
 // traitMethods lists the methods a crate's type gets from an impl of one

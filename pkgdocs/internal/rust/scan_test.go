@@ -44,9 +44,9 @@ trait Backend
 method Backend::load
 method Backend::name
 function open
+macro kv
 trait method codec::Utf8::encode
-trait method codec::Utf8::decode
-macro kv`
+trait method codec::Utf8::decode`
 	if got := names(res.Symbols); got != want {
 		t.Fatalf("symbols:\n%s\nwant:\n%s", got, want)
 	}
