@@ -158,7 +158,8 @@ type itemHead struct {
 	docs                 []string
 	public, hidden, test bool
 	macroExport          bool
-	procMacro            string // the #[proc_macro...] attribute of a procedural macro's function
+	procMacro            string   // the #[proc_macro...] attribute of a procedural macro's function
+	derives              []string // the traits of #[derive(...)]
 	pathAttr             string
 	start                int // first token of the item (after attributes)
 }
@@ -200,6 +201,12 @@ func (m *module) head(i, end int, h *itemHead) int {
 					h.hidden = true
 				case attr == "cfg(test)" || strings.HasPrefix(attr, "test"):
 					h.test = true
+				case strings.HasPrefix(attr, "derive(") && strings.HasSuffix(attr, ")"):
+					for _, d := range strings.Split(attr[len("derive("):len(attr)-1], ",") {
+						if d = strings.TrimSpace(d); d != "" {
+							h.derives = append(h.derives, d[strings.LastIndex(d, ":")+1:])
+						}
+					}
 				case attr == "proc_macro" || attr == "proc_macro_attribute" || strings.HasPrefix(attr, "proc_macro_derive"):
 					h.procMacro = attr
 				case attr == "macro_export" || strings.HasPrefix(attr, "macro_export("):
@@ -379,6 +386,13 @@ func (m *module) item(i, end int, h *itemHead, owner string) int {
 		name = m.toks[nameAt].text
 	}
 	visible := (h.public || isTraitOwner(owner)) && !h.hidden && !h.test && name != "_"
+	if visible && owner == "" && (kw.text == "struct" || kw.text == "enum" || kw.text == "union") {
+		for _, d := range h.derives {
+			if len(m.s.impls) < maxTraitImpls {
+				m.s.impls = append(m.s.impls, traitImpl{trait: d, self: name})
+			}
+		}
+	}
 	var stop int
 	switch kw.text {
 	case "const", "static", "type":

@@ -398,10 +398,30 @@ func (s *Scanner) finish() {
 			names[moved.Name] = true
 		}
 	}
+	s.implementedTraits(types)
 	for _, m := range s.macros {
 		s.add(m)
 	}
 	s.traitMethods(types, names) // last: the first left out when there are too many symbols
+}
+
+// implementedTraits ends the docs of each of the crate's types with the
+// traits the crate implements for it, as rustdoc lists them.
+func (s *Scanner) implementedTraits(types map[string][]string) {
+	traits := map[string][]string{} // type path -> trait names
+	seen := map[traitImpl]bool{}
+	for _, im := range s.impls {
+		if self := types[im.self]; len(self) == 1 && !seen[im] && len(traits[self[0]]) < 24 {
+			seen[im] = true
+			traits[self[0]] = append(traits[self[0]], im.trait)
+		}
+	}
+	for i, sym := range s.out {
+		if t := traits[sym.Name]; len(t) > 0 && sym.Kind != "method" && sym.Kind != "trait method" {
+			s.out[i].Doc = strings.TrimSpace(sym.Doc + "\n\n*Traits implemented in this crate: " + strings.Join(t, ", ") + ".*")
+			delete(traits, sym.Name)
+		}
+	}
 }
 
 // traitMethods lists the methods a crate's type gets from an impl of one

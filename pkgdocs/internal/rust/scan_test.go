@@ -67,7 +67,7 @@ trait method codec::Utf8::decode`
 			t.Errorf("%s signature:\n%q\nwant:\n%q", name, got, want)
 		}
 	}
-	if d := syms["Store"].Doc; d != "An in-memory store mapping keys to values.\n\nCreate one with [`Store::new`]." {
+	if d := syms["Store"].Doc; d != "An in-memory store mapping keys to values.\n\nCreate one with [`Store::new`].\n\n*Traits implemented in this crate: Debug, Clone, Default.*" {
 		t.Errorf("Store doc = %q", d)
 	}
 	if d := syms["codec"].Doc; d != "Encoding values to bytes." {
@@ -78,6 +78,9 @@ trait method codec::Utf8::decode`
 	}
 	if a := syms["codec::Codec"].Aliases; len(a) != 1 || a[0] != "Codec" {
 		t.Errorf("codec::Codec aliases = %q, want the re-exported name Codec", a)
+	}
+	if d := syms["Error"].Doc; !strings.HasSuffix(d, "\n\n*Traits implemented in this crate: Debug, Display.*") { // derived, then written
+		t.Errorf("Error doc = %q", d)
 	}
 	if f := syms["Error"].File; f != "src/error.rs" {
 		t.Errorf("Error file = %q", f)
