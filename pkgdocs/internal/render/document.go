@@ -352,7 +352,7 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 func FindSymbols(syms []model.Symbol, name string) []model.Symbol {
 	name = strings.TrimSpace(name)
 	var found [4][]model.Symbol // by test, best first; one pass over syms
-	dotted := strings.Contains(name, ".")
+	dotted := strings.Contains(name, ".") || strings.Contains(name, "::")
 	for _, s := range syms {
 		switch {
 		case named(s, name, false):
@@ -364,8 +364,8 @@ func FindSymbols(syms []model.Symbol, name string) []model.Symbol {
 		default:
 			if i := strings.LastIndexAny(s.Name, ".:#"); i >= 0 && strings.EqualFold(s.Name[i+1:], name) {
 				found[2] = append(found[2], s)
-			} else if n := len(s.Name) - len(name); dotted && n > 0 && s.Name[n-1] == '.' && strings.EqualFold(s.Name[n:], name) {
-				found[3] = append(found[3], s) // "Moment.format" for "moment.Moment.format"
+			} else if dotted && qualifiedSuffix(s.Name, name) {
+				found[3] = append(found[3], s) // "Moment.format" for "moment.Moment.format", "TcpListener::bind" for "net::TcpListener::bind"
 			}
 		}
 	}
@@ -375,6 +375,16 @@ func FindSymbols(syms []model.Symbol, name string) []model.Symbol {
 		}
 	}
 	return nil
+}
+
+// qualifiedSuffix reports whether name ends a qualified name full after a
+// '.' or '::' separator ("Moment.format" of "moment.Moment.format").
+func qualifiedSuffix(full, name string) bool {
+	n := len(full) - len(name)
+	if n <= 0 || !strings.EqualFold(full[n:], name) {
+		return false
+	}
+	return full[n-1] == '.' || n > 1 && full[n-2:n] == "::"
 }
 
 // exampleFor reports whether a Go-style example name (ExampleCut,

@@ -64,10 +64,10 @@ func (x *SymbolIndex) Find(name string) []model.Symbol {
 	}); got != nil {
 		return got
 	}
-	if !strings.Contains(name, ".") {
+	if !strings.Contains(name, ".") && !strings.Contains(name, "::") {
 		return nil
 	}
-	return FindSymbols(x.p.Symbols, name) // a qualified suffix ("Moment.format"): rare, scanned
+	return FindSymbols(x.p.Symbols, name) // a qualified suffix ("Moment.format", "TcpListener::bind"): rare, scanned
 }
 
 func (x *SymbolIndex) pick(idx []int, ok func(model.Symbol) bool) []model.Symbol {

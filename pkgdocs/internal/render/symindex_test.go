@@ -21,6 +21,7 @@ func TestSymbolIndexAgreesWithScan(t *testing.T) {
 		{Name: "moment.Moment.format", Kind: "method", Signature: "format(f?: string): string"},
 		{Name: "Store::get", Kind: "method", Signature: "pub fn get(&self) -> u8"},
 		{Name: "Store", Kind: "struct", Signature: "pub struct Store;"},
+		{Name: "net::TcpListener::bind", Kind: "method", Signature: "pub async fn bind(addr: A) -> io::Result<TcpListener>"},
 		{Name: "Ünïcode.İx", Kind: "method", Signature: "İx()"},
 		{Name: "readFile", Kind: "function", Signature: "function readFile(path: string): Buffer"},
 		{Name: "promises.readFile", Kind: "function", Signature: "function readFile(path: string): Promise<Buffer>"},
@@ -29,7 +30,7 @@ func TestSymbolIndexAgreesWithScan(t *testing.T) {
 	x := NewSymbolIndex(p)
 	for _, name := range []string{"Command", "command", "COMMAND", "option", "Command.option", "opts", "Moment.format",
 		"format", "Store", "get", "readFile", "readfile", "promises.readFile", "Nope", "a.Nope", " readFile ", "", "ix", "Ünïcode",
-		"app.use", "APP.use", "use", "Application.use"} {
+		"app.use", "APP.use", "use", "Application.use", "TcpListener::bind", "tcplistener::bind", "Listener::bind", "::bind"} {
 		want, got := FindSymbols(p.Symbols, name), x.Find(name)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("Find(%q) = %v, want %v (as the scan)", name, got, want)
@@ -80,4 +81,16 @@ func BenchmarkSymbolLookup(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A qualified name is found by its last components after a '::' as after
+// a '.', never by a part of a component.
+func TestFindQualifiedSuffix(t *testing.T) {
+	p := &model.Package{Symbols: []model.Symbol{{Name: "net::TcpListener::bind", Kind: "method"}, {Name: "moment.Moment.format", Kind: "method"}}}
+	x := NewSymbolIndex(p)
+	for name, want := range map[string]int{"TcpListener::bind": 1, "net::TcpListener::bind": 1, "Listener::bind": 0, "Moment.format": 1, "oment.format": 0} {
+		if got := len(x.Find(name)); got != want {
+			t.Errorf("Find(%q): %d symbols, want %d", name, got, want)
+		}
+	}
 }

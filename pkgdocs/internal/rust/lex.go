@@ -32,7 +32,7 @@ type token struct {
 // lex splits Rust source into tokens. It never fails: an unterminated
 // string or comment runs to the end of the input.
 func lex(src string) []token {
-	var toks []token
+	toks := make([]token, 0, len(src)/6)
 	space := false
 	i := 0
 	emit := func(k tokKind, start, end int, text string) {

@@ -8,17 +8,56 @@ import (
 )
 
 // Scanner lists the public API of a crate from its source, without
-// compiling it: public items with their /// docs, inherent methods,
-// trait members, exported macros, and modules declared with `mod x;`
-// (followed into x.rs or x/mod.rs). It is the fallback when docs.rs has no
+// compiling it: public items with their /// docs, inherent methods (also
+// those of impls written in another module than their type), trait
+// members, #[macro_export] macros wherever they are defined (listed at the
+// crate root), modules declared with `mod x;` (followed into x.rs or
+// x/mod.rs), items inside item-position macro invocations (tokio's
+// `cfg_rt! { ... }`), and `pub use` re-exports resolved through private
+// modules to the items they name. It is the fallback when docs.rs has no
 // rustdoc JSON; it does not expand macros or evaluate cfg attributes.
 type Scanner struct {
 	Read       func(name string) ([]byte, bool)
 	MaxSymbols int // default 3000
-	MaxFiles   int // default 200
+	// Extern, if set, returns the public symbols of another crate (by
+	// the name the source uses, thiserror_impl), for re-exports from it.
+	Extern   func(crate string) []model.Symbol
+	MaxFiles int // default 1000
 
-	files int
-	out   []model.Symbol
+	files    int                  // files read
+	scans    int                  // modules scanned (a file may be scanned under several names)
+	lexed    map[string]lexedFile // files read, by name
+	out      []model.Symbol
+	root     *module
+	reveal   int                       // > 0 while private modules are scanned to resolve a re-export
+	revealed map[string][]model.Symbol // reveal scans, by module
+	scanned  map[string]bool           // files scanned
+	pending  []pendingMod              // private modules not scanned (yet)
+	requests []useRequest              // `pub use` items resolved after the scan
+	dropped  map[string]bool           // listed re-exports that were resolved, by symbolKey
+	macros   []model.Symbol            // #[macro_export] macros, crate-root names
+	hidden   []model.Symbol            // methods found in private modules only
+	impls    []traitImpl               // trait impls seen: impl Trait for Type
+
+	localMacros map[string]*macroDef // macro_rules! macros seen, by name
+	expansions  int                  // macro calls expanded
+}
+
+// maxTraitImpls bounds the trait impls a Scan remembers.
+const maxTraitImpls = 5000
+
+// traitImpl is an `impl Trait for Type`, by the last segments of their
+// paths.
+type traitImpl struct{ trait, self string }
+
+// maxScans bounds the module scans of one Scan: re-exports resolved
+// through private modules scan some files more than once.
+const maxScans = 5000
+
+// lexedFile is a source file read and lexed once per Scan.
+type lexedFile struct {
+	src  string
+	toks []token
 }
 
 // ScanResult is what Scan found.
@@ -34,25 +73,44 @@ func (s *Scanner) Scan(file string) ScanResult {
 		s.MaxSymbols = 3000
 	}
 	if s.MaxFiles <= 0 {
-		s.MaxFiles = 200
+		s.MaxFiles = 1000
 	}
-	s.files, s.out = 0, nil
-	docs := s.file(file, "", 0)
-	return ScanResult{CrateDocs: docs, Symbols: s.out, Truncated: len(s.out) >= s.MaxSymbols}
+	s.files, s.out, s.root, s.reveal, s.pending, s.requests, s.macros, s.hidden, s.impls = 0, nil, nil, 0, nil, nil, nil, nil, nil
+	s.revealed, s.scanned, s.dropped, s.lexed, s.scans = map[string][]model.Symbol{}, map[string]bool{}, map[string]bool{}, map[string]lexedFile{}, 0
+	s.localMacros, s.expansions = nil, 0
+	docs := s.file(file, "", 0, nil)
+	truncated := len(s.out) >= s.MaxSymbols
+	s.resolveRequests(0)
+	s.scanHidden()
+	s.finish()
+	return ScanResult{CrateDocs: docs, Symbols: s.out, Truncated: truncated || len(s.out) >= s.MaxSymbols}
 }
 
 // file scans one source file as the module prefix; it returns the file's
 // inner (//!) docs.
-func (s *Scanner) file(name, prefix string, depth int) string {
-	if s.files >= s.MaxFiles || depth > maxModuleDepth {
+func (s *Scanner) file(name, prefix string, depth int, parent *module) string {
+	if depth > maxModuleDepth || s.scans >= maxScans {
 		return ""
 	}
-	src, ok := s.Read(name)
+	lf, ok := s.lexed[name]
 	if !ok {
-		return ""
+		if s.files >= s.MaxFiles {
+			return ""
+		}
+		src, found := s.Read(name)
+		if !found {
+			return ""
+		}
+		s.files++
+		lf = lexedFile{src: string(src), toks: lex(string(src))}
+		s.lexed[name] = lf
 	}
-	s.files++
-	m := &module{s: s, file: name, src: string(src), toks: lex(string(src)), prefix: prefix, depth: depth, private: map[string]privateMod{}}
+	s.scans++
+	s.scanned[name] = true
+	m := &module{s: s, file: name, src: lf.src, toks: lf.toks, prefix: prefix, depth: depth, parent: parent, private: map[string]privateMod{}, modules: map[string]privateMod{}}
+	if s.root == nil {
+		s.root = m
+	}
 	m.items(0, len(m.toks), "")
 	m.resolveReexports()
 	return strings.TrimSpace(strings.Join(m.inner, "\n"))
@@ -72,9 +130,11 @@ type module struct {
 	toks    []token
 	prefix  string
 	depth   int
+	parent  *module               // the enclosing module, nil at the crate root
 	inner   []string              // //! lines
 	private map[string]privateMod // private modules, by name
 	public  map[string]bool       // public modules, by name
+	modules map[string]privateMod // every module declared here, by name
 	uses    []reexport            // `pub use x::...` seen before `mod x`
 }
 
@@ -82,6 +142,7 @@ type module struct {
 type privateMod struct {
 	file        string
 	open, close int
+	in          *module // whose tokens [open, close) are (an inline module)
 }
 
 type reexport struct {
@@ -89,6 +150,7 @@ type reexport struct {
 	glob   bool         // pub use x::*
 	only   []string     // pub use x::{A, B}
 	listed model.Symbol // how to list it when x is not a private module
+	leaf   useLeaf      // the path, to resolve it after the scan then
 }
 
 // itemHead is what precedes an item keyword: docs, attributes, visibility.
@@ -96,6 +158,8 @@ type itemHead struct {
 	docs                 []string
 	public, hidden, test bool
 	macroExport          bool
+	procMacro            string   // the #[proc_macro...] attribute of a procedural macro's function
+	derives              []string // the traits of #[derive(...)]
 	pathAttr             string
 	start                int // first token of the item (after attributes)
 }
@@ -137,7 +201,15 @@ func (m *module) head(i, end int, h *itemHead) int {
 					h.hidden = true
 				case attr == "cfg(test)" || strings.HasPrefix(attr, "test"):
 					h.test = true
-				case attr == "macro_export":
+				case strings.HasPrefix(attr, "derive(") && strings.HasSuffix(attr, ")"):
+					for _, d := range strings.Split(attr[len("derive("):len(attr)-1], ",") {
+						if d = strings.TrimSpace(d); d != "" {
+							h.derives = append(h.derives, d[strings.LastIndex(d, ":")+1:])
+						}
+					}
+				case attr == "proc_macro" || attr == "proc_macro_attribute" || strings.HasPrefix(attr, "proc_macro_derive"):
+					h.procMacro = attr
+				case attr == "macro_export" || strings.HasPrefix(attr, "macro_export("):
 					h.macroExport = true
 				case strings.HasPrefix(attr, "path"):
 					if _, v, ok := strings.Cut(attr, "="); ok {
@@ -165,18 +237,26 @@ func (m *module) head(i, end int, h *itemHead) int {
 }
 
 // text joins the source of tokens [i, j) with single spaces where the
-// source had whitespace or comments.
+// source had whitespace or comments, as one line: no space inside
+// brackets, and no trailing comma of a list written one item a line
+// (`fn f(\n    a: A,\n)` reads `fn f(a: A)`).
 func (m *module) text(i, j int) string {
 	var b strings.Builder
+	afterOpen := false
 	for k := i; k < j && k < len(m.toks); k++ {
 		t := m.toks[k]
 		if t.kind == tDocOuter || t.kind == tDocInner {
 			continue
 		}
-		if t.space && b.Len() > 0 {
+		closing := t.kind == tPunct && (t.text == ")" || t.text == "]")
+		if t.kind == tPunct && t.text == "," && k+1 < j && m.toks[k+1].space && (m.toks[k+1].text == ")" || m.toks[k+1].text == "]") {
+			continue // the trailing comma of a list written one item a line
+		}
+		if t.space && b.Len() > 0 && !afterOpen && !closing {
 			b.WriteByte(' ')
 		}
 		b.WriteString(m.src[t.start:t.end])
+		afterOpen = t.kind == tPunct && (t.text == "(" || t.text == "[")
 	}
 	return b.String()
 }
@@ -283,17 +363,36 @@ func (m *module) item(i, end int, h *itemHead, owner string) int {
 		return stop + 1
 	case "fn", "struct", "enum", "union", "trait", "type", "const", "static":
 	default:
+		if bang := m.macroCall(k, end); bang > 0 && !h.test && !h.hidden {
+			return m.macroItems(bang+1, end, owner)
+		}
+		if def := m.s.localMacros[kw.text]; def != nil && k+2 < end && m.toks[k+1].text == "!" && (m.toks[k+2].text == "(" || m.toks[k+2].text == "[") && !h.test && !h.hidden {
+			close := m.matching(k+2, end)
+			if m.expandCall(def, k+2, close, owner) {
+				if close+1 < end && m.toks[close+1].text == ";" {
+					close++
+				}
+				return close + 1
+			}
+		}
 		return m.skipItem(k, end)
 	}
 	name := ""
 	nameAt := k + 1
-	if kw.text == "static" && nameAt < end && m.toks[nameAt].text == "mut" {
-		nameAt++
+	if kw.text == "static" && nameAt < end && (m.toks[nameAt].text == "mut" || m.toks[nameAt].text == "ref") {
+		nameAt++ // static mut X; lazy_static!'s static ref X
 	}
 	if nameAt < end && m.toks[nameAt].kind == tIdent {
 		name = m.toks[nameAt].text
 	}
 	visible := (h.public || isTraitOwner(owner)) && !h.hidden && !h.test && name != "_"
+	if visible && owner == "" && (kw.text == "struct" || kw.text == "enum" || kw.text == "union") {
+		for _, d := range h.derives {
+			if len(m.s.impls) < maxTraitImpls {
+				m.s.impls = append(m.s.impls, traitImpl{trait: d, self: name})
+			}
+		}
+	}
 	var stop int
 	switch kw.text {
 	case "const", "static", "type":
@@ -331,6 +430,10 @@ func (m *module) itemBody(open, end int, h *itemHead, kw, name, owner, sig strin
 	case "fn":
 		if isTraitOwner(owner) {
 			sig += " { … }"
+		}
+		if h.procMacro != "" && owner == "" && visible {
+			m.procMacro(h, name, sig)
+			return close + 1
 		}
 	}
 	if visible && name != "" {
@@ -414,7 +517,7 @@ func (m *module) impl(i, k, end int, h *itemHead) int {
 	if h.test {
 		return close + 1
 	}
-	self := ""
+	self, trait := "", ""
 	depth := 0
 	for j := k + 1; j < stop; j++ {
 		t := m.toks[j]
@@ -423,13 +526,19 @@ func (m *module) impl(i, k, end int, h *itemHead) int {
 			depth++
 		case t.text == ">" && depth > 0 && !(!t.space && m.toks[j-1].text == "-"):
 			depth--
-		case depth == 0 && t.kind == tIdent && t.text == "for":
-			return close + 1 // a trait impl
-		case depth == 0 && t.kind == tIdent && t.text != "where" && t.text != "dyn":
+		case depth == 0 && t.kind == tIdent && t.text == "for" && trait == "":
+			trait, self = self, ""
+		case depth == 0 && t.kind == tIdent && t.text != "where" && t.text != "dyn" && t.text != "mut":
 			self = t.text
 		case t.kind == tIdent && t.text == "where":
 			j = stop
 		}
+	}
+	if trait != "" { // a trait impl: its methods are listed with the trait's
+		if self != "" && len(m.s.impls) < maxTraitImpls {
+			m.s.impls = append(m.s.impls, traitImpl{trait: trait, self: self})
+		}
+		return close + 1
 	}
 	if self != "" {
 		m.items(stop+1, close, m.prefix+self)
@@ -444,12 +553,13 @@ func (m *module) mod(k, end int, h *itemHead) int {
 	}
 	name := m.toks[k+1].text
 	stop := m.scanTo(k, end, ";{")
-	if h.test || h.hidden {
+	if h.test {
 		if stop < end && m.toks[stop].text == "{" {
 			return m.matching(stop, end) + 1
 		}
 		return stop + 1
 	}
+	h.public = h.public && !h.hidden // a #[doc(hidden)] module is scanned as a private one
 	sym := model.Symbol{Name: m.prefix + name, Kind: "mod", Signature: "pub mod " + name, Doc: strings.Join(h.docs, "\n"), File: m.file}
 	if h.public {
 		if m.public == nil {
@@ -459,27 +569,32 @@ func (m *module) mod(k, end int, h *itemHead) int {
 	}
 	if stop < end && m.toks[stop].text == "{" {
 		close := m.matching(stop, end)
+		inline := privateMod{open: stop + 1, close: close, in: m}
+		m.modules[name] = inline
 		if !h.public {
-			m.private[name] = privateMod{open: stop + 1, close: close}
+			m.private[name] = inline
+			m.hideMod(inline, name)
 			return close + 1
 		}
 		m.s.add(sym)
 		if m.depth < maxModuleDepth {
-			sub := &module{s: m.s, file: m.file, src: m.src, toks: m.toks, prefix: m.prefix + name + "::", depth: m.depth + 1, private: map[string]privateMod{}}
+			sub := m.inline(name + "::")
 			sub.items(stop+1, close, "")
 			sub.resolveReexports()
 		}
 		return close + 1
 	}
 	file := m.modFile(name, h.pathAttr)
+	m.modules[name] = privateMod{file: file}
 	if !h.public {
 		m.private[name] = privateMod{file: file}
+		m.hideMod(privateMod{file: file}, name)
 		return stop + 1
 	}
 	sym.File = file
 	at := len(m.s.out)
 	m.s.add(sym)
-	if docs := m.s.file(file, m.prefix+name+"::", m.depth+1); sym.Doc == "" && at < len(m.s.out) {
+	if docs := m.s.file(file, m.prefix+name+"::", m.depth+1, m); sym.Doc == "" && at < len(m.s.out) {
 		m.s.out[at].Doc = docs
 	}
 	return stop + 1
@@ -502,64 +617,52 @@ func (m *module) modFile(name, pathAttr string) string {
 	return path.Join(dir, name, "mod.rs")
 }
 
-// use records a `pub use` item. A re-export from a private module of this
-// file is replaced by the items it names (scanned in place); any other is
-// listed as a re-export.
+// use records a `pub use` item. A name re-exported from a private module
+// of this file (`pub use x::{A, B}`, `pub use x::*`) is replaced by the
+// items it names, scanned in place; any other path is listed as a
+// re-export and resolved after the scan (see resolveRequests).
 func (m *module) use(i, stop int, h *itemHead) {
 	text := m.text(i, stop)
-	listed := model.Symbol{Name: m.prefix + lastSegment(text), Kind: "use", Signature: "pub use " + text + ";", Doc: strings.Join(h.docs, "\n"), File: m.file}
-	p := strings.TrimPrefix(strings.TrimPrefix(text, "self::"), "crate::")
-	head, rest, ok := strings.Cut(p, "::")
-	if !ok {
-		m.s.add(listed)
-		return
-	}
-	r := reexport{mod: head, listed: listed}
-	switch {
-	case rest == "*":
-		r.glob = true
-	case strings.HasPrefix(rest, "{"):
-		for _, n := range strings.Split(strings.Trim(rest, "{} "), ",") {
-			if n = strings.TrimSpace(n); n != "" && !strings.Contains(n, "::") && !strings.Contains(n, " as ") {
-				r.only = append(r.only, n)
-			}
+	var leaves []useLeaf
+	expandUse(text, nil, &leaves, 0)
+	for _, leaf := range leaves {
+		name := leaf.rename
+		if name == "" {
+			name = leaf.path[len(leaf.path)-1]
 		}
-	case !strings.Contains(rest, "::") && !strings.Contains(rest, " as "):
-		r.only = []string{rest}
+		listed := model.Symbol{Name: m.prefix + name, Kind: "use", Signature: "pub use " + text + ";", Doc: strings.Join(h.docs, "\n"), File: m.file}
+		path := leaf.path
+		if len(path) > 0 && (path[0] == "self" || path[0] == "crate" && m.parent == nil && m.prefix == "") {
+			path = path[1:]
+		}
+		if (leaf.glob && len(path) == 1 || !leaf.glob && len(path) == 2) && leaf.rename == "" && path[0] != "crate" && path[0] != "super" {
+			r := reexport{mod: path[0], listed: listed, leaf: leaf}
+			if leaf.glob {
+				r.glob = true
+			} else {
+				r.only = []string{path[1]}
+			}
+			if m.public[path[0]] { // public (also when a cfg variant declares it private)
+				m.listUse(listed, leaf)
+			} else if _, known := m.private[path[0]]; known {
+				m.reexport(r)
+			} else {
+				m.uses = append(m.uses, r) // the module may be declared further down
+			}
+			continue
+		}
+		m.listUse(listed, leaf)
 	}
-	if !r.glob && len(r.only) == 0 {
-		m.s.add(listed)
-		return
-	}
-	if _, known := m.private[head]; known {
-		m.reexport(r)
-		return
-	}
-	if m.public[head] {
-		m.s.add(listed)
-		return
-	}
-	m.uses = append(m.uses, r) // the module may be declared further down
-}
-
-func lastSegment(p string) string {
-	if i := strings.LastIndex(p, " as "); i >= 0 {
-		return strings.TrimSpace(p[i+4:])
-	}
-	if i := strings.LastIndex(p, "::"); i >= 0 {
-		return p[i+2:]
-	}
-	return p
 }
 
 // resolveReexports scans the private modules of `pub use` items whose
 // module was declared after them.
 func (m *module) resolveReexports() {
 	for _, r := range m.uses {
-		if _, known := m.private[r.mod]; known {
+		if _, known := m.private[r.mod]; known && !m.public[r.mod] {
 			m.reexport(r)
 		} else {
-			m.s.add(r.listed)
+			m.listUse(r.listed, r.leaf)
 		}
 	}
 	m.uses = nil
@@ -571,13 +674,13 @@ func (m *module) reexport(r reexport) {
 	pm := m.private[r.mod]
 	before := len(m.s.out)
 	if pm.file != "" {
-		m.s.file(pm.file, m.prefix, m.depth+1)
+		m.s.file(pm.file, m.prefix, m.depth+1, m)
 	} else {
-		if m.s.files >= m.s.MaxFiles || m.depth >= maxModuleDepth {
+		if m.s.scans >= maxScans || m.depth >= maxModuleDepth {
 			return
 		}
-		m.s.files++ // inline re-scans share the file budget
-		sub := &module{s: m.s, file: m.file, src: m.src, toks: m.toks, prefix: m.prefix, depth: m.depth + 1, private: map[string]privateMod{}}
+		m.s.scans++
+		sub := pm.in.inline("")
 		sub.items(pm.open, pm.close, "")
 		sub.resolveReexports()
 	}
@@ -599,42 +702,4 @@ func (m *module) reexport(r reexport) {
 		}
 	}
 	m.s.out = kept
-}
-
-// macro records an exported macro_rules! macro with its arm patterns.
-func (m *module) macro(k, end int, h *itemHead) int {
-	if k+3 >= end || m.toks[k+1].text != "!" || m.toks[k+2].kind != tIdent {
-		return m.skipItem(k, end)
-	}
-	name := m.toks[k+2].text
-	open := k + 3
-	if m.toks[open].text != "{" && m.toks[open].text != "(" && m.toks[open].text != "[" {
-		return m.skipItem(k, end)
-	}
-	close := m.matching(open, end)
-	next := close + 1
-	if next < end && m.toks[next].text == ";" {
-		next++
-	}
-	if !h.macroExport || h.hidden {
-		return next
-	}
-	var arms []string
-	for j := open + 1; j < close; j++ {
-		t := m.toks[j]
-		if t.kind != tPunct || (t.text != "(" && t.text != "[" && t.text != "{") {
-			continue
-		}
-		pc := m.matching(j, close)
-		if pc+2 < close && m.toks[pc+1].text == "=" && m.toks[pc+2].text == ">" {
-			arms = append(arms, "    "+m.text(j, pc+1)+" => { … };")
-			if pc+3 < close && strings.Contains("([{", m.toks[pc+3].text) {
-				pc = m.matching(pc+3, close)
-			}
-		}
-		j = pc
-	}
-	sig := "macro_rules! " + name + " {\n" + strings.Join(arms, "\n") + "\n}"
-	m.s.add(model.Symbol{Name: m.prefix + name, Kind: "macro", Signature: sig, Doc: strings.TrimSpace(strings.Join(h.docs, "\n")), File: m.file})
-	return next
 }

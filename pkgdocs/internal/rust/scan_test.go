@@ -25,8 +25,9 @@ func TestScanCrateSource(t *testing.T) {
 		t.Errorf("crate docs = %q", res.CrateDocs)
 	}
 	// Source order. Re-exports of the private error module are scanned in
-	// place; the re-export from the public codec module is listed; the
-	// private method, the trait impls and the cfg(test) module are not.
+	// place; the re-export from the public codec module becomes a name of
+	// codec::Codec; the private method and the cfg(test) module are not
+	// listed; the methods Utf8 has from its Codec impl are, hidden.
 	want := `mod codec
 trait codec::Codec
 method codec::Codec::encode
@@ -34,7 +35,6 @@ method codec::Codec::decode
 struct codec::Utf8
 enum Error
 type alias Result
-use Codec
 const VERSION
 struct Store
 method Store::new
@@ -44,7 +44,9 @@ trait Backend
 method Backend::load
 method Backend::name
 function open
-macro kv`
+macro kv
+trait method codec::Utf8::encode
+trait method codec::Utf8::decode`
 	if got := names(res.Symbols); got != want {
 		t.Fatalf("symbols:\n%s\nwant:\n%s", got, want)
 	}
@@ -65,11 +67,20 @@ macro kv`
 			t.Errorf("%s signature:\n%q\nwant:\n%q", name, got, want)
 		}
 	}
-	if d := syms["Store"].Doc; d != "An in-memory store mapping keys to values.\n\nCreate one with [`Store::new`]." {
+	if d := syms["Store"].Doc; d != "An in-memory store mapping keys to values.\n\nCreate one with [`Store::new`].\n\n*Traits implemented in this crate: Debug, Clone, Default.*" {
 		t.Errorf("Store doc = %q", d)
 	}
 	if d := syms["codec"].Doc; d != "Encoding values to bytes." {
 		t.Errorf("module docs = %q", d)
+	}
+	if m := syms["codec::Utf8::encode"]; !m.Hidden || !strings.Contains(m.Doc, "From the trait codec::Codec (impl Codec for Utf8)") {
+		t.Errorf("codec::Utf8::encode: hidden %v, doc %q", m.Hidden, m.Doc)
+	}
+	if a := syms["codec::Codec"].Aliases; len(a) != 1 || a[0] != "Codec" {
+		t.Errorf("codec::Codec aliases = %q, want the re-exported name Codec", a)
+	}
+	if d := syms["Error"].Doc; !strings.HasSuffix(d, "\n\n*Traits implemented in this crate: Debug, Display.*") { // derived, then written
+		t.Errorf("Error doc = %q", d)
 	}
 	if f := syms["Error"].File; f != "src/error.rs" {
 		t.Errorf("Error file = %q", f)
@@ -103,6 +114,10 @@ impl<T: Fn() -> u8> Wrapper<T> {
 extern "C" { fn c_fn(); }
 /* block /* nested */ comment */
 pub static mut COUNTER: u32 = 0;
+pub fn multi(
+    a: u8,
+    b: (u8,),
+) -> [u8; 2] { [a, b.0] }
 `
 	res := (&Scanner{Read: reader(map[string][]byte{"src/lib.rs": []byte(src)})}).Scan("src/lib.rs")
 	syms := symbolMap(res.Symbols)
@@ -114,6 +129,7 @@ pub static mut COUNTER: u32 = 0;
 		"nested::Inline": "pub struct Inline;",
 		"Wrapper::call":  "pub async unsafe fn call(&self)",
 		"COUNTER":        "pub static mut COUNTER: u32 = 0;",
+		"multi":          "pub fn multi(a: u8, b: (u8,)) -> [u8; 2]", // one line, as rustdoc shows it
 	}
 	for name, want := range tests {
 		if got := syms[name].Signature; got != want {

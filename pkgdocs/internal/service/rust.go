@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
@@ -44,5 +45,29 @@ func (s *Service) DescribeRustPackage(ctx context.Context, args DescribeArgs) (*
 	if err != nil {
 		return nil, err
 	}
-	return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_rust_package")
+	symbol := args.Symbol
+	if symbol != "" {
+		symbol = rustSymbol(e.pkg.Name, symbol)
+	}
+	res, err := describe(e, symbol, render.All, args.MaxTokens, args.Page, "describe_rust_package")
+	if err != nil && symbol != args.Symbol && errors.Is(err, ErrNotFound) {
+		return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_rust_package")
+	}
+	return res, err
+}
+
+// rustSymbol turns a symbol as a Rust user writes it into the path the
+// crate's symbols are listed by: a macro's `!` dropped (`anyhow!`), the
+// crate's own name dropped (`tokio::spawn`), and `Type.method` written
+// `Type::method`, as Rust paths never hold a dot.
+func rustSymbol(crate, symbol string) string {
+	s := strings.TrimSuffix(strings.TrimSpace(symbol), "!")
+	s = strings.ReplaceAll(s, ".", "::")
+	for _, c := range []string{crate, strings.ReplaceAll(crate, "-", "_")} {
+		if rest, ok := strings.CutPrefix(s, c+"::"); ok && rest != "" {
+			s = rest
+			break
+		}
+	}
+	return s
 }
