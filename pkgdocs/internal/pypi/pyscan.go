@@ -11,10 +11,28 @@ type PyModule struct {
 	Doc  string
 	Defs []PyDef
 	All  []string // names in a literal __all__; nil when the module has none
+	// Imports are the module-level imports and simple aliases ("X = Y",
+	// Module ""), in source order, conditional ones included.
+	Imports []PyImport
+	// Lazy are the names a module __getattr__ provides: entries of an
+	// import table it reads (pydantic's _dynamic_imports) and the
+	// "if name == 'X': from m import Y" branches of its body.
+	Lazy []PyImport
 }
 
-// PyDef is one public definition. Name is qualified within the module
-// ("Session", "Session.get").
+// PyImport is one name a module binds from elsewhere: "from Module
+// import Name as As". Name is "*" for a star import and "" for "import
+// Module as As"; Module is "" for an alias of one of the module's own
+// names ("As = Name").
+type PyImport struct {
+	Module string
+	Name   string
+	As     string
+}
+
+// PyDef is one definition. Name is qualified within the module
+// ("Session", "Session.get"). Top-level names starting with "_" are kept
+// (a package may re-export them or inherit from them); readers drop them.
 type PyDef struct {
 	Name      string
 	Kind      string // function, class, method, property, const
@@ -40,14 +58,16 @@ func ScanPython(src []byte) *PyModule {
 	lines := logicalLines(string(src))
 	m := &PyModule{}
 	type frame struct {
-		indent int
-		class  bool
-		name   string // qualified class name
-		public bool
+		indent  int
+		class   bool
+		name    string // qualified class name
+		public  bool
+		getattr bool // the body of a module-level __getattr__
 	}
 	var stack []frame
 	var decorators []string
 	index := map[string]int{} // qualified name -> Defs index, for overloads
+	var lazy lazyScan
 	for i, l := range lines {
 		for len(stack) > 0 && stack[len(stack)-1].indent >= l.indent {
 			stack = stack[:len(stack)-1]
@@ -70,7 +90,9 @@ func ScanPython(src []byte) *PyModule {
 		kw, name, rest := defHeader(text)
 		if kw == "" {
 			if top == nil {
-				m.moduleStatement(text)
+				m.moduleStatement(text, &lazy)
+			} else if top.getattr {
+				lazy.getattrLine(text)
 			} else if top.class && top.public && len(m.Defs) < maxDefs {
 				m.classAttribute(top.name, text)
 			}
@@ -80,6 +102,7 @@ func ScanPython(src []byte) *PyModule {
 		visible := isPublicName(name) || kw != "class" && (name == "__init__" || name == "__call__")
 		switch {
 		case top == nil:
+			visible = true // private ones too: see PyDef
 		case top.class:
 			qual = top.name + "." + name
 			visible = visible && top.public
@@ -89,7 +112,10 @@ func ScanPython(src []byte) *PyModule {
 		if kw == "class" {
 			stack = append(stack, frame{indent: l.indent, class: true, name: qual, public: visible})
 		} else {
-			stack = append(stack, frame{indent: l.indent})
+			stack = append(stack, frame{indent: l.indent, getattr: top == nil && name == "__getattr__"})
+			if top == nil && name == "__getattr__" {
+				lazy.hasGetattr = true
+			}
 		}
 		if !visible || len(m.Defs) >= maxDefs {
 			continue
@@ -104,6 +130,7 @@ func ScanPython(src []byte) *PyModule {
 		}
 		m.addDef(index, defFor(kw, qual, top != nil && top.class, header(text), decos, doc))
 	}
+	m.Lazy = lazy.result()
 	return m
 }
 
@@ -163,10 +190,20 @@ var (
 	attrRE     = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)\s*:\s*[^=]`)
 	allStartRE = regexp.MustCompile(`^__all__\s*(\+=|=|:[^=]*=|\.extend\()`)
 	defRE      = regexp.MustCompile(`^(async\s+def|def|class)\s+([A-Za-z_][A-Za-z0-9_]*)`)
+	aliasRE    = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*$`)
+	// moduleVarRE is an annotated module variable: "request: Request = ...".
+	moduleVarRE = regexp.MustCompile(`^([a-z][A-Za-z0-9_]*)\s*:\s*[^=]+=`)
 )
 
-// moduleStatement reads __all__ and ALL_CAPS constants.
-func (m *PyModule) moduleStatement(text string) {
+var pyKeywords = map[string]bool{"None": true, "True": true, "False": true, "NotImplemented": true, "Ellipsis": true}
+
+// moduleStatement reads __all__, imports, aliases, annotated variables,
+// ALL_CAPS constants and dict literals that may be lazy-import tables.
+func (m *PyModule) moduleStatement(text string, lazy *lazyScan) {
+	if imps, ok := parseImport(text); ok {
+		m.Imports = append(m.Imports, imps...)
+		return
+	}
 	if allStartRE.MatchString(text) {
 		if m.All == nil {
 			m.All = []string{}
@@ -178,7 +215,17 @@ func (m *PyModule) moduleStatement(text string) {
 	}
 	if sub := constRE.FindStringSubmatch(text); sub != nil && len(m.Defs) < maxDefs {
 		m.Defs = append(m.Defs, PyDef{Name: sub[1], Kind: "const", Signature: clip(text, 120)})
+		return
 	}
+	if sub := aliasRE.FindStringSubmatch(text); sub != nil && !pyKeywords[sub[2]] {
+		m.Imports = append(m.Imports, PyImport{Name: sub[2], As: sub[1]})
+		return
+	}
+	if sub := moduleVarRE.FindStringSubmatch(text); sub != nil && isPublicName(sub[1]) && !controlKeywords[sub[1]] && len(m.Defs) < maxDefs {
+		m.Defs = append(m.Defs, PyDef{Name: sub[1], Kind: "var", Signature: clip(text, 120)})
+		return
+	}
+	lazy.table(text)
 }
 
 // classAttribute records an annotated class attribute (dataclass fields,

@@ -41,7 +41,9 @@ property Session.closed
 method Session.from_env
 method Session.aclose
 class Session.Adapter
-method Session.Adapter.send`
+method Session.Adapter.send
+class _Private
+method _Private.visible_but_private`
 	if got := defList(m); got != want {
 		t.Fatalf("defs:\n%s\nwant:\n%s", got, want)
 	}
@@ -67,7 +69,7 @@ method Session.Adapter.send`
 
 func TestScanPythonForms(t *testing.T) {
 	api := ScanPython(fileMap(wheelFiles(t))["tinyhttp/api.py"])
-	if got := defList(api); got != "function get\nfunction post" {
+	if got := defList(api); got != "function get\nfunction post\nfunction _request" {
 		t.Fatalf("api defs: %s", got)
 	}
 	post := api.Defs[1]

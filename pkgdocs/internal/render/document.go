@@ -283,25 +283,8 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		if s.Doc != "" {
 			b.WriteString("\n" + strings.TrimSpace(s.Doc) + "\n")
 		}
-		switch {
-		case s.Package != "" && s.File != "":
-			fmt.Fprintf(&b, "\n*Defined in %s of %s.*\n", s.File, s.Package)
-		case s.Package != "":
-			fmt.Fprintf(&b, "\n*Defined in %s.*\n", s.Package)
-		case s.File != "":
-			fmt.Fprintf(&b, "\n*Defined in %s.*\n", s.File)
-		}
-		var methods []string
-		heading := "Methods"
-		for _, m := range membersOf(s.Name) {
-			methods = append(methods, indexLine(m, true))
-			if m.Kind != "method" {
-				heading = "Members"
-			}
-		}
-		if len(methods) > 0 {
-			b.WriteString("\n### " + heading + "\n\n" + strings.Join(methods, ""))
-		}
+		b.WriteString(definedLine(s))
+		b.WriteString(memberList(membersOf(s.Name)))
 		out = append(out, Block{Title: s.Kind + " " + s.Name, Text: b.String()})
 		for _, ex := range p.Examples {
 			if exampleFor(ex.Name, s.Name) {
@@ -310,6 +293,55 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		}
 	}
 	return out
+}
+
+// definedLine says where a symbol is defined: its file, the package that
+// declares it, the module a re-exported name comes from, or the base class
+// an inherited member comes from.
+func definedLine(s model.Symbol) string {
+	switch {
+	case s.Inherited && s.DefinedIn != "":
+		return fmt.Sprintf("\n*Inherited from %s (%s).*\n", s.DefinedIn, s.File)
+	case s.DefinedIn != "" && s.File != "":
+		return fmt.Sprintf("\n*Defined in %s (%s).*\n", s.DefinedIn, s.File)
+	case s.Package != "" && s.File != "":
+		return fmt.Sprintf("\n*Defined in %s of %s.*\n", s.File, s.Package)
+	case s.Package != "":
+		return fmt.Sprintf("\n*Defined in %s.*\n", s.Package)
+	case s.File != "":
+		return fmt.Sprintf("\n*Defined in %s.*\n", s.File)
+	}
+	return ""
+}
+
+// memberList lists a type's own members one per line, then what it
+// inherits, one line of names per base it comes from.
+func memberList(members []model.Symbol) string {
+	var own []string
+	var bases []string
+	inherited := map[string][]string{}
+	heading := "Methods"
+	for _, m := range members {
+		if m.Kind != "method" {
+			heading = "Members"
+		}
+		if !m.Inherited {
+			own = append(own, indexLine(m, true))
+			continue
+		}
+		if _, ok := inherited[m.DefinedIn]; !ok {
+			bases = append(bases, m.DefinedIn)
+		}
+		inherited[m.DefinedIn] = append(inherited[m.DefinedIn], "`"+m.Name[strings.LastIndexAny(m.Name, ".:#")+1:]+"`")
+	}
+	var b strings.Builder
+	if len(own) > 0 || len(bases) > 0 {
+		b.WriteString("\n### " + heading + "\n\n" + strings.Join(own, ""))
+	}
+	for _, base := range bases {
+		fmt.Fprintf(&b, "  - inherited from %s: %s\n", base, strings.Join(inherited[base], ", "))
+	}
+	return b.String()
 }
 
 // FindSymbols returns the symbols matching name: exact matches if any,
@@ -335,7 +367,10 @@ func FindSymbols(syms []model.Symbol, name string) []model.Symbol {
 			}
 		}
 	}
-	for _, f := range found {
+	for i, f := range found {
+		if len(f) > 0 && i >= 2 {
+			return exactCaseFirst(f, name)
+		}
 		if len(f) > 0 {
 			return f
 		}

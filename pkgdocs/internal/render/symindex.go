@@ -1,6 +1,7 @@
 package render
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
@@ -62,7 +63,7 @@ func (x *SymbolIndex) Find(name string) []model.Symbol {
 	if got := x.pick(x.last[lower], func(s model.Symbol) bool {
 		return !strings.EqualFold(s.Name, name) && strings.EqualFold(s.Name[strings.LastIndexAny(s.Name, ".:#")+1:], name)
 	}); got != nil {
-		return got
+		return exactCaseFirst(got, name)
 	}
 	if !strings.Contains(name, ".") {
 		return nil
@@ -85,6 +86,24 @@ func (x *SymbolIndex) Blocks(name string) []Block {
 	return symbolBlocks(x.p, x.Find(name), func(owner string) []model.Symbol {
 		return x.pick(x.members[owner], func(model.Symbol) bool { return true })
 	})
+}
+
+// exactCaseFirst keeps, of symbols whose name ends in name ignoring case,
+// those that end in it exactly when there are any (the class Environment,
+// not the module environment), members of types after the rest (the
+// function requests.get before the method Session.get).
+func exactCaseFirst(syms []model.Symbol, name string) []model.Symbol {
+	var exact []model.Symbol
+	for _, s := range syms {
+		if strings.HasSuffix(s.Name, name) {
+			exact = append(exact, s)
+		}
+	}
+	if len(exact) == 0 {
+		exact = syms
+	}
+	sort.SliceStable(exact, func(i, j int) bool { return !memberKinds[exact[i].Kind] && memberKinds[exact[j].Kind] })
+	return exact
 }
 
 // named reports whether s is called name, by its name or an alias,

@@ -1,0 +1,233 @@
+package pypi
+
+import (
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+// maxInherited bounds the inherited members added to a distribution's
+// classes, and maxInheritDepth how far up a class hierarchy they are read.
+const (
+	maxInherited    = 4000
+	maxInheritDepth = 12
+)
+
+// placed is a definition emitted under the path users write.
+type placed struct {
+	to   target
+	path string
+}
+
+// symbols lists a distribution's API by the paths users write: every
+// definition a public module exports (by its own definitions, imports in
+// a package's __init__, star imports, lazy imports or __all__) is named by
+// the shallowest public module that exports it ("requests.get", defined
+// in requests.api), its other public paths kept as aliases; the members
+// of classes follow their class, and members a class inherits from bases
+// in the distribution are added to it, marked inherited and hidden from
+// the index. It also returns the public modules read.
+func (r *resolver) symbols(public []modFile) ([]model.Symbol, []string) {
+	canon := map[target]string{}
+	aliases := map[target][]string{}
+	type modExports struct {
+		s    *scannedModule
+		mine []binding
+	}
+	var mods []modExports
+	var names []string
+	for _, f := range public {
+		s := r.module(f.module)
+		if s == nil {
+			continue
+		}
+		names = append(names, f.module)
+		var mine []binding
+		for _, b := range r.exports(s, false) {
+			if b.to.def == "" || !isPublicName(b.name) {
+				continue
+			}
+			path := f.module + "." + b.name
+			if c, ok := canon[b.to]; !ok {
+				canon[b.to] = path
+				mine = append(mine, b)
+			} else if c != path && len(aliases[b.to]) < 4 {
+				aliases[b.to] = append(aliases[b.to], path)
+			}
+		}
+		mods = append(mods, modExports{s, mine})
+	}
+	var out []model.Symbol
+	var classes []placed
+	for _, me := range mods {
+		if me.s.m.Doc != "" {
+			out = append(out, model.Symbol{Name: me.s.f.module, Kind: "module", Signature: "import " + me.s.f.module, Doc: balanceFences(me.s.m.Doc), File: me.s.f.file})
+		}
+		for _, b := range me.mine {
+			if len(out) >= maxSymbols {
+				r.truncated = true
+				break
+			}
+			p := placed{b.to, canon[b.to]}
+			out = r.emit(out, p, aliases[b.to])
+			if d := r.def(b.to); d != nil && d.Kind == "class" {
+				classes = append(classes, p)
+			}
+		}
+	}
+	budget := maxInherited
+	for _, c := range classes {
+		out = append(out, r.inherited(c, canon, &budget)...)
+	}
+	return out, names
+}
+
+// def returns the definition t names, or nil.
+func (r *resolver) def(t target) *PyDef {
+	s := r.mods[t.mod]
+	if s == nil || t.def == "" {
+		return nil
+	}
+	i, ok := s.top[t.def]
+	if !ok {
+		return nil
+	}
+	return &s.m.Defs[i]
+}
+
+// emit appends the symbol for p and, for a class, its members (nested
+// classes' members too), renamed under p's path.
+func (r *resolver) emit(out []model.Symbol, p placed, aliases []string) []model.Symbol {
+	s := r.mods[p.to.mod]
+	d := r.def(p.to)
+	if d == nil {
+		return out
+	}
+	definedIn := ""
+	if parentModule(p.path) != p.to.mod {
+		definedIn = p.to.mod
+	}
+	out = append(out, model.Symbol{Name: p.path, Kind: d.Kind, Signature: d.Signature, Doc: balanceFences(d.Doc), File: s.f.file, DefinedIn: definedIn, Aliases: aliases})
+	if d.Kind != "class" {
+		return out
+	}
+	prefix := d.Name + "."
+	for _, m := range s.m.Defs {
+		if strings.HasPrefix(m.Name, prefix) && len(out) < maxSymbols {
+			out = append(out, model.Symbol{Name: p.path + "." + m.Name[len(prefix):], Kind: m.Kind, Signature: m.Signature, Doc: balanceFences(m.Doc), File: s.f.file, DefinedIn: definedIn})
+		}
+	}
+	return out
+}
+
+// members returns the direct members (methods, properties) of class t.
+func (r *resolver) members(t target) []PyDef {
+	s := r.mods[t.mod]
+	if s == nil {
+		return nil
+	}
+	prefix := t.def + "."
+	var out []PyDef
+	for _, m := range s.m.Defs {
+		if strings.HasPrefix(m.Name, prefix) && !strings.Contains(m.Name[len(prefix):], ".") && m.Kind != "class" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// inherited returns the members class c gets from its bases in the
+// distribution, nearest base first, each under c's path and marked with
+// the base it comes from.
+func (r *resolver) inherited(c placed, canon map[target]string, budget *int) []model.Symbol {
+	have := map[string]bool{}
+	for _, m := range r.members(c.to) {
+		have[m.Name[len(c.to.def)+1:]] = true
+	}
+	seen := map[target]bool{c.to: true}
+	var out []model.Symbol
+	var walk func(t target, depth int)
+	walk = func(t target, depth int) {
+		if depth > maxInheritDepth {
+			return
+		}
+		for _, b := range r.bases(t) {
+			if seen[b] {
+				continue
+			}
+			seen[b] = true
+			from := canon[b]
+			if from == "" {
+				from = b.mod + "." + b.def
+			}
+			file := r.mods[b.mod].f.file
+			for _, m := range r.members(b) {
+				short := m.Name[len(b.def)+1:]
+				if have[short] || *budget <= 0 {
+					continue
+				}
+				have[short] = true
+				*budget--
+				out = append(out, model.Symbol{Name: c.path + "." + short, Kind: m.Kind, Signature: m.Signature, Doc: balanceFences(m.Doc), File: file, DefinedIn: from, Inherited: true, Hidden: true})
+			}
+			walk(b, depth+1)
+		}
+	}
+	walk(c.to, 0)
+	return out
+}
+
+// bases resolves the base classes of class t that the distribution
+// defines; bases from elsewhere (object, typing.Generic, other
+// distributions) are left out.
+func (r *resolver) bases(t target) []target {
+	d := r.def(t)
+	if d == nil || d.Kind != "class" {
+		return nil
+	}
+	sig := d.Signature
+	open := strings.IndexByte(sig, '(')
+	if open < 0 {
+		return nil
+	}
+	inner := sig[open+1:]
+	if end := headerParen(inner); end >= 0 {
+		inner = inner[:end]
+	}
+	s := r.mods[t.mod]
+	var out []target
+	for _, arg := range splitTopLevel(inner, ',') {
+		arg = strings.TrimSpace(arg)
+		if i := strings.IndexByte(arg, '['); i >= 0 {
+			arg = arg[:i]
+		}
+		if arg == "" || strings.ContainsAny(arg, "=*( ") {
+			continue
+		}
+		if b, ok := r.dotted(s, arg); ok && b.def != "" {
+			if bd := r.def(b); bd != nil && bd.Kind == "class" {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// headerParen returns the index of the ")" closing a class's base list.
+func headerParen(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'' || c == '"':
+			i = skipPyString(s, i, "") - 1
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
+}
