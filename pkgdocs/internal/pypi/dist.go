@@ -122,6 +122,7 @@ type distInfo struct {
 	hasMeta   bool
 	symbols   []model.Symbol
 	modules   []string
+	read      []string // the files the answer depends on: public modules and the private ones they import from
 	truncated bool
 }
 
@@ -134,7 +135,7 @@ type modFile struct {
 // Limits on reading one distribution: modules and bytes scanned, and
 // symbols listed (inherited members are counted apart).
 const (
-	maxModules   = 400
+	maxModules   = 1000
 	maxScanBytes = 8 << 20
 	maxSymbols   = 4000
 )
@@ -161,6 +162,16 @@ func inspectDist(tree *archive.Tree) distInfo {
 		}
 	}
 	files := moduleFiles(tree, top)
+	// The package named like the distribution comes first among packages
+	// as deep: attrs' attrs.define, not the older attr.define.
+	own := strings.ReplaceAll(Normalize(info.meta.Name), "-", "_")
+	sort.SliceStable(files, func(i, j int) bool {
+		a, b := files[i], files[j]
+		if a.depth != b.depth {
+			return a.depth < b.depth
+		}
+		return rootOf(a.module) == own && rootOf(b.module) != own
+	})
 	var public []modFile
 	for _, f := range files {
 		if !f.private {
@@ -170,7 +181,17 @@ func inspectDist(tree *archive.Tree) distInfo {
 	r := newResolver(tree, files)
 	info.symbols, info.modules = r.symbols(public)
 	info.truncated = r.truncated
+	for m := range r.used {
+		info.read = append(info.read, r.mods[m].f.file)
+	}
+	sort.Strings(info.read)
 	return info
+}
+
+// rootOf returns the top-level package of a module name.
+func rootOf(module string) string {
+	root, _, _ := strings.Cut(module, ".")
+	return root
 }
 
 // moduleFiles lists importable public modules, shallow first; a .pyi stub

@@ -1,24 +1,33 @@
 package pypi
 
 import (
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/archive"
 )
 
 // target is what a module-level name is bound to: a top-level definition
 // of a scanned module (def != ""), or a module (def == "").
-type target struct{ mod, def string }
+// An external target is a name imported from a module the distribution
+// does not hold as Python source (another distribution, a compiled
+// module): known by its path only.
+type target struct {
+	mod, def string
+	external bool
+}
 
 // How a name came into a module's namespace; it decides what the module
 // exports when it has no __all__.
 const (
-	fromDef    = iota // defined in the module
-	fromImport        // "from m import x" or "import m"
-	fromStar          // "from m import *"
-	fromLazy          // a module __getattr__
-	fromAlias         // "X = Y"
-	fromAll           // listed in __all__
+	fromDef      = iota // defined in the module
+	fromImport          // "from m import x" or "import m"
+	fromStar            // "from m import *"
+	fromLazy            // a module __getattr__
+	fromAlias           // "X = Y"
+	fromAll             // listed in __all__
+	fromReexport        // "from m import x as x"
 )
 
 // binding is one name of a module's namespace.
@@ -41,40 +50,74 @@ type scannedModule struct {
 }
 
 // resolver follows a distribution's imports, star imports, lazy tables
-// and aliases from module to module, reading modules as it needs them
-// within a byte and module budget.
+// and aliases from module to module, over the modules read within a byte
+// and module budget.
 type resolver struct {
 	tree      *archive.Tree
 	files     map[string]modFile
 	mods      map[string]*scannedModule
+	used      map[string]bool // modules whose scan an answer depends on
 	bytes     int
 	truncated bool
 }
 
 func newResolver(tree *archive.Tree, files []modFile) *resolver {
-	r := &resolver{tree: tree, files: map[string]modFile{}, mods: map[string]*scannedModule{}}
+	r := &resolver{tree: tree, files: map[string]modFile{}, mods: map[string]*scannedModule{}, used: map[string]bool{}}
 	for _, f := range files {
 		r.files[f.module] = f
 	}
+	r.prescan(files)
 	return r
 }
 
-// module returns the scanned module name, reading it on first use; nil
-// when the distribution has no such module or the budget is spent.
-func (r *resolver) module(name string) *scannedModule {
-	if s, ok := r.mods[name]; ok {
-		return s
+// prescan reads the modules within the budget, public ones first (files
+// lists them shallow first), on all CPUs: a large distribution's modules
+// are scanned in parallel before the resolver follows its imports.
+func (r *resolver) prescan(files []modFile) {
+	order := make([]modFile, 0, len(files))
+	for _, private := range []bool{false, true} {
+		for _, f := range files {
+			if f.private == private {
+				order = append(order, f)
+			}
+		}
 	}
-	f, ok := r.files[name]
-	if !ok {
-		return nil
+	var chosen []modFile
+	var datas [][]byte
+	for _, f := range order {
+		data, _ := r.tree.Get(f.file)
+		if r.bytes+len(data) > maxScanBytes || len(chosen) >= maxModules {
+			r.truncated = true
+			break
+		}
+		r.bytes += len(data)
+		chosen = append(chosen, f)
+		datas = append(datas, data)
 	}
-	data, _ := r.tree.Get(f.file)
-	if r.bytes+len(data) > maxScanBytes || len(r.mods) >= maxModules {
-		r.truncated = true
-		return nil
+	scanned := make([]*scannedModule, len(chosen))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				scanned[i] = newScannedModule(chosen[i], datas[i])
+			}
+		}()
 	}
-	r.bytes += len(data)
+	for i := range chosen {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, s := range scanned {
+		r.mods[s.f.module] = s
+	}
+}
+
+// newScannedModule scans one module.
+func newScannedModule(f modFile, data []byte) *scannedModule {
 	m := ScanPython(data)
 	s := &scannedModule{f: f, m: m, pkg: strings.HasSuffix(f.file, "__init__.py") || strings.HasSuffix(f.file, "__init__.pyi"), top: map[string]int{}}
 	for i, d := range m.Defs {
@@ -84,7 +127,16 @@ func (r *resolver) module(name string) *scannedModule {
 			}
 		}
 	}
-	r.mods[name] = s
+	return s
+}
+
+// module returns the scanned module name, nil when the distribution has
+// no such module or it was beyond the budget.
+func (r *resolver) module(name string) *scannedModule {
+	s := r.mods[name]
+	if s != nil {
+		r.used[name] = true
+	}
 	return s
 }
 
@@ -135,7 +187,7 @@ func (r *resolver) namespace(s *scannedModule) map[string]target {
 	}
 	for _, d := range s.m.Defs {
 		if !strings.Contains(d.Name, ".") {
-			bind(d.Name, target{s.f.module, d.Name}, fromDef)
+			bind(d.Name, target{mod: s.f.module, def: d.Name}, fromDef)
 		}
 	}
 	for _, im := range s.m.Imports {
@@ -168,7 +220,11 @@ func (r *resolver) bindImport(s *scannedModule, im PyImport, how int, bind func(
 		}
 	default:
 		mod := r.absolute(s, im.Module)
-		if src := r.module(mod); src != nil && src != s {
+		if im.Reexport && how == fromImport {
+			how = fromReexport
+		}
+		src := r.module(mod)
+		if src != nil && src != s {
 			if t, ok := r.namespace(src)[im.Name]; ok {
 				bind(im.As, t, how)
 				return
@@ -176,6 +232,8 @@ func (r *resolver) bindImport(s *scannedModule, im PyImport, how int, bind func(
 		}
 		if sub := mod + "." + im.Name; r.isModule(sub) {
 			bind(im.As, target{mod: sub}, how)
+		} else if !r.isModule(mod) {
+			bind(im.As, target{mod: mod, def: im.Name, external: true}, how)
 		}
 	}
 }
@@ -191,7 +249,7 @@ func (r *resolver) dotted(s *scannedModule, name string) (target, bool) {
 	parts := strings.Split(name, ".")
 	t, ok := r.namespace(s)[parts[0]]
 	for _, p := range parts[1:] {
-		if !ok || t.def != "" {
+		if !ok || t.def != "" || t.external {
 			return target{}, false
 		}
 		if m := r.module(t.mod); m != nil {
@@ -226,9 +284,23 @@ func (r *resolver) exports(s *scannedModule, star bool) []binding {
 		if !isPublicName(b.name) {
 			continue
 		}
-		if b.how != fromImport || s.pkg || star {
-			out = append(out, b)
+		switch {
+		case b.to.external:
+			// Another distribution's name (typing.Any) is not this one's
+			// API unless re-exported on purpose.
+			if b.how != fromLazy && b.how != fromReexport {
+				continue
+			}
+		case b.how == fromImport:
+			if !s.pkg && !star {
+				continue
+			}
+		case b.how == fromDef && !star:
+			if d := r.def(b.to); d != nil && d.Kind == "assign" {
+				continue // a plain assignment: exported when __all__ names it
+			}
 		}
+		out = append(out, b)
 	}
 	return out
 }

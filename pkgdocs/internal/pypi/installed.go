@@ -36,16 +36,25 @@ func installedDist(project, norm string) (site, distInfo string) {
 		sites = append(sites, filepath.Join(project, v, "Lib", "site-packages"))
 	}
 	for _, s := range sites {
-		infos, _ := filepath.Glob(filepath.Join(s, "*.dist-info"))
-		for _, d := range infos {
-			base := strings.TrimSuffix(filepath.Base(d), ".dist-info")
-			name, _, _ := strings.Cut(base, "-")
-			if Normalize(name) == norm {
-				return s, filepath.Base(d)
-			}
+		if d := distInfoIn(s, norm); d != "" {
+			return s, d
 		}
 	}
 	return "", ""
+}
+
+// distInfoIn returns the name of the .dist-info directory of the
+// distribution norm in a site-packages directory, or "".
+func distInfoIn(site, norm string) string {
+	infos, _ := filepath.Glob(filepath.Join(site, "*.dist-info"))
+	for _, d := range infos {
+		base := strings.TrimSuffix(filepath.Base(d), ".dist-info")
+		name, _, _ := strings.Cut(base, "-")
+		if Normalize(name) == norm {
+			return filepath.Base(d)
+		}
+	}
+	return ""
 }
 
 // readInstalled reads a distribution's metadata and the Python files its

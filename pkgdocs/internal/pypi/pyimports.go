@@ -23,6 +23,9 @@ var controlKeywords = map[string]bool{
 // parseImport reads "from m import a, b as c", "from m import (a, b)",
 // "from m import *" and "import a.b as c, d".
 func parseImport(text string) ([]PyImport, bool) {
+	if !strings.HasPrefix(text, "from") && !strings.HasPrefix(text, "import") {
+		return nil, false
+	}
 	if sub := fromImportRE.FindStringSubmatch(text); sub != nil {
 		mod := strings.Join(strings.Fields(sub[1]), "")
 		names := strings.TrimSpace(sub[2])
@@ -36,7 +39,7 @@ func parseImport(text string) ([]PyImport, bool) {
 			case len(f) == 1 && identRE.MatchString(f[0]):
 				out = append(out, PyImport{Module: mod, Name: f[0], As: f[0]})
 			case len(f) == 3 && f[1] == "as" && identRE.MatchString(f[0]) && identRE.MatchString(f[2]):
-				out = append(out, PyImport{Module: mod, Name: f[0], As: f[2]})
+				out = append(out, PyImport{Module: mod, Name: f[0], As: f[2], Reexport: f[0] == f[2]})
 			}
 		}
 		return out, true
@@ -77,6 +80,9 @@ const maxLazy = 2000
 // {'Name': ('.mod', 'Attr')}, {'name': (package, '__module__')} (a
 // submodule), or {'mod': ['Name', ...]} (lazy_loader's submod_attrs).
 func (z *lazyScan) table(text string) {
+	if !strings.Contains(text, "{") {
+		return
+	}
 	sub := tableRE.FindStringSubmatch(text)
 	if sub == nil {
 		return
@@ -103,21 +109,41 @@ func (z *lazyScan) table(text string) {
 		if !identRE.MatchString(key) {
 			continue
 		}
-		mod, attr := "", key
-		for _, l := range lits {
-			switch {
-			case l == "__module__":
-				mod, attr = ".", key
-			case mod == "" && isModulePath(l):
-				mod = l
-			case mod != "" && identRE.MatchString(l):
-				attr = l
-			}
-		}
-		if mod != "" {
-			z.tables = append(z.tables, PyImport{Module: relativeIfBare(mod), Name: attr, As: key})
+		if mod, attr := tableEntry(key, lits); mod != "" {
+			z.tables = append(z.tables, PyImport{Module: mod, Name: attr, As: key})
 		}
 	}
+}
+
+// tableEntry reads the string literals of one lazy-table value: a module
+// path ('pkg.mod', '.mod', a bare 'mod' taken as a sibling), a package
+// and a module relative to it as importlib.import_module takes them
+// (('pydantic_core', '.'), (__spec__.parent, '.main'), where only '.main'
+// is a literal), '__module__' for a submodule named like the key, and an
+// attribute name after the module when it differs from the key.
+func tableEntry(key string, lits []string) (mod, attr string) {
+	attr = key
+	for i, l := range lits {
+		switch {
+		case l == "__module__":
+			return ".", key
+		case mod == "" && isModulePath(l):
+			mod = l
+			if i+1 < len(lits) && strings.HasPrefix(lits[i+1], ".") && !strings.HasPrefix(l, ".") {
+				// (package, relative module)
+				if rel := strings.TrimPrefix(lits[i+1], "."); rel != "" {
+					mod = l + "." + rel
+				}
+				return mod, attr
+			}
+		case mod != "" && identRE.MatchString(l):
+			attr = l
+		}
+	}
+	if mod == "" {
+		return "", ""
+	}
+	return relativeIfBare(mod), attr
 }
 
 // relativeIfBare keeps a module path as written; a bare name with no dots
@@ -140,6 +166,9 @@ func isModulePath(s string) bool {
 
 // getattrLine reads one line of a module-level __getattr__ body.
 func (z *lazyScan) getattrLine(text string) {
+	if !strings.HasPrefix(text, "if") && !strings.HasPrefix(text, "elif") && !strings.HasPrefix(text, "from") && !strings.HasPrefix(text, "import") {
+		return
+	}
 	if sub := getattrIfRE.FindStringSubmatch(text); sub != nil {
 		z.pending = sub[1] + sub[2]
 		return

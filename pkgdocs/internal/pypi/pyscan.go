@@ -28,6 +28,9 @@ type PyImport struct {
 	Module string
 	Name   string
 	As     string
+	// Reexport marks "from m import x as x", the explicit re-export form
+	// type checkers honour.
+	Reexport bool
 }
 
 // PyDef is one definition. Name is qualified within the module
@@ -35,7 +38,7 @@ type PyImport struct {
 // (a package may re-export them or inherit from them); readers drop them.
 type PyDef struct {
 	Name      string
-	Kind      string // function, class, method, property, const
+	Kind      string // function, class, method, property, const, var, assign (a plain module assignment)
 	Signature string
 	Doc       string
 }
@@ -191,6 +194,9 @@ var (
 	allStartRE = regexp.MustCompile(`^__all__\s*(\+=|=|:[^=]*=|\.extend\()`)
 	defRE      = regexp.MustCompile(`^(async\s+def|def|class)\s+([A-Za-z_][A-Za-z0-9_]*)`)
 	aliasRE    = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*$`)
+	// assignRE is a plain module assignment ("gettz = __get_gettz()"),
+	// exported only when __all__ or a star import names it.
+	assignRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]`)
 	// moduleVarRE is an annotated module variable: "request: Request = ...".
 	moduleVarRE = regexp.MustCompile(`^([a-z][A-Za-z0-9_]*)\s*:\s*[^=]+=`)
 )
@@ -213,6 +219,9 @@ func (m *PyModule) moduleStatement(text string, lazy *lazyScan) {
 		}
 		return
 	}
+	if !strings.ContainsRune(text, '=') {
+		return // every other form assigns
+	}
 	if sub := constRE.FindStringSubmatch(text); sub != nil && len(m.Defs) < maxDefs {
 		m.Defs = append(m.Defs, PyDef{Name: sub[1], Kind: "const", Signature: clip(text, 120)})
 		return
@@ -226,6 +235,9 @@ func (m *PyModule) moduleStatement(text string, lazy *lazyScan) {
 		return
 	}
 	lazy.table(text)
+	if sub := assignRE.FindStringSubmatch(text); sub != nil && isPublicName(sub[1]) && !controlKeywords[sub[1]] && len(m.Defs) < maxDefs {
+		m.Defs = append(m.Defs, PyDef{Name: sub[1], Kind: "assign", Signature: clip(text, 120)})
+	}
 }
 
 // classAttribute records an annotated class attribute (dataclass fields,
@@ -253,6 +265,9 @@ func isPublicName(name string) bool { return name != "" && name[0] != '_' }
 
 // defHeader recognises "def", "async def" and "class" lines.
 func defHeader(text string) (kw, name, rest string) {
+	if !strings.HasPrefix(text, "def") && !strings.HasPrefix(text, "class") && !strings.HasPrefix(text, "async") {
+		return "", "", ""
+	}
 	sub := defRE.FindStringSubmatchIndex(text)
 	if sub == nil {
 		return "", "", ""
@@ -367,16 +382,21 @@ func skipPyString(src string, i int, prefix string) int {
 	if strings.HasPrefix(src[i:], q+q+q) {
 		q = q + q + q
 	}
-	raw := strings.ContainsAny(prefix, "rR")
 	fstr := strings.ContainsAny(prefix, "fF")
+	stops := "\\\n" + q[:1]
+	if fstr {
+		stops += "{"
+	}
 	j := i + len(q)
 	for j < len(src) {
+		k := strings.IndexAny(src[j:], stops)
+		if k < 0 {
+			return len(src)
+		}
+		j += k
 		switch c := src[j]; {
-		case c == '\\' && !raw:
-			j += 2
-			continue
-		case c == '\\' && raw:
-			j += 2 // a raw string still cannot end in an escaped quote
+		case c == '\\':
+			j += 2 // an escape; a raw string still cannot end in an escaped quote
 			continue
 		case fstr && c == '{' && j+1 < len(src) && src[j+1] == '{':
 			j += 2

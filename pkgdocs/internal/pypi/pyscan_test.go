@@ -108,7 +108,7 @@ class Broken(  # a comment inside brackets
     def __repr__(self): ...
 `
 	m := ScanPython([]byte(src))
-	if got := defList(m); got != "function parse\nfunction conditional\nclass Broken\nmethod Broken.__call__" {
+	if got := defList(m); got != "function parse\nfunction conditional\nassign s\nassign x\nclass Broken\nmethod Broken.__call__" {
 		t.Fatalf("defs:\n%s", got)
 	}
 	if p := m.Defs[0]; p.Signature != "def parse(x: int) -> int\ndef parse(x: str) -> str" || p.Doc != "Parses x." {
@@ -117,7 +117,7 @@ class Broken(  # a comment inside brackets
 	if d := m.Defs[1].Doc; d != "Defined in an if block." {
 		t.Errorf("one-line body docstring = %q", d)
 	}
-	if sig := m.Defs[2].Signature; sig != "class Broken(object)" {
+	if sig := m.Defs[4].Signature; sig != "class Broken(object)" {
 		t.Errorf("class signature = %q", sig)
 	}
 }

@@ -98,16 +98,27 @@ func (r *resolver) def(t target) *PyDef {
 // emit appends the symbol for p and, for a class, its members (nested
 // classes' members too), renamed under p's path.
 func (r *resolver) emit(out []model.Symbol, p placed, aliases []string) []model.Symbol {
+	if p.to.external {
+		return append(out, model.Symbol{
+			Name: p.path, Kind: "re-export", Signature: "from " + p.to.mod + " import " + p.to.def,
+			Doc:       "Re-exported from " + p.to.mod + ", which this distribution does not hold as Python source (another distribution, or a compiled module); its documentation is there.",
+			DefinedIn: p.to.mod, Aliases: aliases,
+		})
+	}
 	s := r.mods[p.to.mod]
 	d := r.def(p.to)
 	if d == nil {
 		return out
 	}
+	kind := d.Kind
+	if kind == "assign" {
+		kind = "var"
+	}
 	definedIn := ""
 	if parentModule(p.path) != p.to.mod {
 		definedIn = p.to.mod
 	}
-	out = append(out, model.Symbol{Name: p.path, Kind: d.Kind, Signature: d.Signature, Doc: balanceFences(d.Doc), File: s.f.file, DefinedIn: definedIn, Aliases: aliases})
+	out = append(out, model.Symbol{Name: p.path, Kind: kind, Signature: d.Signature, Doc: balanceFences(d.Doc), File: s.f.file, DefinedIn: definedIn, Aliases: aliases})
 	if d.Kind != "class" {
 		return out
 	}
