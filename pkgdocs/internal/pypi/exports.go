@@ -57,12 +57,13 @@ type resolver struct {
 	files     map[string]modFile
 	mods      map[string]*scannedModule
 	used      map[string]bool // modules whose scan an answer depends on
+	mros      map[target][]target
 	bytes     int
 	truncated bool
 }
 
 func newResolver(tree *archive.Tree, files []modFile) *resolver {
-	r := &resolver{tree: tree, files: map[string]modFile{}, mods: map[string]*scannedModule{}, used: map[string]bool{}}
+	r := &resolver{tree: tree, files: map[string]modFile{}, mods: map[string]*scannedModule{}, used: map[string]bool{}, mros: map[target][]target{}}
 	for _, f := range files {
 		r.files[f.module] = f
 	}

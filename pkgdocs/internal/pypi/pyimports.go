@@ -70,6 +70,7 @@ type lazyScan struct {
 	tables     []PyImport
 	branches   []PyImport
 	pending    string // the name the current __getattr__ branch provides
+	dynamicAll bool   // __all__ is built from other modules' __all__
 }
 
 // maxLazy bounds the lazy names read from one module.

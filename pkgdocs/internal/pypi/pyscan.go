@@ -10,7 +10,7 @@ import (
 type PyModule struct {
 	Doc  string
 	Defs []PyDef
-	All  []string // names in a literal __all__; nil when the module has none
+	All  []string // names in a literal __all__; nil when the module has none or builds it from other modules
 	// Imports are the module-level imports and simple aliases ("X = Y",
 	// Module ""), in source order, conditional ones included.
 	Imports []PyImport
@@ -134,6 +134,9 @@ func ScanPython(src []byte) *PyModule {
 		m.addDef(index, defFor(kw, qual, top != nil && top.class, header(text), decos, doc))
 	}
 	m.Lazy = lazy.result()
+	if lazy.dynamicAll {
+		m.All = nil // built from other modules' lists: unknown, the public names stand
+	}
 	return m
 }
 
@@ -216,6 +219,9 @@ func (m *PyModule) moduleStatement(text string, lazy *lazyScan) {
 		}
 		for _, lit := range stringLiterals(text) {
 			m.All = append(m.All, lit)
+		}
+		if strings.Contains(text[len("__all__"):], "__all__") {
+			lazy.dynamicAll = true // "__all__ = other.__all__": not a literal list
 		}
 		return
 	}

@@ -10,7 +10,7 @@ import (
 // classes, and maxInheritDepth how far up a class hierarchy they are read.
 const (
 	maxInherited    = 4000
-	maxInheritDepth = 12
+	maxInheritDepth = 24
 )
 
 // placed is a definition emitted under the path users write.
@@ -148,44 +148,102 @@ func (r *resolver) members(t target) []PyDef {
 }
 
 // inherited returns the members class c gets from its bases in the
-// distribution, nearest base first, each under c's path and marked with
-// the base it comes from.
+// distribution, in method resolution order, each under c's path and
+// marked with the base it comes from.
 func (r *resolver) inherited(c placed, canon map[target]string, budget *int) []model.Symbol {
 	have := map[string]bool{}
 	for _, m := range r.members(c.to) {
 		have[m.Name[len(c.to.def)+1:]] = true
 	}
-	seen := map[target]bool{c.to: true}
 	var out []model.Symbol
-	var walk func(t target, depth int)
-	walk = func(t target, depth int) {
-		if depth > maxInheritDepth {
-			return
+	for _, b := range r.mro(c.to, 0)[1:] {
+		from := canon[b]
+		if from == "" {
+			from = b.mod + "." + b.def
 		}
-		for _, b := range r.bases(t) {
-			if seen[b] {
+		file := r.mods[b.mod].f.file
+		for _, m := range r.members(b) {
+			short := m.Name[len(b.def)+1:]
+			if have[short] || *budget <= 0 {
 				continue
 			}
-			seen[b] = true
-			from := canon[b]
-			if from == "" {
-				from = b.mod + "." + b.def
-			}
-			file := r.mods[b.mod].f.file
-			for _, m := range r.members(b) {
-				short := m.Name[len(b.def)+1:]
-				if have[short] || *budget <= 0 {
-					continue
-				}
-				have[short] = true
-				*budget--
-				out = append(out, model.Symbol{Name: c.path + "." + short, Kind: m.Kind, Signature: m.Signature, Doc: balanceFences(m.Doc), File: file, DefinedIn: from, Inherited: true, Hidden: true})
-			}
-			walk(b, depth+1)
+			have[short] = true
+			*budget--
+			out = append(out, model.Symbol{Name: c.path + "." + short, Kind: m.Kind, Signature: m.Signature, Doc: balanceFences(m.Doc), File: file, DefinedIn: from, Inherited: true, Hidden: true})
 		}
 	}
-	walk(c.to, 0)
 	return out
+}
+
+// mro linearises class t and its bases in the distribution as Python
+// does (C3), falling back to depth-first order where C3 has no answer.
+func (r *resolver) mro(t target, depth int) []target {
+	if l, ok := r.mros[t]; ok {
+		return l
+	}
+	if depth > maxInheritDepth {
+		return []target{t}
+	}
+	r.mros[t] = []target{t} // a cycle reads the class alone
+	bases := r.bases(t)
+	seqs := make([][]target, 0, len(bases)+1)
+	for _, b := range bases {
+		seqs = append(seqs, r.mro(b, depth+1))
+	}
+	seqs = append(seqs, bases)
+	l := append([]target{t}, c3merge(seqs)...)
+	r.mros[t] = l
+	return l
+}
+
+// c3merge merges linearisations: repeatedly the first head that is in no
+// other sequence's tail. When none is (an inconsistent hierarchy), the
+// rest follow in depth-first order.
+func c3merge(seqs [][]target) []target {
+	var out []target
+	for {
+		var head *target
+		for _, s := range seqs {
+			if len(s) == 0 {
+				continue
+			}
+			cand := s[0]
+			inTail := false
+			for _, o := range seqs {
+				for _, x := range o[min(1, len(o)):] {
+					if x == cand {
+						inTail = true
+					}
+				}
+			}
+			if !inTail {
+				head = &cand
+				break
+			}
+		}
+		if head == nil {
+			seen := map[target]bool{}
+			for _, x := range out {
+				seen[x] = true
+			}
+			for _, s := range seqs {
+				for _, x := range s {
+					if !seen[x] {
+						seen[x] = true
+						out = append(out, x)
+					}
+				}
+			}
+			return out
+		}
+		h := *head
+		out = append(out, h)
+		for i, s := range seqs {
+			if len(s) > 0 && s[0] == h {
+				seqs[i] = s[1:]
+			}
+		}
+	}
 }
 
 // bases resolves the base classes of class t that the distribution

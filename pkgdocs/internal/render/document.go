@@ -280,10 +280,15 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		var b strings.Builder
 		fmt.Fprintf(&b, "## %s %s\n\n", s.Kind, s.Name)
 		b.WriteString(Fence(s.Signature, langOf(p.Ecosystem)))
+		if s.DefinedIn != "" {
+			b.WriteString(definedLine(s)) // where a re-exported or inherited name comes from, before a long doc
+		}
 		if s.Doc != "" {
 			b.WriteString("\n" + strings.TrimSpace(s.Doc) + "\n")
 		}
-		b.WriteString(definedLine(s))
+		if s.DefinedIn == "" {
+			b.WriteString(definedLine(s))
+		}
 		b.WriteString(memberList(membersOf(s.Name)))
 		out = append(out, Block{Title: s.Kind + " " + s.Name, Text: b.String()})
 		for _, ex := range p.Examples {
@@ -314,7 +319,12 @@ func definedLine(s model.Symbol) string {
 	return ""
 }
 
-// memberList lists a type's own members one per line, then what it
+// maxOwnMemberLines is the number of a type's own members its answer
+// lists one per line; a type with more lists their names on one line.
+const maxOwnMemberLines = 24
+
+// memberList lists a type's own members one per line (their names on one
+// line when there are many), then what it
 // inherits, one line of names per base it comes from.
 func memberList(members []model.Symbol) string {
 	var own []string
@@ -336,7 +346,18 @@ func memberList(members []model.Symbol) string {
 	}
 	var b strings.Builder
 	if len(own) > 0 || len(bases) > 0 {
-		b.WriteString("\n### " + heading + "\n\n" + strings.Join(own, ""))
+		b.WriteString("\n### " + heading + "\n\n")
+	}
+	if len(own) > maxOwnMemberLines {
+		names := make([]string, 0, len(own))
+		for _, m := range members {
+			if !m.Inherited {
+				names = append(names, "`"+m.Name[strings.LastIndexAny(m.Name, ".:#")+1:]+"`")
+			}
+		}
+		fmt.Fprintf(&b, "  - %d members: %s\n", len(names), strings.Join(names, ", "))
+	} else {
+		b.WriteString(strings.Join(own, ""))
 	}
 	for _, base := range bases {
 		fmt.Fprintf(&b, "  - inherited from %s: %s\n", base, strings.Join(inherited[base], ", "))
