@@ -131,9 +131,9 @@ func TestLazyTables(t *testing.T) {
 	tests := map[string][]PyImport{
 		`_dynamic_imports = {'BaseModel': (__spec__.parent, '.main'), 'dataclasses': (__spec__.parent, '__module__')}`: {
 			{Module: ".main", Name: "BaseModel", As: "BaseModel"}, {Module: ".", Name: "dataclasses", As: "dataclasses"}},
-		`_lazy = {'ValidationError': ('pydantic_core', '.')}`:      {{Module: "pydantic_core", Name: "ValidationError", As: "ValidationError"}},
+		`_lazy = {'ValidationError': ('pydantic_core', '.')}`:       {{Module: "pydantic_core", Name: "ValidationError", As: "ValidationError"}},
 		`_lazy = {"Model": "pkg.models", "Other": ("._m", "Real")}`: {{Module: "pkg.models", Name: "Model", As: "Model"}, {Module: "._m", Name: "Real", As: "Other"}},
-		`submod_attrs = {'linalg': ['solve', 'inv']}`:              {{Module: ".linalg", Name: "solve", As: "solve"}, {Module: ".linalg", Name: "inv", As: "inv"}},
+		`submod_attrs = {'linalg': ['solve', 'inv']}`:               {{Module: ".linalg", Name: "solve", As: "solve"}, {Module: ".linalg", Name: "inv", As: "inv"}},
 	}
 	for src, want := range tests {
 		var z lazyScan
