@@ -140,21 +140,27 @@ const (
 	maxSymbols   = 4000
 )
 
-// inspectDist reads metadata and the public API of a distribution tree.
-func inspectDist(tree *archive.Tree) distInfo {
+// fileSource is a distribution's files: an unpacked wheel or sdist, or an
+// installation read from disk as its files are needed.
+type fileSource interface {
+	Names() []string // sorted
+	Get(name string) ([]byte, bool)
+}
+
+// inspectDist reads metadata and the public API of a distribution.
+func inspectDist(tree fileSource) distInfo {
 	var info distInfo
 	var top map[string]bool
 	for _, n := range tree.Names() {
-		data, ok := tree.Get(n)
-		if !ok {
-			continue
-		}
 		dir, base := path.Split(n)
 		switch {
 		case base == "METADATA" && strings.HasSuffix(strings.TrimSuffix(dir, "/"), ".dist-info") && strings.Count(n, "/") == 1,
 			base == "PKG-INFO" && (dir == "" || !info.hasMeta && strings.HasSuffix(strings.TrimSuffix(dir, "/"), ".egg-info")):
-			info.meta, info.hasMeta = ParseMetadata(data), true
+			if data, ok := tree.Get(n); ok {
+				info.meta, info.hasMeta = ParseMetadata(data), true
+			}
 		case base == "top_level.txt" && strings.HasSuffix(strings.TrimSuffix(dir, "/"), ".dist-info"):
+			data, _ := tree.Get(n)
 			top = map[string]bool{}
 			for _, l := range strings.Fields(string(data)) {
 				top[l] = true
@@ -196,7 +202,7 @@ func rootOf(module string) string {
 
 // moduleFiles lists importable public modules, shallow first; a .pyi stub
 // replaces the .py of the same module.
-func moduleFiles(tree *archive.Tree, top map[string]bool) []modFile {
+func moduleFiles(tree fileSource, top map[string]bool) []modFile {
 	byModule := map[string]modFile{}
 	for _, n := range tree.Names() {
 		if !strings.HasSuffix(n, ".py") && !strings.HasSuffix(n, ".pyi") || skippedPath(n) {

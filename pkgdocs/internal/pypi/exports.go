@@ -4,8 +4,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-
-	"github.com/gomcp/sdk/pkgdocs/internal/archive"
 )
 
 // target is what a module-level name is bound to: a top-level definition
@@ -53,7 +51,7 @@ type scannedModule struct {
 // and aliases from module to module, over the modules read within a byte
 // and module budget.
 type resolver struct {
-	tree      *archive.Tree
+	tree      fileSource
 	files     map[string]modFile
 	mods      map[string]*scannedModule
 	used      map[string]bool // modules whose scan an answer depends on
@@ -62,7 +60,8 @@ type resolver struct {
 	truncated bool
 }
 
-func newResolver(tree *archive.Tree, files []modFile) *resolver {
+// newResolver returns a resolver over a distribution's module files.
+func newResolver(tree fileSource, files []modFile) *resolver {
 	r := &resolver{tree: tree, files: map[string]modFile{}, mods: map[string]*scannedModule{}, used: map[string]bool{}, mros: map[target][]target{}}
 	for _, f := range files {
 		r.files[f.module] = f
@@ -71,23 +70,58 @@ func newResolver(tree *archive.Tree, files []modFile) *resolver {
 	return r
 }
 
-// prescan reads the modules within the budget, public ones first (files
-// lists them shallow first), on all CPUs: a large distribution's modules
-// are scanned in parallel before the resolver follows its imports.
+// prescan reads modules within the budget: first the top-level packages
+// and, level by level, the modules they import (where their API comes
+// from), then the other public modules shallow first, then the private
+// ones. Each level is scanned on all CPUs.
 func (r *resolver) prescan(files []modFile) {
-	order := make([]modFile, 0, len(files))
-	for _, private := range []bool{false, true} {
-		for _, f := range files {
-			if f.private == private {
-				order = append(order, f)
+	queued := map[string]bool{}
+	var level []modFile
+	for _, f := range files {
+		if f.depth == 1 && !f.private {
+			level = append(level, f)
+			queued[f.module] = true
+		}
+	}
+	for len(level) > 0 && !r.truncated {
+		scanned := r.scanAll(level)
+		level = nil
+		for _, s := range scanned {
+			for _, im := range append(append([]PyImport(nil), s.m.Imports...), s.m.Lazy...) {
+				if im.Module == "" {
+					continue
+				}
+				mod := r.absolute(s, im.Module)
+				for _, m := range []string{mod, mod + "." + im.Name} {
+					if f, ok := r.files[m]; ok && !queued[m] {
+						queued[m] = true
+						level = append(level, f)
+					}
+				}
 			}
 		}
 	}
+	for _, private := range []bool{false, true} {
+		var rest []modFile
+		for _, f := range files {
+			if f.private == private && !queued[f.module] {
+				queued[f.module] = true
+				rest = append(rest, f)
+			}
+		}
+		if !r.truncated {
+			r.scanAll(rest)
+		}
+	}
+}
+
+// scanAll reads files within the budget and scans them in parallel.
+func (r *resolver) scanAll(files []modFile) []*scannedModule {
 	var chosen []modFile
 	var datas [][]byte
-	for _, f := range order {
+	for _, f := range files {
 		data, _ := r.tree.Get(f.file)
-		if r.bytes+len(data) > maxScanBytes || len(chosen) >= maxModules {
+		if r.bytes+len(data) > maxScanBytes || len(r.mods)+len(chosen) >= maxModules {
 			r.truncated = true
 			break
 		}
@@ -98,7 +132,7 @@ func (r *resolver) prescan(files []modFile) {
 	scanned := make([]*scannedModule, len(chosen))
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(chosen)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -115,6 +149,7 @@ func (r *resolver) prescan(files []modFile) {
 	for _, s := range scanned {
 		r.mods[s.f.module] = s
 	}
+	return scanned
 }
 
 // newScannedModule scans one module.

@@ -285,12 +285,16 @@ func defHeader(text string) (kw, name, rest string) {
 	return kw, text[sub[4]:sub[5]], text[sub[5]:]
 }
 
+// headerSpaces drops the spaces that joining a multi-line header leaves
+// inside brackets.
+var headerSpaces = strings.NewReplacer("( ", "(", " )", ")", ", )", ")", "[ ", "[", " ]", "]")
+
 // header returns a def or class line up to the colon that opens its body,
 // whitespace collapsed.
 func header(text string) string {
 	end := headerColon(text)
 	h := strings.Join(strings.Fields(text[:end]), " ")
-	return strings.NewReplacer("( ", "(", " )", ")", ", )", ")", "[ ", "[", " ]", "]").Replace(h)
+	return headerSpaces.Replace(h)
 }
 
 // headerColon finds the colon ending a def/class header: the first ':' at

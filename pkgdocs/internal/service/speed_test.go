@@ -97,12 +97,13 @@ var coldLocalPython = []evalQuestion{
 // installed in the project's virtual environment, read from disk with
 // nothing cached (goal: under 300 ms). PKGDOCS_SITE_PACKAGES_PROJECT names
 // a project directory whose .venv is a real interpreter to measure too
-// (networkx, the largest distribution on these machines).
+// (networkx and sympy, the largest distributions on these machines).
 func BenchmarkColdLocalPython(b *testing.B) {
 	dirs := map[string]string{}
 	qs := append([]evalQuestion(nil), coldLocalPython...)
 	if real := os.Getenv("PKGDOCS_SITE_PACKAGES_PROJECT"); real != "" {
-		qs = append(qs, evalQuestion{ID: "networkx-real", Eco: "python", Package: "networkx", Symbol: "shortest_path", Project: real})
+		qs = append(qs, evalQuestion{ID: "networkx-real", Eco: "python", Package: "networkx", Symbol: "shortest_path", Project: real},
+			evalQuestion{ID: "sympy-real", Eco: "python", Package: "sympy", Symbol: "solve", Project: real})
 	}
 	for _, q := range qs {
 		dir := q.Project
