@@ -1,6 +1,8 @@
 package pypi
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -172,4 +174,42 @@ func FuzzImports(f *testing.F) {
 			t.Fatalf("%d lazy names", len(z.result()))
 		}
 	})
+}
+
+// TestReexportFromSibling: a name re-exported from another distribution
+// installed beside it is documented from that distribution.
+func TestReexportFromSibling(t *testing.T) {
+	site := t.TempDir()
+	for name, text := range map[string]string{
+		"a-1.0.dist-info/METADATA":      "Metadata-Version: 2.1\nName: a\nVersion: 1.0\n",
+		"a-1.0.dist-info/RECORD":        "a/__init__.py,,\n",
+		"a/__init__.py":                 "from b_core import Thing as Thing\nfrom b_core import Missing as Missing\n",
+		"b_core-2.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: b-core\nVersion: 2.0\n",
+		"b_core-2.0.dist-info/RECORD":   "b_core/__init__.py,,\nb_core/_impl.py,,\n",
+		"b_core/__init__.py":            "from ._impl import Thing\n__all__ = ['Thing']\n",
+		"b_core/_impl.py":               "class Thing:\n    \"\"\"A thing from b-core.\"\"\"\n    def use(self): ...\n",
+	} {
+		p := filepath.Join(site, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkg, err := describeInstalled(site, "a-1.0.dist-info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := render.NewSymbolIndex(pkg)
+	thing := x.Find("a.Thing")
+	if len(thing) != 1 || thing[0].Kind != "class" || thing[0].Doc != "A thing from b-core." || thing[0].Package != "b-core@2.0" || thing[0].DefinedIn != "b_core._impl" {
+		t.Fatalf("a.Thing = %+v", thing)
+	}
+	if use := x.Find("a.Thing.use"); len(use) != 1 {
+		t.Errorf("a.Thing.use = %+v", use)
+	}
+	if missing := x.Find("a.Missing"); len(missing) != 1 || missing[0].Kind != "re-export" || !strings.Contains(missing[0].Doc, "Re-exported from b_core") {
+		t.Errorf("a.Missing = %+v, want the stub naming where it comes from", missing)
+	}
 }

@@ -146,7 +146,7 @@ func describeInstalled(site, distInfo string) (*model.Package, error) {
 	_, version, _ := strings.Cut(strings.TrimSuffix(distInfo, ".dist-info"), "-")
 	pkg := &model.Package{
 		Version: version, Ecosystem: model.Python, Registry: "local", SourceURL: filepath.Join(site, distInfo),
-		ResolvedFrom: "installed site-packages", Symbols: info.symbols,
+		ResolvedFrom: "installed site-packages", Symbols: fillReexports(site, distInfo, info.symbols),
 		Origin: fmt.Sprintf("installed site-packages/%s (%d modules)", distInfo, len(info.modules)),
 	}
 	applyMetadata(pkg, info.meta)

@@ -17,11 +17,11 @@ import (
 // recordedDists are the distributions of testdata/eval/projects/python.txtar,
 // chosen for their layouts: re-exports from private modules (requests,
 // click, attrs, trio-like chains in jinja2), lazy __getattr__ tables
-// (pydantic), inheritance across modules (flask), star imports,
+// (pydantic, whose pydantic-core names are documented from pydantic-core), inheritance across modules (flask), star imports,
 // subpackages (dateutil, boto3), C extensions with typed stubs (orjson,
 // rpds, markupsafe, wrapt, regex) and single-module distributions.
 var recordedDists = []string{
-	"requests", "pydantic", "flask", "click", "jinja2", "boto3", "attrs", "python-dateutil",
+	"requests", "pydantic", "pydantic-core", "flask", "click", "jinja2", "boto3", "attrs", "python-dateutil",
 	"markupsafe", "itsdangerous", "blinker", "orjson", "rpds-py", "sortedcontainers", "typing-extensions",
 	"annotated-types", "sniffio", "outcome", "python-dotenv", "xmltodict", "wrapt", "referencing", "six",
 	"jmespath", "regex", "typing-inspection", "certifi",

@@ -307,6 +307,8 @@ func definedLine(s model.Symbol) string {
 	switch {
 	case s.Inherited && s.DefinedIn != "":
 		return fmt.Sprintf("\n*Inherited from %s (%s).*\n", s.DefinedIn, s.File)
+	case s.DefinedIn != "" && s.Package != "":
+		return fmt.Sprintf("\n*Defined in %s (%s of %s).*\n", s.DefinedIn, s.File, s.Package)
 	case s.DefinedIn != "" && s.File != "":
 		return fmt.Sprintf("\n*Defined in %s (%s).*\n", s.DefinedIn, s.File)
 	case s.Package != "" && s.File != "":
