@@ -61,6 +61,7 @@ function tinyhttp.post
 class tinyhttp.Session
 property tinyhttp.Session.timeout
 method tinyhttp.Session.__init__
+property tinyhttp.Session.base_url
 method tinyhttp.Session.get
 property tinyhttp.Session.closed
 method tinyhttp.Session.from_env

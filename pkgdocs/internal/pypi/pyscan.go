@@ -65,7 +65,8 @@ func ScanPython(src []byte) *PyModule {
 		class   bool
 		name    string // qualified class name
 		public  bool
-		getattr bool // the body of a module-level __getattr__
+		getattr bool   // the body of a module-level __getattr__
+		initOf  string // the class whose __init__ this is
 	}
 	var stack []frame
 	var decorators []string
@@ -96,6 +97,8 @@ func ScanPython(src []byte) *PyModule {
 				m.moduleStatement(text, &lazy)
 			} else if top.getattr {
 				lazy.getattrLine(text)
+			} else if top.initOf != "" && len(m.Defs) < maxDefs {
+				m.instanceAttribute(index, top.initOf, text)
 			} else if top.class && top.public && len(m.Defs) < maxDefs {
 				m.classAttribute(top.name, text)
 			}
@@ -115,7 +118,11 @@ func ScanPython(src []byte) *PyModule {
 		if kw == "class" {
 			stack = append(stack, frame{indent: l.indent, class: true, name: qual, public: visible})
 		} else {
-			stack = append(stack, frame{indent: l.indent, getattr: top == nil && name == "__getattr__"})
+			f := frame{indent: l.indent, getattr: top == nil && name == "__getattr__"}
+			if top != nil && top.class && top.public && name == "__init__" {
+				f.initOf = top.name
+			}
+			stack = append(stack, f)
 			if top == nil && name == "__getattr__" {
 				lazy.hasGetattr = true
 			}
@@ -194,6 +201,7 @@ func (m *PyModule) addDef(index map[string]int, d PyDef) {
 var (
 	constRE    = regexp.MustCompile(`^([A-Z][A-Z0-9_]*)\s*(:[^=]+)?=`)
 	attrRE     = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)\s*:\s*[^=]`)
+	selfAttrRE = regexp.MustCompile(`^self\.([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*([^=]+))?=([^=].*)$`)
 	allStartRE = regexp.MustCompile(`^__all__\s*(\+=|=|:[^=]*=|\.extend\()`)
 	defRE      = regexp.MustCompile(`^(async\s+def|def|class)\s+([A-Za-z_][A-Za-z0-9_]*)`)
 	aliasRE    = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*$`)
@@ -254,6 +262,25 @@ func (m *PyModule) classAttribute(class, text string) {
 		return
 	}
 	m.Defs = append(m.Defs, PyDef{Name: class + "." + sub[1], Kind: "property", Signature: clip(text, 120)})
+}
+
+// instanceAttribute records a public attribute a class's __init__ sets
+// ("self.config = self.make_config()"), unless the class declares it.
+func (m *PyModule) instanceAttribute(index map[string]int, class, text string) {
+	sub := selfAttrRE.FindStringSubmatch(text)
+	if sub == nil || !isPublicName(sub[1]) {
+		return
+	}
+	name := class + "." + sub[1]
+	if _, ok := index[name]; ok {
+		return
+	}
+	sig := sub[1] + " = " + strings.TrimSpace(sub[3])
+	if t := strings.TrimSpace(sub[2]); t != "" {
+		sig = sub[1] + ": " + t
+	}
+	index[name] = len(m.Defs)
+	m.Defs = append(m.Defs, PyDef{Name: name, Kind: "property", Signature: clip(sig, 120)})
 }
 
 func clip(s string, n int) string {

@@ -36,6 +36,7 @@ func TestScanPythonModule(t *testing.T) {
 	want := `class Session
 property Session.timeout
 method Session.__init__
+property Session.base_url
 method Session.get
 property Session.closed
 method Session.from_env

@@ -56,6 +56,20 @@ func (x *SymbolIndex) Find(name string) []model.Symbol {
 	if got := x.pick(x.exact[name], func(s model.Symbol) bool { return named(s, name, false) }); got != nil {
 		return got
 	}
+	if strings.Contains(name, ".") {
+		// A qualified suffix in its exact case ("Flask.config" for
+		// flask.Flask.config) wins over a whole name in another case
+		// (flask.Config).
+		var exact []model.Symbol
+		for _, s := range x.p.Symbols {
+			if strings.HasSuffix(s.Name, "."+name) {
+				exact = append(exact, s)
+			}
+		}
+		if len(exact) > 0 {
+			return exact
+		}
+	}
 	lower := strings.ToLower(name)
 	if got := x.pick(x.folded[lower], func(s model.Symbol) bool { return named(s, name, true) }); got != nil {
 		return got
