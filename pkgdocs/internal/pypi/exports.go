@@ -327,8 +327,11 @@ func (r *resolver) exports(s *scannedModule, star bool) []binding {
 			if b.how != fromLazy && b.how != fromReexport {
 				continue
 			}
-		case b.how == fromImport:
-			if !s.pkg && !star {
+		case b.how == fromImport && !star:
+			// A package's __init__ exports what it imports from inside
+			// itself (from .api import get), not what it takes from
+			// elsewhere for its own use (from ..exceptions import NotFound).
+			if !s.pkg || !strings.HasPrefix(b.to.mod, s.f.module+".") {
 				continue
 			}
 		case b.how == fromDef && !star:

@@ -29,7 +29,8 @@ type placed struct {
 // the index. It also returns the public modules read.
 func (r *resolver) symbols(public []modFile) ([]model.Symbol, []string) {
 	canon := map[target]string{}
-	aliases := map[target][]string{}
+	var paths []target // in the order their first path was found
+	all := map[target][]string{}
 	type modExports struct {
 		s    *scannedModule
 		mine []binding
@@ -48,14 +49,35 @@ func (r *resolver) symbols(public []modFile) ([]model.Symbol, []string) {
 				continue
 			}
 			path := f.module + "." + b.name
-			if c, ok := canon[b.to]; !ok {
-				canon[b.to] = path
-				mine = append(mine, b)
-			} else if c != path && len(aliases[b.to]) < 4 {
-				aliases[b.to] = append(aliases[b.to], path)
+			c, ok := canon[b.to]
+			switch {
+			case !ok:
+				paths = append(paths, b.to)
+			case strings.Count(c, ".") == strings.Count(path, ".") && b.to.mod == f.module && parentModule(c) != b.to.mod && rootOf(c) == rootOf(path):
+				// As shallow, in the same package, and where it is
+				// defined: the better name (werkzeug.exceptions.NotFound,
+				// not werkzeug.debug.NotFound, which imports it).
+			default:
+				if c != path {
+					all[b.to] = append(all[b.to], path)
+				}
+				continue
 			}
+			if ok {
+				all[b.to] = append(all[b.to], c)
+			}
+			canon[b.to] = path
+			mine = append(mine, b)
 		}
 		mods = append(mods, modExports{s, mine})
+	}
+	aliases := map[target][]string{}
+	for _, t := range paths {
+		for _, a := range all[t] {
+			if a != canon[t] && len(aliases[t]) < 4 {
+				aliases[t] = append(aliases[t], a)
+			}
+		}
 	}
 	var out []model.Symbol
 	var classes []placed
@@ -64,6 +86,9 @@ func (r *resolver) symbols(public []modFile) ([]model.Symbol, []string) {
 			out = append(out, model.Symbol{Name: me.s.f.module, Kind: "module", Signature: "import " + me.s.f.module, Doc: balanceFences(me.s.m.Doc), File: me.s.f.file})
 		}
 		for _, b := range me.mine {
+			if canon[b.to] != me.s.f.module+"."+b.name {
+				continue // a better name was found later
+			}
 			if len(out) >= maxSymbols {
 				r.truncated = true
 				break

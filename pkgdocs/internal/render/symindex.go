@@ -67,6 +67,9 @@ func (x *SymbolIndex) Find(name string) []model.Symbol {
 			}
 		}
 		if len(exact) > 0 {
+			// The shortest path first: werkzeug.Request.args before
+			// werkzeug.sansio.request.Request.args.
+			sort.SliceStable(exact, func(i, j int) bool { return strings.Count(exact[i].Name, ".") < strings.Count(exact[j].Name, ".") })
 			return exact
 		}
 	}
