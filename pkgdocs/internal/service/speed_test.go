@@ -85,6 +85,53 @@ func BenchmarkColdAnswer(b *testing.B) {
 	}
 }
 
+// BenchmarkWarmLocalPython measures describe calls about recorded local
+// Python installations on a warm service (each project's service has
+// answered every question once), cycling through the questions, and
+// reports the 99th percentile.
+func BenchmarkWarmLocalPython(b *testing.B) {
+	dirs := map[string]string{}
+	services := map[string]*Service{}
+	ctx := context.Background()
+	type asked struct {
+		q   evalQuestion
+		s   *Service
+		dir string
+	}
+	var warm []asked
+	for _, q := range loadQuestions(b) {
+		if q.Eco != "python" || q.Project == "" {
+			continue
+		}
+		dir, err := evalProject(b, dirs, q.Project)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if services[dir] == nil {
+			services[dir] = projectService(b, dir)
+		}
+		if _, _, err := ask(ctx, services[dir], q, dir); err == nil {
+			warm = append(warm, asked{q, services[dir], dir})
+		}
+	}
+	if len(warm) == 0 {
+		b.Fatal("no Python project questions")
+	}
+	durs := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a := warm[i%len(warm)]
+		start := time.Now()
+		if _, _, err := ask(ctx, a.s, a.q, a.dir); err != nil {
+			b.Fatal(err)
+		}
+		durs = append(durs, time.Since(start))
+	}
+	b.StopTimer()
+	reportPercentiles(b, durs)
+}
+
 // coldLocalPython are cold questions answered from a recorded local
 // installation (testdata/eval/projects/python.txtar): pydantic is the
 // largest distribution there (96 modules read, lazy imports resolved).
