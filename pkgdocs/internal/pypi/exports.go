@@ -51,18 +51,20 @@ type scannedModule struct {
 // and aliases from module to module, over the modules read within a byte
 // and module budget.
 type resolver struct {
-	tree      fileSource
-	files     map[string]modFile
-	mods      map[string]*scannedModule
-	used      map[string]bool // modules whose scan an answer depends on
-	mros      map[target][]target
-	bytes     int
-	truncated bool
+	tree  fileSource
+	files map[string]modFile
+	mods  map[string]*scannedModule
+	used  map[string]bool // modules whose scan an answer depends on
+	mros  map[target][]target
+	// memberCache holds each class's direct members once found.
+	memberCache map[target][]PyDef
+	bytes       int
+	truncated   bool
 }
 
 // newResolver returns a resolver over a distribution's module files.
 func newResolver(tree fileSource, files []modFile) *resolver {
-	r := &resolver{tree: tree, files: map[string]modFile{}, mods: map[string]*scannedModule{}, used: map[string]bool{}, mros: map[target][]target{}}
+	r := &resolver{tree: tree, files: map[string]modFile{}, mods: map[string]*scannedModule{}, used: map[string]bool{}, mros: map[target][]target{}, memberCache: map[target][]PyDef{}}
 	for _, f := range files {
 		r.files[f.module] = f
 	}

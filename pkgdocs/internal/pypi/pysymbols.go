@@ -156,8 +156,12 @@ func (r *resolver) emit(out []model.Symbol, p placed, aliases []string) []model.
 	return out
 }
 
-// members returns the direct members (methods, properties) of class t.
+// members returns the direct members (methods, properties) of class t,
+// found once per class.
 func (r *resolver) members(t target) []PyDef {
+	if ms, ok := r.memberCache[t]; ok {
+		return ms
+	}
 	s := r.mods[t.mod]
 	if s == nil {
 		return nil
@@ -169,6 +173,7 @@ func (r *resolver) members(t target) []PyDef {
 			out = append(out, m)
 		}
 	}
+	r.memberCache[t] = out
 	return out
 }
 
