@@ -70,6 +70,7 @@ class tinyhttp.Session.Adapter
 method tinyhttp.Session.Adapter.send
 const tinyhttp.VERSION
 module tinyhttp.api
+module tinyhttp.models
 class tinyhttp.models.Response
 property tinyhttp.models.Response.status
 method tinyhttp.models.Response.json

@@ -82,9 +82,8 @@ func (r *resolver) symbols(public []modFile) ([]model.Symbol, []string) {
 	var out []model.Symbol
 	var classes []placed
 	for _, me := range mods {
-		if me.s.m.Doc != "" {
-			out = append(out, model.Symbol{Name: me.s.f.module, Kind: "module", Signature: "import " + me.s.f.module, Doc: balanceFences(me.s.m.Doc), File: me.s.f.file})
-		}
+		// A module without a docstring is found by name, not listed.
+		out = append(out, model.Symbol{Name: me.s.f.module, Kind: "module", Signature: "import " + me.s.f.module, Doc: balanceFences(me.s.m.Doc), File: me.s.f.file, Hidden: me.s.m.Doc == ""})
 		for _, b := range me.mine {
 			if canon[b.to] != me.s.f.module+"."+b.name {
 				continue // a better name was found later

@@ -47,6 +47,21 @@ func NewSymbolIndex(p *model.Package) *SymbolIndex {
 			}
 		}
 	}
+	// A module's answer lists the names it holds (a Python module's
+	// functions and classes).
+	modules := map[string]bool{}
+	for _, s := range p.Symbols {
+		if s.Kind == "module" {
+			modules[s.Name] = true
+		}
+	}
+	if len(modules) > 0 {
+		for i, s := range p.Symbols {
+			if j := strings.LastIndexByte(s.Name, '.'); j > 0 && !memberKinds[s.Kind] && s.Kind != "module" && modules[s.Name[:j]] {
+				x.members[s.Name[:j]] = append(x.members[s.Name[:j]], i)
+			}
+		}
+	}
 	return x
 }
 
@@ -74,6 +89,13 @@ func (x *SymbolIndex) Find(name string) []model.Symbol {
 		}
 	}
 	lower := strings.ToLower(name)
+	// A last name component in the exact case (the class flask.Flask)
+	// wins over a whole name in another case (the module flask).
+	if got := x.pick(x.last[lower], func(s model.Symbol) bool {
+		return s.Name != name && s.Name[strings.LastIndexAny(s.Name, ".:#")+1:] == name
+	}); got != nil {
+		return exactCaseFirst(got, name)
+	}
 	if got := x.pick(x.folded[lower], func(s model.Symbol) bool { return named(s, name, true) }); got != nil {
 		return got
 	}
