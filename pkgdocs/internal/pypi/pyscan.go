@@ -60,15 +60,7 @@ const maxDefs = 1000
 func ScanPython(src []byte) *PyModule {
 	lines := logicalLines(string(src))
 	m := &PyModule{}
-	type frame struct {
-		indent  int
-		class   bool
-		name    string // qualified class name
-		public  bool
-		getattr bool   // the body of a module-level __getattr__
-		initOf  string // the class whose __init__ this is
-	}
-	var stack []frame
+	var stack []scanFrame
 	var decorators []string
 	index := map[string]int{} // qualified name -> Defs index, for overloads
 	var lazy lazyScan
@@ -80,7 +72,7 @@ func ScanPython(src []byte) *PyModule {
 			m.Doc = docstring(l.text)
 			continue
 		}
-		var top *frame
+		var top *scanFrame
 		if len(stack) > 0 {
 			top = &stack[len(stack)-1]
 		}
@@ -93,15 +85,7 @@ func ScanPython(src []byte) *PyModule {
 		decorators = nil
 		kw, name, rest := defHeader(text)
 		if kw == "" {
-			if top == nil {
-				m.moduleStatement(text, &lazy)
-			} else if top.getattr {
-				lazy.getattrLine(text)
-			} else if top.initOf != "" && len(m.Defs) < maxDefs {
-				m.instanceAttribute(index, top.initOf, text)
-			} else if top.class && top.public && len(m.Defs) < maxDefs {
-				m.classAttribute(top.name, text)
-			}
+			m.statement(top, text, index, &lazy)
 			continue
 		}
 		qual := name
@@ -116,9 +100,9 @@ func ScanPython(src []byte) *PyModule {
 			visible = false // nested in a function
 		}
 		if kw == "class" {
-			stack = append(stack, frame{indent: l.indent, class: true, name: qual, public: visible})
+			stack = append(stack, scanFrame{indent: l.indent, class: true, name: qual, public: visible})
 		} else {
-			f := frame{indent: l.indent, getattr: top == nil && name == "__getattr__"}
+			f := scanFrame{indent: l.indent, getattr: top == nil && name == "__getattr__"}
 			if top != nil && top.class && top.public && name == "__init__" {
 				f.initOf = top.name
 			}
@@ -145,6 +129,32 @@ func ScanPython(src []byte) *PyModule {
 		m.All = nil // built from other modules' lists: unknown, the public names stand
 	}
 	return m
+}
+
+// scanFrame is a def or class whose body the scanner is in.
+type scanFrame struct {
+	indent  int
+	class   bool
+	name    string // qualified class name
+	public  bool
+	getattr bool   // the body of a module-level __getattr__
+	initOf  string // the class whose __init__ this is
+}
+
+// statement reads a line that is not a def or class header, by where it
+// is: the module, a module __getattr__, a class's __init__, a class body.
+func (m *PyModule) statement(top *scanFrame, text string, index map[string]int, lazy *lazyScan) {
+	switch {
+	case top == nil:
+		m.moduleStatement(text, lazy)
+	case top.getattr:
+		lazy.getattrLine(text)
+	case len(m.Defs) >= maxDefs:
+	case top.initOf != "":
+		m.instanceAttribute(index, top.initOf, text)
+	case top.class && top.public:
+		m.classAttribute(top.name, text)
+	}
 }
 
 // defFor builds the definition of a def or class header.
@@ -255,9 +265,13 @@ func (m *PyModule) moduleStatement(text string, lazy *lazyScan) {
 }
 
 // classAttribute records an annotated class attribute (dataclass fields,
-// model fields): "name: type = default".
+// model fields: "name: type = default") or an ALL_CAPS class constant
+// (enum members).
 func (m *PyModule) classAttribute(class, text string) {
 	sub := attrRE.FindStringSubmatch(text)
+	if sub == nil {
+		sub = constRE.FindStringSubmatch(text) // RED = 1: an enum member or class constant
+	}
 	if sub == nil || !isPublicName(sub[1]) {
 		return
 	}

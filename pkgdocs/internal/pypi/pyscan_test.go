@@ -177,3 +177,27 @@ func FuzzMetadata(f *testing.F) {
 		parseVersion(data)
 	})
 }
+
+// TestClassMembersBeyondDefs: enum members and the attributes __init__
+// sets are a class's members; a local variable of __init__ is not.
+func TestClassMembersBeyondDefs(t *testing.T) {
+	m := ScanPython([]byte(`
+class Color(Enum):
+    RED = 1
+    GREEN: int = 2
+
+class App:
+    def __init__(self, name):
+        self.name = name
+        self.config: dict = {}
+        local = 3
+        self._private = 4
+`))
+	want := "class Color\nproperty Color.RED\nproperty Color.GREEN\nclass App\nmethod App.__init__\nproperty App.name\nproperty App.config"
+	if got := defList(m); got != want {
+		t.Fatalf("defs:\n%s\nwant:\n%s", got, want)
+	}
+	if sig := m.Defs[6].Signature; sig != "config: dict" {
+		t.Errorf("annotated instance attribute = %q", sig)
+	}
+}
