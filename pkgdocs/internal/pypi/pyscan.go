@@ -549,12 +549,21 @@ func logicalLines(src string) []logicalLine {
 			}
 		case c == '\r':
 		default:
-			b.WriteByte(c)
+			// A run of ordinary characters is copied at once.
+			end := len(src)
+			if k := strings.IndexAny(src[i+1:], lineSpecials); k >= 0 {
+				end = i + 1 + k
+			}
+			b.WriteString(src[i:end])
+			i = end - 1
 		}
 	}
 	flush()
 	return out
 }
+
+// lineSpecials are the characters logicalLines treats apart.
+const lineSpecials = "#\\'\"([{)]}\n\r"
 
 // stringPrefix returns the letters (r, b, u, f) directly before a quote.
 func stringPrefix(src string, i int) string {
