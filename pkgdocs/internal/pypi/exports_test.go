@@ -45,6 +45,8 @@ func TestExportsByPublicPath(t *testing.T) {
 		{"layouts.helper", "function", "layouts.compat", "an explicit re-export"},
 		{"layouts.Environment", "class", "layouts.env", "a class beside a module of the same name in other case"},
 		{"layouts.Lazy", "class", "layouts._lazy_impl", "a branch of a module __getattr__"},
+		{"layouts.Eager", "function", "layouts._lazy_impl", "an 'if name in (...)' branch of a module __getattr__"},
+		{"layouts.Other", "class", "layouts._lazy_impl", "the other name of that branch"},
 		{"layouts.lazy.Model", "class", "layouts._models", "an entry of a lazy import table"},
 		{"layouts.Thing", "re-export", "other_dist", "another distribution's name, re-exported on purpose"},
 		{"layouts.environment", "module", "", "the module"},

@@ -12,6 +12,7 @@ var (
 	dottedRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
 	tableRE      = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=]+)?=\s*(?:dict\()?\{(.*)\}\)?$`)
 	getattrIfRE  = regexp.MustCompile(`^(?:el)?if\s+[A-Za-z_][A-Za-z0-9_]*\s*==\s*(?:'([A-Za-z_][A-Za-z0-9_]*)'|"([A-Za-z_][A-Za-z0-9_]*)")\s*:`)
+	getattrInRE  = regexp.MustCompile(`^(?:el)?if\s+[A-Za-z_][A-Za-z0-9_]*\s+in\s+([\[({].*[\])}])\s*:`)
 )
 
 // controlKeywords start compound statements: "else: x = 1" is no variable.
@@ -69,8 +70,9 @@ type lazyScan struct {
 	hasGetattr bool
 	tables     []PyImport
 	branches   []PyImport
-	pending    string // the name the current __getattr__ branch provides
-	dynamicAll bool   // __all__ is built from other modules' __all__
+	pending    string          // the name the current __getattr__ branch provides
+	pendingIn  map[string]bool // the names an "if name in (...)" branch provides
+	dynamicAll bool            // __all__ is built from other modules' __all__
 }
 
 // maxLazy bounds the lazy names read from one module.
@@ -165,25 +167,39 @@ func isModulePath(s string) bool {
 	return dottedRE.MatchString(rest)
 }
 
-// getattrLine reads one line of a module-level __getattr__ body.
+// getattrLine reads one line of a module-level __getattr__ body: "if
+// name == 'X':" (or "in ('X', 'Y')") followed by the import of what it
+// returns.
 func (z *lazyScan) getattrLine(text string) {
 	if !strings.HasPrefix(text, "if") && !strings.HasPrefix(text, "elif") && !strings.HasPrefix(text, "from") && !strings.HasPrefix(text, "import") {
 		return
 	}
 	if sub := getattrIfRE.FindStringSubmatch(text); sub != nil {
-		z.pending = sub[1] + sub[2]
+		z.pending, z.pendingIn = sub[1]+sub[2], nil
 		return
 	}
-	if z.pending == "" {
+	if sub := getattrInRE.FindStringSubmatch(text); sub != nil {
+		z.pending, z.pendingIn = "", map[string]bool{}
+		for _, n := range stringLiterals(sub[1]) {
+			z.pendingIn[n] = true
+		}
 		return
 	}
-	if imps, ok := parseImport(text); ok {
-		for _, im := range imps {
-			if im.Name != "" && im.Name != "*" && len(z.branches) < maxLazy {
-				z.branches = append(z.branches, PyImport{Module: im.Module, Name: im.Name, As: z.pending})
-				z.pending = ""
-				return
-			}
+	imps, ok := parseImport(text)
+	if !ok {
+		return
+	}
+	for _, im := range imps {
+		if im.Name == "" || im.Name == "*" || len(z.branches) >= maxLazy {
+			continue
+		}
+		switch {
+		case z.pending != "":
+			z.branches = append(z.branches, PyImport{Module: im.Module, Name: im.Name, As: z.pending})
+			z.pending = ""
+			return
+		case z.pendingIn[im.As]:
+			z.branches = append(z.branches, PyImport{Module: im.Module, Name: im.Name, As: im.As})
 		}
 	}
 }
