@@ -123,6 +123,7 @@ type distInfo struct {
 	symbols   []model.Symbol
 	modules   []string
 	read      []string // the files the answer depends on: public modules and the private ones they import from
+	extBases  []externalBase
 	truncated bool
 }
 
@@ -186,6 +187,7 @@ func inspectDist(tree fileSource) distInfo {
 	}
 	r := newResolver(tree, files)
 	info.symbols, info.modules = r.symbols(public)
+	info.extBases = r.extBases
 	info.truncated = r.truncated
 	for m := range r.used {
 		info.read = append(info.read, r.mods[m].f.file)

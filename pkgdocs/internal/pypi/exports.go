@@ -56,6 +56,9 @@ type resolver struct {
 	mods  map[string]*scannedModule
 	used  map[string]bool // modules whose scan an answer depends on
 	mros  map[target][]target
+	// extBases are the bases from other distributions of the classes
+	// listed, found by symbols.
+	extBases []externalBase
 	// memberCache holds each class's direct members once found.
 	memberCache map[target][]PyDef
 	bytes       int

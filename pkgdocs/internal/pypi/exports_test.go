@@ -185,7 +185,7 @@ func TestReexportFromSibling(t *testing.T) {
 	for name, text := range map[string]string{
 		"a-1.0.dist-info/METADATA":      "Metadata-Version: 2.1\nName: a\nVersion: 1.0\n",
 		"a-1.0.dist-info/RECORD":        "a/__init__.py,,\n",
-		"a/__init__.py":                 "from b_core import Thing as Thing\nfrom b_core import Missing as Missing\n",
+		"a/__init__.py":                 "from b_core import Thing as Thing\nfrom b_core import Missing as Missing\n\nclass Sub(Thing):\n    pass\n",
 		"b_core-2.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: b-core\nVersion: 2.0\n",
 		"b_core-2.0.dist-info/RECORD":   "b_core/__init__.py,,\nb_core/_impl.py,,\n",
 		"b_core/__init__.py":            "from ._impl import Thing\n__all__ = ['Thing']\n",
@@ -210,6 +210,9 @@ func TestReexportFromSibling(t *testing.T) {
 	}
 	if use := x.Find("a.Thing.use"); len(use) != 1 {
 		t.Errorf("a.Thing.use = %+v", use)
+	}
+	if use := x.Find("a.Sub.use"); len(use) != 1 || !use[0].Inherited || use[0].DefinedIn != "b_core.Thing" || use[0].Package != "b-core@2.0" {
+		t.Errorf("a.Sub.use = %+v, want inherited from b-core's Thing", use)
 	}
 	if missing := x.Find("a.Missing"); len(missing) != 1 || missing[0].Kind != "re-export" || !strings.Contains(missing[0].Doc, "Re-exported from b_core") {
 		t.Errorf("a.Missing = %+v, want the stub naming where it comes from", missing)

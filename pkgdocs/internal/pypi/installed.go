@@ -146,9 +146,11 @@ func describeInstalled(site, distInfo string) (*model.Package, error) {
 	_, version, _ := strings.Cut(strings.TrimSuffix(distInfo, ".dist-info"), "-")
 	pkg := &model.Package{
 		Version: version, Ecosystem: model.Python, Registry: "local", SourceURL: filepath.Join(site, distInfo),
-		ResolvedFrom: "installed site-packages", Symbols: fillReexports(site, distInfo, info.symbols),
-		Origin: fmt.Sprintf("installed site-packages/%s (%d modules)", distInfo, len(info.modules)),
+		ResolvedFrom: "installed site-packages",
+		Origin:       fmt.Sprintf("installed site-packages/%s (%d modules)", distInfo, len(info.modules)),
 	}
+	sb := newSiblings(site, distInfo)
+	pkg.Symbols = fillExternalBases(sb, fillReexports(sb, info.symbols), info.extBases)
 	applyMetadata(pkg, info.meta)
 	if info.truncated {
 		pkg.Notes = append(pkg.Notes, "The distribution is large; only the modules its top-level packages import from, and its first other modules, were read.")

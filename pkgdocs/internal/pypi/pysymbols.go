@@ -102,6 +102,7 @@ func (r *resolver) symbols(public []modFile) ([]model.Symbol, []string) {
 	budget := maxInherited
 	for _, c := range classes {
 		out = append(out, r.inherited(c, canon, &budget)...)
+		r.extBases = append(r.extBases, r.externalBases(c)...)
 	}
 	return out, names
 }
@@ -279,6 +280,18 @@ func c3merge(seqs [][]target) []target {
 // defines; bases from elsewhere (object, typing.Generic, other
 // distributions) are left out.
 func (r *resolver) bases(t target) []target {
+	var out []target
+	for _, b := range r.baseTargets(t) {
+		if bd := r.def(b); bd != nil && bd.Kind == "class" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// baseTargets resolves the base classes of class t: the distribution's
+// own, and external ones (another distribution's) by their path.
+func (r *resolver) baseTargets(t target) []target {
 	d := r.def(t)
 	if d == nil || d.Kind != "class" {
 		return nil
@@ -303,8 +316,28 @@ func (r *resolver) bases(t target) []target {
 			continue
 		}
 		if b, ok := r.dotted(s, arg); ok && b.def != "" {
-			if bd := r.def(b); bd != nil && bd.Kind == "class" {
-				out = append(out, b)
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// externalBase is a base class from another distribution of a class
+// users reach by path: its members are documented from that
+// distribution when it is installed beside this one.
+type externalBase struct {
+	class string // the class's path, e.g. flask.Request
+	base  string // the base's path, e.g. werkzeug.wrappers.request.Request
+}
+
+// externalBases lists the bases from other distributions of class c and
+// of its bases in the distribution, nearest first.
+func (r *resolver) externalBases(c placed) []externalBase {
+	var out []externalBase
+	for _, t := range r.mro(c.to, 0) {
+		for _, b := range r.baseTargets(t) {
+			if b.external {
+				out = append(out, externalBase{class: c.path, base: b.mod + "." + b.def})
 			}
 		}
 	}

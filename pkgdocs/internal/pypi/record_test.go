@@ -25,6 +25,7 @@ var recordedDists = []string{
 	"markupsafe", "itsdangerous", "blinker", "orjson", "rpds-py", "sortedcontainers", "typing-extensions",
 	"annotated-types", "sniffio", "outcome", "python-dotenv", "xmltodict", "wrapt", "referencing", "six",
 	"jmespath", "regex", "typing-inspection", "certifi",
+	"pydantic-settings",
 }
 
 // recordSite is where the project's recorded site-packages sit.

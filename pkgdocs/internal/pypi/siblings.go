@@ -12,27 +12,42 @@ import (
 // what one distribution re-exports from them.
 const maxSiblings = 3
 
+// siblings reads, at most maxSiblings of them, the distributions
+// installed beside one, by the top-level module they provide.
+type siblings struct {
+	site, self string
+	byRoot     map[string]*model.Package
+}
+
+func newSiblings(site, self string) *siblings {
+	return &siblings{site: site, self: self, byRoot: map[string]*model.Package{}}
+}
+
+// get returns the distribution providing root, or nil.
+func (sb *siblings) get(root string) *model.Package {
+	if p, ok := sb.byRoot[root]; ok {
+		return p
+	}
+	if len(sb.byRoot) >= maxSiblings {
+		return nil
+	}
+	p := siblingDist(sb.site, sb.self, root)
+	sb.byRoot[root] = p
+	return p
+}
+
 // fillReexports replaces the stubs of names a distribution re-exports
 // from another distribution installed beside it (pydantic.ValidationError
 // from pydantic-core) with that distribution's documentation of them, and
 // adds their members. A name whose distribution is not installed, or not
 // found there, keeps its stub.
-func fillReexports(site, self string, syms []model.Symbol) []model.Symbol {
-	others := map[string]*model.Package{}
+func fillReexports(sb *siblings, syms []model.Symbol) []model.Symbol {
 	var extra []model.Symbol
 	for i, s := range syms {
 		if s.Kind != "re-export" {
 			continue
 		}
-		root := rootOf(s.DefinedIn)
-		other, seen := others[root]
-		if !seen {
-			if len(others) >= maxSiblings {
-				continue
-			}
-			other = siblingDist(site, self, root)
-			others[root] = other
-		}
+		other := sb.get(rootOf(s.DefinedIn))
 		if other == nil {
 			continue
 		}
@@ -60,6 +75,50 @@ func fillReexports(site, self string, syms []model.Symbol) []model.Symbol {
 		}
 	}
 	return append(syms, extra...)
+}
+
+// fillExternalBases adds to classes the members they inherit from bases
+// in distributions installed beside theirs (flask.Request.args from
+// werkzeug's Request), marked inherited, unless the class has its own.
+func fillExternalBases(sb *siblings, syms []model.Symbol, bases []externalBase) []model.Symbol {
+	if len(bases) == 0 {
+		return syms
+	}
+	have := make(map[string]bool, len(syms))
+	for _, s := range syms {
+		have[s.Name] = true
+	}
+	added := 0
+	for _, e := range bases {
+		other := sb.get(rootOf(e.base))
+		if other == nil {
+			continue
+		}
+		base := findPath(other.Symbols, e.base)
+		if base == nil || base.Kind != "class" {
+			continue
+		}
+		prefix := base.Name + "."
+		for _, m := range other.Symbols {
+			rest := strings.TrimPrefix(m.Name, prefix)
+			if rest == m.Name || strings.Contains(rest, ".") || (m.Kind != "method" && m.Kind != "property") || added >= maxInherited {
+				continue
+			}
+			name := e.class + "." + rest
+			if have[name] {
+				continue
+			}
+			have[name] = true
+			added++
+			if !m.Inherited {
+				m.DefinedIn = base.Name
+			}
+			m.Name, m.Aliases, m.Inherited, m.Hidden = name, nil, true, true
+			m.Package = other.Name + "@" + other.Version
+			syms = append(syms, m)
+		}
+	}
+	return syms
 }
 
 // findPath returns the symbol named path, by its name or an alias.

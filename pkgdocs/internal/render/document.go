@@ -305,6 +305,8 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 // an inherited member comes from.
 func definedLine(s model.Symbol) string {
 	switch {
+	case s.Inherited && s.DefinedIn != "" && s.Package != "":
+		return fmt.Sprintf("\n*Inherited from %s (%s of %s).*\n", s.DefinedIn, s.File, s.Package)
 	case s.Inherited && s.DefinedIn != "":
 		return fmt.Sprintf("\n*Inherited from %s (%s).*\n", s.DefinedIn, s.File)
 	case s.DefinedIn != "" && s.Package != "":
