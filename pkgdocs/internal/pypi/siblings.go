@@ -17,23 +17,50 @@ const maxSiblings = 3
 type siblings struct {
 	site, self string
 	byRoot     map[string]*model.Package
+	read       int               // distributions read
+	topLevel   map[string]string // top-level module -> .dist-info, from top_level.txt files, read once
 }
 
 func newSiblings(site, self string) *siblings {
 	return &siblings{site: site, self: self, byRoot: map[string]*model.Package{}}
 }
 
-// get returns the distribution providing root, or nil.
+// get returns the distribution providing root, or nil (the standard
+// library's modules, distributions not installed).
 func (sb *siblings) get(root string) *model.Package {
 	if p, ok := sb.byRoot[root]; ok {
 		return p
 	}
-	if len(sb.byRoot) >= maxSiblings {
-		return nil
+	var p *model.Package
+	if di := sb.distInfoFor(root); di != "" && di != sb.self && sb.read < maxSiblings {
+		sb.read++
+		p = readSibling(sb.site, di)
 	}
-	p := siblingDist(sb.site, sb.self, root)
 	sb.byRoot[root] = p
 	return p
+}
+
+// distInfoFor finds the .dist-info of the distribution providing the
+// top-level module root: the one named like it, else the one whose
+// top_level.txt lists it.
+func (sb *siblings) distInfoFor(root string) string {
+	if di := distInfoIn(sb.site, Normalize(root)); di != "" {
+		return di
+	}
+	if sb.topLevel == nil {
+		sb.topLevel = map[string]string{}
+		infos, _ := filepath.Glob(filepath.Join(sb.site, "*.dist-info", "top_level.txt"))
+		for _, t := range infos {
+			data, err := os.ReadFile(t)
+			if err != nil {
+				continue
+			}
+			for _, l := range strings.Fields(string(data)) {
+				sb.topLevel[l] = filepath.Base(filepath.Dir(t))
+			}
+		}
+	}
+	return sb.topLevel[root]
 }
 
 // fillReexports replaces the stubs of names a distribution re-exports
@@ -136,24 +163,8 @@ func findPath(syms []model.Symbol, path string) *model.Symbol {
 	return nil
 }
 
-// siblingDist documents the distribution installed in site that provides
-// the top-level module root: the one named like it, else the one whose
-// top_level.txt lists it. nil when none does.
-func siblingDist(site, self, root string) *model.Package {
-	di := distInfoIn(site, Normalize(root))
-	if di == "" {
-		infos, _ := filepath.Glob(filepath.Join(site, "*.dist-info", "top_level.txt"))
-		for _, t := range infos {
-			data, err := os.ReadFile(t)
-			if err == nil && containsLine(string(data), root) {
-				di = filepath.Base(filepath.Dir(t))
-				break
-			}
-		}
-	}
-	if di == "" || di == self {
-		return nil
-	}
+// readSibling documents an installed distribution's API.
+func readSibling(site, di string) *model.Package {
 	tree, err := readInstalled(site, di)
 	if err != nil {
 		return nil
@@ -165,14 +176,4 @@ func siblingDist(site, self, root string) *model.Package {
 		name, _, _ = strings.Cut(di, "-")
 	}
 	return &model.Package{Name: name, Version: version, Symbols: info.symbols}
-}
-
-// containsLine reports whether text has a line equal to s.
-func containsLine(text, s string) bool {
-	for _, l := range strings.Split(text, "\n") {
-		if strings.TrimSpace(l) == s {
-			return true
-		}
-	}
-	return false
 }
