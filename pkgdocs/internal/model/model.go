@@ -76,6 +76,12 @@ type Symbol struct {
 	// Aliases are other names the symbol is found by: the name its
 	// JavaScript source gives it ("app.use" for "express.Application.use").
 	Aliases []string
+	// DefinedIn says where the symbol is defined when users reach it by
+	// another path: the module of a re-exported Python name ("requests.api"
+	// for requests.get), or the class an inherited member comes from.
+	DefinedIn string
+	// Inherited marks a member a class gets from a base class (DefinedIn).
+	Inherited bool
 }
 
 // Example is one runnable or illustrative piece of code.

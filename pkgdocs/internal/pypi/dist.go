@@ -60,6 +60,19 @@ func keepDistFile(name string) bool {
 	return false
 }
 
+// privatePath reports a module users are not meant to import (a path
+// component starting with "_", other than __init__): read for what public
+// modules re-export from it, never listed under its own name.
+func privatePath(name string) bool {
+	for _, p := range strings.Split(name, "/") {
+		stem := strings.TrimSuffix(strings.TrimSuffix(p, ".pyi"), ".py")
+		if strings.HasPrefix(stem, "_") && stem != "__init__" {
+			return true
+		}
+	}
+	return false
+}
+
 var skipDirs = map[string]bool{
 	"tests": true, "test": true, "testing": true, "docs": true, "doc": true, "examples": true, "example": true,
 	"benchmarks": true, "bench": true, "scripts": true, "tools": true, "build": true, "site-packages": true,
@@ -67,7 +80,7 @@ var skipDirs = map[string]bool{
 
 var skipRootModules = map[string]bool{"setup": true, "conftest": true, "noxfile": true, "fabfile": true, "tasks": true, "manage": true}
 
-// skippedPath reports tests, docs and private modules.
+// skippedPath reports tests, docs and scripts.
 func skippedPath(name string) bool {
 	parts := strings.Split(name, "/")
 	for i, p := range parts {
@@ -76,7 +89,7 @@ func skippedPath(name string) bool {
 		switch {
 		case !last && skipDirs[p]:
 			return true
-		case strings.HasPrefix(stem, "_") && stem != "__init__":
+		case stem == "__main__":
 			return true
 		case last && (strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test")):
 			return true
@@ -109,35 +122,46 @@ type distInfo struct {
 	hasMeta   bool
 	symbols   []model.Symbol
 	modules   []string
+	read      []string // the files the answer depends on: public modules and the private ones they import from
+	extBases  []externalBase
 	truncated bool
 }
 
 type modFile struct {
 	file, module string
 	depth        int
+	private      bool // see privatePath
 }
 
+// Limits on reading one distribution: modules and bytes scanned, and
+// symbols listed (inherited members are counted apart).
 const (
-	maxModules   = 150
-	maxScanBytes = 4 << 20
-	maxSymbols   = 3000
+	maxModules   = 1000
+	maxScanBytes = 8 << 20
+	maxSymbols   = 4000
 )
 
-// inspectDist reads metadata and the public API of a distribution tree.
-func inspectDist(tree *archive.Tree) distInfo {
+// fileSource is a distribution's files: an unpacked wheel or sdist, or an
+// installation read from disk as its files are needed.
+type fileSource interface {
+	Names() []string // sorted
+	Get(name string) ([]byte, bool)
+}
+
+// inspectDist reads metadata and the public API of a distribution.
+func inspectDist(tree fileSource) distInfo {
 	var info distInfo
 	var top map[string]bool
 	for _, n := range tree.Names() {
-		data, ok := tree.Get(n)
-		if !ok {
-			continue
-		}
 		dir, base := path.Split(n)
 		switch {
 		case base == "METADATA" && strings.HasSuffix(strings.TrimSuffix(dir, "/"), ".dist-info") && strings.Count(n, "/") == 1,
 			base == "PKG-INFO" && (dir == "" || !info.hasMeta && strings.HasSuffix(strings.TrimSuffix(dir, "/"), ".egg-info")):
-			info.meta, info.hasMeta = ParseMetadata(data), true
+			if data, ok := tree.Get(n); ok {
+				info.meta, info.hasMeta = ParseMetadata(data), true
+			}
 		case base == "top_level.txt" && strings.HasSuffix(strings.TrimSuffix(dir, "/"), ".dist-info"):
+			data, _ := tree.Get(n)
 			top = map[string]bool{}
 			for _, l := range strings.Fields(string(data)) {
 				top[l] = true
@@ -145,27 +169,42 @@ func inspectDist(tree *archive.Tree) distInfo {
 		}
 	}
 	files := moduleFiles(tree, top)
-	scanned := 0
-	for _, f := range files {
-		data, _ := tree.Get(f.file)
-		if scanned+len(data) > maxScanBytes || len(info.modules) >= maxModules {
-			info.truncated = true
-			break
+	// The package named like the distribution comes first among packages
+	// as deep: attrs' attrs.define, not the older attr.define.
+	own := strings.ReplaceAll(Normalize(info.meta.Name), "-", "_")
+	sort.SliceStable(files, func(i, j int) bool {
+		a, b := files[i], files[j]
+		if a.depth != b.depth {
+			return a.depth < b.depth
 		}
-		scanned += len(data)
-		info.modules = append(info.modules, f.module)
-		info.symbols = append(info.symbols, moduleSymbols(f, ScanPython(data))...)
-		if len(info.symbols) >= maxSymbols {
-			info.symbols, info.truncated = info.symbols[:maxSymbols], true
-			break
+		return rootOf(a.module) == own && rootOf(b.module) != own
+	})
+	var public []modFile
+	for _, f := range files {
+		if !f.private {
+			public = append(public, f)
 		}
 	}
+	r := newResolver(tree, files)
+	info.symbols, info.modules = r.symbols(public)
+	info.extBases = r.extBases
+	info.truncated = r.truncated
+	for m := range r.used {
+		info.read = append(info.read, r.mods[m].f.file)
+	}
+	sort.Strings(info.read)
 	return info
+}
+
+// rootOf returns the top-level package of a module name.
+func rootOf(module string) string {
+	root, _, _ := strings.Cut(module, ".")
+	return root
 }
 
 // moduleFiles lists importable public modules, shallow first; a .pyi stub
 // replaces the .py of the same module.
-func moduleFiles(tree *archive.Tree, top map[string]bool) []modFile {
+func moduleFiles(tree fileSource, top map[string]bool) []modFile {
 	byModule := map[string]modFile{}
 	for _, n := range tree.Names() {
 		if !strings.HasSuffix(n, ".py") && !strings.HasSuffix(n, ".pyi") || skippedPath(n) {
@@ -194,7 +233,7 @@ func moduleFiles(tree *archive.Tree, top map[string]bool) []modFile {
 			continue // not importable
 		}
 		mod := strings.Join(parts, ".")
-		f := modFile{file: n, module: mod, depth: len(parts)}
+		f := modFile{file: n, module: mod, depth: len(parts), private: privatePath(rel)}
 		if prev, ok := byModule[mod]; !ok || strings.HasSuffix(n, ".pyi") && !strings.HasSuffix(prev.file, ".pyi") {
 			byModule[mod] = f
 		}
@@ -209,30 +248,6 @@ func moduleFiles(tree *archive.Tree, top map[string]bool) []modFile {
 		}
 		return out[i].module < out[j].module
 	})
-	return out
-}
-
-// moduleSymbols turns one module's definitions into symbols qualified by
-// the module name, honouring __all__.
-func moduleSymbols(f modFile, m *PyModule) []model.Symbol {
-	var out []model.Symbol
-	if m.Doc != "" {
-		out = append(out, model.Symbol{Name: f.module, Kind: "module", Signature: "import " + f.module, Doc: balanceFences(m.Doc), File: f.file})
-	}
-	var all map[string]bool
-	if m.All != nil {
-		all = map[string]bool{}
-		for _, n := range m.All {
-			all[n] = true
-		}
-	}
-	for _, d := range m.Defs {
-		topName, _, _ := strings.Cut(d.Name, ".")
-		if all != nil && !all[topName] {
-			continue
-		}
-		out = append(out, model.Symbol{Name: f.module + "." + d.Name, Kind: d.Kind, Signature: d.Signature, Doc: balanceFences(d.Doc), File: f.file})
-	}
 	return out
 }
 

@@ -53,24 +53,28 @@ func symbolNames(syms []model.Symbol) string {
 	return strings.Join(out, "\n")
 }
 
+// wantAPI is tinyhttp's API by the paths users write: what the package
+// re-exports from tinyhttp.api and tinyhttp.sessions under tinyhttp.
 const wantAPI = `module tinyhttp
+function tinyhttp.get
+function tinyhttp.post
+class tinyhttp.Session
+property tinyhttp.Session.timeout
+method tinyhttp.Session.__init__
+property tinyhttp.Session.base_url
+method tinyhttp.Session.get
+property tinyhttp.Session.closed
+method tinyhttp.Session.from_env
+method tinyhttp.Session.aclose
+class tinyhttp.Session.Adapter
+method tinyhttp.Session.Adapter.send
 const tinyhttp.VERSION
 module tinyhttp.api
-function tinyhttp.api.get
-function tinyhttp.api.post
+module tinyhttp.models
 class tinyhttp.models.Response
 property tinyhttp.models.Response.status
 method tinyhttp.models.Response.json
-module tinyhttp.sessions
-class tinyhttp.sessions.Session
-property tinyhttp.sessions.Session.timeout
-method tinyhttp.sessions.Session.__init__
-method tinyhttp.sessions.Session.get
-property tinyhttp.sessions.Session.closed
-method tinyhttp.sessions.Session.from_env
-method tinyhttp.sessions.Session.aclose
-class tinyhttp.sessions.Session.Adapter
-method tinyhttp.sessions.Session.Adapter.send`
+module tinyhttp.sessions`
 
 func TestInspectWheelAndSdist(t *testing.T) {
 	for name, data := range map[string][]byte{"tinyhttp-1.4.0-py3-none-any.whl": wheelZip(t), "tinyhttp-1.4.0.tar.gz": sdistTgz(t)} {

@@ -10,14 +10,35 @@ import (
 type PyModule struct {
 	Doc  string
 	Defs []PyDef
-	All  []string // names in a literal __all__; nil when the module has none
+	All  []string // names in a literal __all__; nil when the module has none or builds it from other modules
+	// Imports are the module-level imports and simple aliases ("X = Y",
+	// Module ""), in source order, conditional ones included.
+	Imports []PyImport
+	// Lazy are the names a module __getattr__ provides: entries of an
+	// import table it reads (pydantic's _dynamic_imports) and the
+	// "if name == 'X': from m import Y" branches of its body.
+	Lazy []PyImport
 }
 
-// PyDef is one public definition. Name is qualified within the module
-// ("Session", "Session.get").
+// PyImport is one name a module binds from elsewhere: "from Module
+// import Name as As". Name is "*" for a star import and "" for "import
+// Module as As"; Module is "" for an alias of one of the module's own
+// names ("As = Name").
+type PyImport struct {
+	Module string
+	Name   string
+	As     string
+	// Reexport marks "from m import x as x", the explicit re-export form
+	// type checkers honour.
+	Reexport bool
+}
+
+// PyDef is one definition. Name is qualified within the module
+// ("Session", "Session.get"). Top-level names starting with "_" are kept
+// (a package may re-export them or inherit from them); readers drop them.
 type PyDef struct {
 	Name      string
-	Kind      string // function, class, method, property, const
+	Kind      string // function, class, method, property, const, var, assign (a plain module assignment)
 	Signature string
 	Doc       string
 }
@@ -39,15 +60,10 @@ const maxDefs = 1000
 func ScanPython(src []byte) *PyModule {
 	lines := logicalLines(string(src))
 	m := &PyModule{}
-	type frame struct {
-		indent int
-		class  bool
-		name   string // qualified class name
-		public bool
-	}
-	var stack []frame
+	var stack []scanFrame
 	var decorators []string
 	index := map[string]int{} // qualified name -> Defs index, for overloads
+	var lazy lazyScan
 	for i, l := range lines {
 		for len(stack) > 0 && stack[len(stack)-1].indent >= l.indent {
 			stack = stack[:len(stack)-1]
@@ -56,7 +72,7 @@ func ScanPython(src []byte) *PyModule {
 			m.Doc = docstring(l.text)
 			continue
 		}
-		var top *frame
+		var top *scanFrame
 		if len(stack) > 0 {
 			top = &stack[len(stack)-1]
 		}
@@ -69,17 +85,14 @@ func ScanPython(src []byte) *PyModule {
 		decorators = nil
 		kw, name, rest := defHeader(text)
 		if kw == "" {
-			if top == nil {
-				m.moduleStatement(text)
-			} else if top.class && top.public && len(m.Defs) < maxDefs {
-				m.classAttribute(top.name, text)
-			}
+			m.statement(top, text, index, &lazy)
 			continue
 		}
 		qual := name
 		visible := isPublicName(name) || kw != "class" && (name == "__init__" || name == "__call__")
 		switch {
 		case top == nil:
+			visible = true // private ones too: see PyDef
 		case top.class:
 			qual = top.name + "." + name
 			visible = visible && top.public
@@ -87,9 +100,16 @@ func ScanPython(src []byte) *PyModule {
 			visible = false // nested in a function
 		}
 		if kw == "class" {
-			stack = append(stack, frame{indent: l.indent, class: true, name: qual, public: visible})
+			stack = append(stack, scanFrame{indent: l.indent, class: true, name: qual, public: visible})
 		} else {
-			stack = append(stack, frame{indent: l.indent})
+			f := scanFrame{indent: l.indent, getattr: top == nil && name == "__getattr__"}
+			if top != nil && top.class && top.public && name == "__init__" {
+				f.initOf = top.name
+			}
+			stack = append(stack, f)
+			if top == nil && name == "__getattr__" {
+				lazy.hasGetattr = true
+			}
 		}
 		if !visible || len(m.Defs) >= maxDefs {
 			continue
@@ -104,7 +124,37 @@ func ScanPython(src []byte) *PyModule {
 		}
 		m.addDef(index, defFor(kw, qual, top != nil && top.class, header(text), decos, doc))
 	}
+	m.Lazy = lazy.result()
+	if lazy.dynamicAll {
+		m.All = nil // built from other modules' lists: unknown, the public names stand
+	}
 	return m
+}
+
+// scanFrame is a def or class whose body the scanner is in.
+type scanFrame struct {
+	indent  int
+	class   bool
+	name    string // qualified class name
+	public  bool
+	getattr bool   // the body of a module-level __getattr__
+	initOf  string // the class whose __init__ this is
+}
+
+// statement reads a line that is not a def or class header, by where it
+// is: the module, a module __getattr__, a class's __init__, a class body.
+func (m *PyModule) statement(top *scanFrame, text string, index map[string]int, lazy *lazyScan) {
+	switch {
+	case top == nil:
+		m.moduleStatement(text, lazy)
+	case top.getattr:
+		lazy.getattrLine(text)
+	case len(m.Defs) >= maxDefs:
+	case top.initOf != "":
+		m.instanceAttribute(index, top.initOf, text)
+	case top.class && top.public:
+		m.classAttribute(top.name, text)
+	}
 }
 
 // defFor builds the definition of a def or class header.
@@ -161,12 +211,26 @@ func (m *PyModule) addDef(index map[string]int, d PyDef) {
 var (
 	constRE    = regexp.MustCompile(`^([A-Z][A-Z0-9_]*)\s*(:[^=]+)?=`)
 	attrRE     = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)\s*:\s*[^=]`)
+	selfAttrRE = regexp.MustCompile(`^self\.([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*([^=]+))?=([^=].*)$`)
 	allStartRE = regexp.MustCompile(`^__all__\s*(\+=|=|:[^=]*=|\.extend\()`)
 	defRE      = regexp.MustCompile(`^(async\s+def|def|class)\s+([A-Za-z_][A-Za-z0-9_]*)`)
+	aliasRE    = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*$`)
+	// assignRE is a plain module assignment ("gettz = __get_gettz()"),
+	// exported only when __all__ or a star import names it.
+	assignRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]`)
+	// moduleVarRE is an annotated module variable: "request: Request = ...".
+	moduleVarRE = regexp.MustCompile(`^([a-z][A-Za-z0-9_]*)\s*:\s*[^=]+=`)
 )
 
-// moduleStatement reads __all__ and ALL_CAPS constants.
-func (m *PyModule) moduleStatement(text string) {
+var pyKeywords = map[string]bool{"None": true, "True": true, "False": true, "NotImplemented": true, "Ellipsis": true}
+
+// moduleStatement reads __all__, imports, aliases, annotated variables,
+// ALL_CAPS constants and dict literals that may be lazy-import tables.
+func (m *PyModule) moduleStatement(text string, lazy *lazyScan) {
+	if imps, ok := parseImport(text); ok {
+		m.Imports = append(m.Imports, imps...)
+		return
+	}
 	if allStartRE.MatchString(text) {
 		if m.All == nil {
 			m.All = []string{}
@@ -174,21 +238,63 @@ func (m *PyModule) moduleStatement(text string) {
 		for _, lit := range stringLiterals(text) {
 			m.All = append(m.All, lit)
 		}
+		if strings.Contains(text[len("__all__"):], "__all__") {
+			lazy.dynamicAll = true // "__all__ = other.__all__": not a literal list
+		}
 		return
+	}
+	if !strings.ContainsRune(text, '=') {
+		return // every other form assigns
 	}
 	if sub := constRE.FindStringSubmatch(text); sub != nil && len(m.Defs) < maxDefs {
 		m.Defs = append(m.Defs, PyDef{Name: sub[1], Kind: "const", Signature: clip(text, 120)})
+		return
+	}
+	if sub := aliasRE.FindStringSubmatch(text); sub != nil && !pyKeywords[sub[2]] {
+		m.Imports = append(m.Imports, PyImport{Name: sub[2], As: sub[1]})
+		return
+	}
+	if sub := moduleVarRE.FindStringSubmatch(text); sub != nil && isPublicName(sub[1]) && !controlKeywords[sub[1]] && len(m.Defs) < maxDefs {
+		m.Defs = append(m.Defs, PyDef{Name: sub[1], Kind: "var", Signature: clip(text, 120)})
+		return
+	}
+	lazy.table(text)
+	if sub := assignRE.FindStringSubmatch(text); sub != nil && isPublicName(sub[1]) && !controlKeywords[sub[1]] && len(m.Defs) < maxDefs {
+		m.Defs = append(m.Defs, PyDef{Name: sub[1], Kind: "assign", Signature: clip(text, 120)})
 	}
 }
 
 // classAttribute records an annotated class attribute (dataclass fields,
-// model fields): "name: type = default".
+// model fields: "name: type = default") or an ALL_CAPS class constant
+// (enum members).
 func (m *PyModule) classAttribute(class, text string) {
 	sub := attrRE.FindStringSubmatch(text)
+	if sub == nil {
+		sub = constRE.FindStringSubmatch(text) // RED = 1: an enum member or class constant
+	}
 	if sub == nil || !isPublicName(sub[1]) {
 		return
 	}
 	m.Defs = append(m.Defs, PyDef{Name: class + "." + sub[1], Kind: "property", Signature: clip(text, 120)})
+}
+
+// instanceAttribute records a public attribute a class's __init__ sets
+// ("self.config = self.make_config()"), unless the class declares it.
+func (m *PyModule) instanceAttribute(index map[string]int, class, text string) {
+	sub := selfAttrRE.FindStringSubmatch(text)
+	if sub == nil || !isPublicName(sub[1]) {
+		return
+	}
+	name := class + "." + sub[1]
+	if _, ok := index[name]; ok {
+		return
+	}
+	sig := sub[1] + " = " + strings.TrimSpace(sub[3])
+	if t := strings.TrimSpace(sub[2]); t != "" {
+		sig = sub[1] + ": " + t
+	}
+	index[name] = len(m.Defs)
+	m.Defs = append(m.Defs, PyDef{Name: name, Kind: "property", Signature: clip(sig, 120)})
 }
 
 func clip(s string, n int) string {
@@ -206,6 +312,9 @@ func isPublicName(name string) bool { return name != "" && name[0] != '_' }
 
 // defHeader recognises "def", "async def" and "class" lines.
 func defHeader(text string) (kw, name, rest string) {
+	if !strings.HasPrefix(text, "def") && !strings.HasPrefix(text, "class") && !strings.HasPrefix(text, "async") {
+		return "", "", ""
+	}
 	sub := defRE.FindStringSubmatchIndex(text)
 	if sub == nil {
 		return "", "", ""
@@ -217,12 +326,16 @@ func defHeader(text string) (kw, name, rest string) {
 	return kw, text[sub[4]:sub[5]], text[sub[5]:]
 }
 
+// headerSpaces drops the spaces that joining a multi-line header leaves
+// inside brackets.
+var headerSpaces = strings.NewReplacer("( ", "(", " )", ")", ", )", ")", "[ ", "[", " ]", "]")
+
 // header returns a def or class line up to the colon that opens its body,
 // whitespace collapsed.
 func header(text string) string {
 	end := headerColon(text)
 	h := strings.Join(strings.Fields(text[:end]), " ")
-	return strings.NewReplacer("( ", "(", " )", ")", ", )", ")", "[ ", "[", " ]", "]").Replace(h)
+	return headerSpaces.Replace(h)
 }
 
 // headerColon finds the colon ending a def/class header: the first ':' at
@@ -320,16 +433,21 @@ func skipPyString(src string, i int, prefix string) int {
 	if strings.HasPrefix(src[i:], q+q+q) {
 		q = q + q + q
 	}
-	raw := strings.ContainsAny(prefix, "rR")
 	fstr := strings.ContainsAny(prefix, "fF")
+	stops := "\\\n" + q[:1]
+	if fstr {
+		stops += "{"
+	}
 	j := i + len(q)
 	for j < len(src) {
+		k := strings.IndexAny(src[j:], stops)
+		if k < 0 {
+			return len(src)
+		}
+		j += k
 		switch c := src[j]; {
-		case c == '\\' && !raw:
-			j += 2
-			continue
-		case c == '\\' && raw:
-			j += 2 // a raw string still cannot end in an escaped quote
+		case c == '\\':
+			j += 2 // an escape; a raw string still cannot end in an escaped quote
 			continue
 		case fstr && c == '{' && j+1 < len(src) && src[j+1] == '{':
 			j += 2
@@ -431,12 +549,21 @@ func logicalLines(src string) []logicalLine {
 			}
 		case c == '\r':
 		default:
-			b.WriteByte(c)
+			// A run of ordinary characters is copied at once.
+			end := len(src)
+			if k := strings.IndexAny(src[i+1:], lineSpecials); k >= 0 {
+				end = i + 1 + k
+			}
+			b.WriteString(src[i:end])
+			i = end - 1
 		}
 	}
 	flush()
 	return out
 }
+
+// lineSpecials are the characters logicalLines treats apart.
+const lineSpecials = "#\\'\"([{)]}\n\r"
 
 // stringPrefix returns the letters (r, b, u, f) directly before a quote.
 func stringPrefix(src string, i int) string {

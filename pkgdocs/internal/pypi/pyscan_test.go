@@ -36,12 +36,15 @@ func TestScanPythonModule(t *testing.T) {
 	want := `class Session
 property Session.timeout
 method Session.__init__
+property Session.base_url
 method Session.get
 property Session.closed
 method Session.from_env
 method Session.aclose
 class Session.Adapter
-method Session.Adapter.send`
+method Session.Adapter.send
+class _Private
+method _Private.visible_but_private`
 	if got := defList(m); got != want {
 		t.Fatalf("defs:\n%s\nwant:\n%s", got, want)
 	}
@@ -67,7 +70,7 @@ method Session.Adapter.send`
 
 func TestScanPythonForms(t *testing.T) {
 	api := ScanPython(fileMap(wheelFiles(t))["tinyhttp/api.py"])
-	if got := defList(api); got != "function get\nfunction post" {
+	if got := defList(api); got != "function get\nfunction post\nfunction _request" {
 		t.Fatalf("api defs: %s", got)
 	}
 	post := api.Defs[1]
@@ -106,7 +109,7 @@ class Broken(  # a comment inside brackets
     def __repr__(self): ...
 `
 	m := ScanPython([]byte(src))
-	if got := defList(m); got != "function parse\nfunction conditional\nclass Broken\nmethod Broken.__call__" {
+	if got := defList(m); got != "function parse\nfunction conditional\nassign s\nassign x\nclass Broken\nmethod Broken.__call__" {
 		t.Fatalf("defs:\n%s", got)
 	}
 	if p := m.Defs[0]; p.Signature != "def parse(x: int) -> int\ndef parse(x: str) -> str" || p.Doc != "Parses x." {
@@ -115,7 +118,7 @@ class Broken(  # a comment inside brackets
 	if d := m.Defs[1].Doc; d != "Defined in an if block." {
 		t.Errorf("one-line body docstring = %q", d)
 	}
-	if sig := m.Defs[2].Signature; sig != "class Broken(object)" {
+	if sig := m.Defs[4].Signature; sig != "class Broken(object)" {
 		t.Errorf("class signature = %q", sig)
 	}
 }
@@ -173,4 +176,28 @@ func FuzzMetadata(f *testing.F) {
 		ParseMetadata([]byte(data))
 		parseVersion(data)
 	})
+}
+
+// TestClassMembersBeyondDefs: enum members and the attributes __init__
+// sets are a class's members; a local variable of __init__ is not.
+func TestClassMembersBeyondDefs(t *testing.T) {
+	m := ScanPython([]byte(`
+class Color(Enum):
+    RED = 1
+    GREEN: int = 2
+
+class App:
+    def __init__(self, name):
+        self.name = name
+        self.config: dict = {}
+        local = 3
+        self._private = 4
+`))
+	want := "class Color\nproperty Color.RED\nproperty Color.GREEN\nclass App\nmethod App.__init__\nproperty App.name\nproperty App.config"
+	if got := defList(m); got != want {
+		t.Fatalf("defs:\n%s\nwant:\n%s", got, want)
+	}
+	if sig := m.Defs[6].Signature; sig != "config: dict" {
+		t.Errorf("annotated instance attribute = %q", sig)
+	}
 }

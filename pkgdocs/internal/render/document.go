@@ -299,43 +299,16 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		var b strings.Builder
 		fmt.Fprintf(&b, "## %s %s\n\n", s.Kind, s.Name)
 		b.WriteString(Fence(s.Signature, langOf(p.Ecosystem)))
+		if s.DefinedIn != "" {
+			b.WriteString(definedLine(s)) // where a re-exported or inherited name comes from, before a long doc
+		}
 		if s.Doc != "" {
 			b.WriteString("\n" + Quote(s.Doc))
 		}
-		s.File = emphasisEscaper.Replace(s.File) // a file name stays inside the italics
-		switch {
-		case s.Package != "" && s.File != "":
-			fmt.Fprintf(&b, "\n*Defined in %s of %s.*\n", s.File, s.Package)
-		case s.Package != "":
-			fmt.Fprintf(&b, "\n*Defined in %s.*\n", s.Package)
-		case s.File != "":
-			fmt.Fprintf(&b, "\n*Defined in %s.*\n", s.File)
+		if s.DefinedIn == "" {
+			b.WriteString(definedLine(s))
 		}
-		var methods []string
-		heading := "Methods"
-		mems := membersOf(s.Name)
-		var byName []string // hidden members of a long list: names only
-		for _, m := range mems {
-			if m.Kind != "method" {
-				heading = "Members"
-			}
-			if m.Hidden && len(mems) > maxDetailedMembers {
-				byName = append(byName, "`"+m.Name[strings.LastIndexAny(m.Name, ".:#")+1:]+"`")
-				continue
-			}
-			methods = append(methods, indexLine(m, true))
-		}
-		if len(byName) > 0 {
-			methods = append(methods, fmt.Sprintf("  - %d more, each found as %s.<name>:\n", len(byName), s.Name))
-			for len(byName) > 0 { // short lines: a clipped answer keeps most
-				n := min(len(byName), 16)
-				methods = append(methods, "    "+strings.Join(byName[:n], ", ")+"\n")
-				byName = byName[n:]
-			}
-		}
-		if len(methods) > 0 {
-			b.WriteString("\n### " + heading + "\n\n" + strings.Join(methods, ""))
-		}
+		b.WriteString(memberList(s.Name, membersOf(s.Name)))
 		out = append(out, Block{Title: s.Kind + " " + s.Name, Text: b.String()})
 		for _, ex := range p.Examples {
 			if exampleFor(ex.Name, s.Name) {
@@ -344,6 +317,91 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		}
 	}
 	return out
+}
+
+// definedLine says where a symbol is defined: its file, the package that
+// declares it, the module a re-exported name comes from, or the base class
+// an inherited member comes from.
+func definedLine(s model.Symbol) string {
+	s.File = emphasisEscaper.Replace(s.File) // a file name stays inside the italics
+	s.DefinedIn = emphasisEscaper.Replace(s.DefinedIn)
+	switch {
+	case s.Inherited && s.DefinedIn != "" && s.Package != "":
+		return fmt.Sprintf("\n*Inherited from %s (%s of %s).*\n", s.DefinedIn, s.File, s.Package)
+	case s.Inherited && s.DefinedIn != "":
+		return fmt.Sprintf("\n*Inherited from %s (%s).*\n", s.DefinedIn, s.File)
+	case s.DefinedIn != "" && s.Package != "":
+		return fmt.Sprintf("\n*Defined in %s (%s of %s).*\n", s.DefinedIn, s.File, s.Package)
+	case s.DefinedIn != "" && s.File != "":
+		return fmt.Sprintf("\n*Defined in %s (%s).*\n", s.DefinedIn, s.File)
+	case s.Package != "" && s.File != "":
+		return fmt.Sprintf("\n*Defined in %s of %s.*\n", s.File, s.Package)
+	case s.Package != "":
+		return fmt.Sprintf("\n*Defined in %s.*\n", s.Package)
+	case s.File != "":
+		return fmt.Sprintf("\n*Defined in %s.*\n", s.File)
+	}
+	return ""
+}
+
+// maxOwnMemberBytes is the most a type's own members may take listed one
+// per line with their signatures; past it, their names are listed on one
+// line (a class with many long signatures would fill the page).
+const maxOwnMemberBytes = 8000
+
+// memberList lists what a type inherits, one line of names per base it
+// comes from, and its own members one per line (their names on one line
+// when there are many), then, in a long list, the members not indexed on
+// their own (promoted methods) by name.
+func memberList(owner string, members []model.Symbol) string {
+	var own, ownNames, byName, bases []string
+	inherited := map[string][]string{}
+	heading := "Methods"
+	for _, m := range members {
+		if m.Kind != "method" {
+			heading = "Members"
+		}
+		name := "`" + m.Name[strings.LastIndexAny(m.Name, ".:#")+1:] + "`"
+		switch {
+		case m.Inherited:
+			if _, ok := inherited[m.DefinedIn]; !ok {
+				bases = append(bases, m.DefinedIn)
+			}
+			inherited[m.DefinedIn] = append(inherited[m.DefinedIn], name)
+		case m.Hidden && len(members) > maxDetailedMembers:
+			byName = append(byName, name)
+		default:
+			own = append(own, indexLine(m, true))
+			ownNames = append(ownNames, name)
+		}
+	}
+	if len(own) == 0 && len(byName) == 0 && len(bases) == 0 {
+		return ""
+	}
+	var inheritedLines strings.Builder
+	for _, base := range bases {
+		fmt.Fprintf(&inheritedLines, "  - inherited from %s: %s\n", base, strings.Join(inherited[base], ", "))
+	}
+	var b strings.Builder
+	b.WriteString("\n### " + heading + "\n\n")
+	if size := len(strings.Join(own, "")); size > maxOwnMemberBytes {
+		fmt.Fprintf(&b, "  - %d members: %s\n", len(ownNames), strings.Join(ownNames, ", "))
+		b.WriteString(inheritedLines.String())
+	} else {
+		// What it inherits is one short line per base: first, so that a
+		// page clipped in a long list of own members still shows it.
+		b.WriteString(inheritedLines.String())
+		b.WriteString(strings.Join(own, ""))
+	}
+	if len(byName) > 0 {
+		fmt.Fprintf(&b, "  - %d more, each found as %s.<name>:\n", len(byName), owner)
+		for len(byName) > 0 { // short lines: a clipped answer keeps most
+			n := min(len(byName), 16)
+			b.WriteString("    " + strings.Join(byName[:n], ", ") + "\n")
+			byName = byName[n:]
+		}
+	}
+	return b.String()
 }
 
 // FindSymbols returns the symbols matching name: exact matches if any,
@@ -369,7 +427,10 @@ func FindSymbols(syms []model.Symbol, name string) []model.Symbol {
 			}
 		}
 	}
-	for _, f := range found {
+	for i, f := range found {
+		if len(f) > 0 && i >= 2 {
+			return exactCaseFirst(f, name)
+		}
 		if len(f) > 0 {
 			return f
 		}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
@@ -46,6 +47,21 @@ func NewSymbolIndex(p *model.Package) *SymbolIndex {
 			}
 		}
 	}
+	// A module's answer lists the names it holds (a Python module's
+	// functions and classes).
+	modules := map[string]bool{}
+	for _, s := range p.Symbols {
+		if s.Kind == "module" {
+			modules[s.Name] = true
+		}
+	}
+	if len(modules) > 0 {
+		for i, s := range p.Symbols {
+			if j := strings.LastIndexByte(s.Name, '.'); j > 0 && !memberKinds[s.Kind] && s.Kind != "module" && modules[s.Name[:j]] {
+				x.members[s.Name[:j]] = append(x.members[s.Name[:j]], i)
+			}
+		}
+	}
 	return x
 }
 
@@ -55,14 +71,38 @@ func (x *SymbolIndex) Find(name string) []model.Symbol {
 	if got := x.pick(x.exact[name], func(s model.Symbol) bool { return named(s, name, false) }); got != nil {
 		return got
 	}
+	if strings.Contains(name, ".") {
+		// A qualified suffix in its exact case ("Flask.config" for
+		// flask.Flask.config) wins over a whole name in another case
+		// (flask.Config).
+		var exact []model.Symbol
+		for _, s := range x.p.Symbols {
+			if strings.HasSuffix(s.Name, "."+name) {
+				exact = append(exact, s)
+			}
+		}
+		if len(exact) > 0 {
+			// The shortest path first: werkzeug.Request.args before
+			// werkzeug.sansio.request.Request.args.
+			sort.SliceStable(exact, func(i, j int) bool { return strings.Count(exact[i].Name, ".") < strings.Count(exact[j].Name, ".") })
+			return exact
+		}
+	}
 	lower := strings.ToLower(name)
+	// A last name component in the exact case (the class flask.Flask)
+	// wins over a whole name in another case (the module flask).
+	if got := x.pick(x.last[lower], func(s model.Symbol) bool {
+		return s.Name != name && s.Name[strings.LastIndexAny(s.Name, ".:#")+1:] == name
+	}); got != nil {
+		return exactCaseFirst(got, name)
+	}
 	if got := x.pick(x.folded[lower], func(s model.Symbol) bool { return named(s, name, true) }); got != nil {
 		return got
 	}
 	if got := x.pick(x.last[lower], func(s model.Symbol) bool {
 		return !strings.EqualFold(s.Name, name) && strings.EqualFold(s.Name[strings.LastIndexAny(s.Name, ".:#")+1:], name)
 	}); got != nil {
-		return got
+		return exactCaseFirst(got, name)
 	}
 	if !strings.Contains(name, ".") && !strings.Contains(name, "::") {
 		return nil
@@ -85,6 +125,24 @@ func (x *SymbolIndex) Blocks(name string) []Block {
 	return symbolBlocks(x.p, x.Find(name), func(owner string) []model.Symbol {
 		return x.pick(x.members[owner], func(model.Symbol) bool { return true })
 	})
+}
+
+// exactCaseFirst keeps, of symbols whose name ends in name ignoring case,
+// those that end in it exactly when there are any (the class Environment,
+// not the module environment), members of types after the rest (the
+// function requests.get before the method Session.get).
+func exactCaseFirst(syms []model.Symbol, name string) []model.Symbol {
+	var exact []model.Symbol
+	for _, s := range syms {
+		if strings.HasSuffix(s.Name, name) {
+			exact = append(exact, s)
+		}
+	}
+	if len(exact) == 0 {
+		exact = syms
+	}
+	sort.SliceStable(exact, func(i, j int) bool { return !memberKinds[exact[i].Kind] && memberKinds[exact[j].Kind] })
+	return exact
 }
 
 // named reports whether s is called name, by its name or an alias,

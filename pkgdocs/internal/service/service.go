@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -379,16 +380,48 @@ func describePackage(e *entry, symbol string, inc render.Include, maxTokens, pag
 
 func symbolNotFound(p *model.Package, symbol string) error {
 	names := make([]string, 0, len(p.Symbols))
+	// A name asked without its qualification ("Flsk" for flask.Flask) is
+	// compared with the same number of trailing components of each name.
+	parts := strings.Count(symbol, ".") + 1
+	tails := map[string]string{}
+	var tailNames []string
 	for _, s := range p.Symbols {
 		names = append(names, s.Name)
+		if t := lastComponents(s.Name, parts); t != s.Name {
+			if _, ok := tails[t]; !ok {
+				tails[t] = s.Name
+				tailNames = append(tailNames, t)
+			}
+		}
 	}
 	msg := fmt.Sprintf("%s@%s has no exported symbol %q", p.Name, p.Version, symbol)
+	var sugg []string
+	for _, t := range search.Suggest(tailNames, symbol, 3) {
+		sugg = append(sugg, tails[t])
+	}
+	for _, n := range search.Suggest(names, symbol, 3) {
+		if len(sugg) < 3 && !slices.Contains(sugg, n) {
+			sugg = append(sugg, n)
+		}
+	}
 	if len(names) == 0 {
 		msg += " (no API symbols were found for this package; try search_package_docs)"
-	} else if sugg := search.Suggest(names, symbol, 3); len(sugg) > 0 {
+	} else if len(sugg) > 0 {
 		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(sugg, ", "))
 	}
 	return fmt.Errorf("%s: %w", msg, ErrNotFound)
+}
+
+// lastComponents returns the last n dot-separated components of name.
+func lastComponents(name string, n int) string {
+	i := len(name)
+	for ; n > 0 && i > 0; n-- {
+		i = strings.LastIndexByte(name[:i], '.')
+		if i < 0 {
+			return name
+		}
+	}
+	return name[i+1:]
 }
 
 // ErrNotFound reports a package, version or symbol that does not exist.
