@@ -15,7 +15,7 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // Defaults of DPoPOptions.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // ErrStateMismatch reports an authorization response whose state is not

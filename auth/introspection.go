@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // Defaults of IntrospectionVerifierOptions.

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 	"github.com/gomcp/sdk/mcp"
 	"go.opentelemetry.io/otel/trace"
 )

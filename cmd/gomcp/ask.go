@@ -13,8 +13,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // askOptions are the client handlers of verbs whose requests may ask the
