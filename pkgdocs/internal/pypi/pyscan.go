@@ -171,9 +171,7 @@ func (m *PyModule) moduleStatement(text string) {
 		if m.All == nil {
 			m.All = []string{}
 		}
-		for _, lit := range stringLiterals(text) {
-			m.All = append(m.All, lit)
-		}
+		m.All = append(m.All, stringLiterals(text)...)
 		return
 	}
 	if sub := constRE.FindStringSubmatch(text); sub != nil && len(m.Defs) < maxDefs {
