@@ -3,7 +3,6 @@ package auth
 import (
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 )
@@ -53,16 +52,6 @@ func (t *Token) LogValue() slog.Value {
 // skew of now.
 func (t *Token) Valid(now time.Time, skew time.Duration) bool {
 	return t != nil && t.AccessToken != "" && (t.Expiry.IsZero() || now.Add(skew).Before(t.Expiry))
-}
-
-// hasScopes reports whether t was granted every scope of want.
-func (t *Token) hasScopes(want []string) bool {
-	for _, s := range want {
-		if !slices.Contains(t.Scopes, s) {
-			return false
-		}
-	}
-	return true
 }
 
 // tokenResponse is the successful token response of RFC 6749 section 5.1,

@@ -180,6 +180,7 @@ func (c *Cluster) addTools(s *mcp.Server, instance int) {
 		&mcp.ServerTool{Tool: &mcp.Tool{Name: "steps", InputSchema: obj},
 			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 				for i := 1; i <= 3; i++ {
+					//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the cluster test checks it across instances
 					if err := ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: "info", Data: fmt.Sprintf("step %d", i)}); err != nil {
 						return nil, err
 					}
@@ -193,6 +194,7 @@ func (c *Cluster) addTools(s *mcp.Server, instance int) {
 					pause = time.Duration(ms) * time.Millisecond
 				}
 				log := func(s string) error {
+					//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the cluster test checks it across instances
 					return ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: "info", Data: s})
 				}
 				if err := log("before"); err != nil {
