@@ -79,6 +79,8 @@ type OAuthError struct {
 	Endpoint string
 }
 
+var _ error = (*OAuthError)(nil)
+
 // Error describes the error; the description is quoted because it comes
 // from the server.
 func (e *OAuthError) Error() string {

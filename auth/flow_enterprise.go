@@ -30,6 +30,8 @@ type EnterpriseGrant struct {
 	IDToken func(ctx context.Context) (string, error)
 }
 
+var _ Grant = (*EnterpriseGrant)(nil)
+
 // GrantType implements Grant.
 func (g *EnterpriseGrant) GrantType() string { return GrantTypeJWTBearer }
 

@@ -80,6 +80,8 @@ type IntrospectionVerifier struct {
 	flights  map[[32]byte]*introspectionFlight // introspections in progress, by token key
 }
 
+var _ TokenVerifier = (*IntrospectionVerifier)(nil)
+
 // An introspectionFlight is one introspection of a token, whose answer
 // every concurrent request presenting the token waits for.
 type introspectionFlight struct {

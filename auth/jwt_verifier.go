@@ -78,6 +78,8 @@ type JWTVerifier struct {
 	now      func() time.Time
 }
 
+var _ TokenVerifier = (*JWTVerifier)(nil)
+
 // NewJWTVerifier returns a verifier for tokens of opts.Issuer meant for
 // opts.Audience. It does no network I/O: metadata and keys are fetched
 // when the first token arrives.

@@ -74,6 +74,8 @@ type prmHandler struct {
 	body []byte
 }
 
+var _ http.Handler = (*prmHandler)(nil)
+
 const prmAllow = "GET, HEAD, OPTIONS"
 
 func (h *prmHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

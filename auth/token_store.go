@@ -30,6 +30,8 @@ type MemoryTokenStore struct {
 	tokens map[string]Token
 }
 
+var _ TokenStore = (*MemoryTokenStore)(nil)
+
 // Load implements TokenStore.
 func (s *MemoryTokenStore) Load(_ context.Context, key string) (*Token, error) {
 	s.mu.Lock()
@@ -69,6 +71,8 @@ type FileTokenStore struct {
 	path string
 	mu   sync.Mutex
 }
+
+var _ TokenStore = (*FileTokenStore)(nil)
 
 // NewFileTokenStore returns a store kept in the file at path, which need
 // not exist yet; its directory must.

@@ -79,6 +79,8 @@ type MemoryEventBus struct {
 	subs map[int]*serialQueue[*BusEvent]
 }
 
+var _ EventBus = (*MemoryEventBus)(nil)
+
 // NewMemoryEventBus returns a bus with no subscribers.
 func NewMemoryEventBus() *MemoryEventBus {
 	return &MemoryEventBus{subs: map[int]*serialQueue[*BusEvent]{}}

@@ -74,6 +74,8 @@ type MemorySessionRouter struct {
 	subs map[string]map[int]*serialQueue[*SessionMessage]
 }
 
+var _ SessionRouter = (*MemorySessionRouter)(nil)
+
 // NewMemorySessionRouter returns a router with no subscribers.
 func NewMemorySessionRouter() *MemorySessionRouter {
 	return &MemorySessionRouter{subs: map[string]map[int]*serialQueue[*SessionMessage]{}}

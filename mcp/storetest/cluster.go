@@ -142,6 +142,8 @@ type countingSessions struct {
 	loads *atomic.Int64
 }
 
+var _ mcp.SessionStore = countingSessions{}
+
 func (c countingSessions) Load(ctx context.Context, id string, ttl time.Duration) (*mcp.SessionState, error) {
 	c.loads.Add(1)
 	return c.SessionStore.Load(ctx, id, ttl)
