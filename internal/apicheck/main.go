@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"go/importer"
 	"go/token"
+	"go/types"
 	"io"
 	"io/fs"
 	"maps"
@@ -113,54 +114,73 @@ type listedPackage struct {
 	ImportPath string
 	Name       string
 	Dir        string
+	GoFiles    []string
 	Export     string
 	DepOnly    bool
 	Module     *struct{ Path, Dir string }
 	Error      *struct{ Err string }
 }
 
-// Generate returns the API files of the repository at root: each file's
-// path relative to api/ (auth.txt, ext/apps.txt) and its content.
-func Generate(root string) (map[string][]byte, error) {
+// load lists the released modules' packages and their dependencies with
+// go list -export: it returns the public packages and the export data file
+// of every package.
+func load(root string) (public []listedPackage, exports map[string]string, err error) {
 	var patterns []string
 	for _, dir := range releasedModules {
 		patterns = append(patterns, path.Join(rootModule, dir)+"/...")
 	}
 	cmd := exec.Command("go", append([]string{"list", "-e", "-export", "-deps",
-		"-json=ImportPath,Name,Dir,Export,DepOnly,Module,Error"}, patterns...)...)
+		"-json=ImportPath,Name,Dir,GoFiles,Export,DepOnly,Module,Error"}, patterns...)...)
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list: %w\n%s", err, stderr.Bytes())
+		return nil, nil, fmt.Errorf("go list: %w\n%s", err, stderr.Bytes())
 	}
-	exports := map[string]string{}
-	var public []listedPackage
+	exports = map[string]string{}
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
 		var p listedPackage
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
-			return nil, fmt.Errorf("reading go list output: %w", err)
+			return nil, nil, fmt.Errorf("reading go list output: %w", err)
 		}
 		if p.Error != nil && !p.DepOnly {
-			return nil, fmt.Errorf("package %s: %s", p.ImportPath, p.Error.Err)
+			return nil, nil, fmt.Errorf("package %s: %s", p.ImportPath, p.Error.Err)
 		}
 		exports[p.ImportPath] = p.Export
 		if !p.DepOnly && isPublic(root, p) {
 			public = append(public, p)
 		}
 	}
-	fset := token.NewFileSet()
-	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+	if len(public) == 0 {
+		return nil, nil, errors.New("no public packages found")
+	}
+	return public, exports, nil
+}
+
+// exportImporter returns an importer that reads the export data files of
+// exports.
+func exportImporter(fset *token.FileSet, exports map[string]string) types.Importer {
+	return importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
 		file, ok := exports[path]
 		if !ok || file == "" {
 			return nil, fmt.Errorf("no export data for %s", path)
 		}
 		return os.Open(file)
 	})
+}
+
+// Generate returns the API files of the repository at root: each file's
+// path relative to api/ (auth.txt, ext/apps.txt) and its content.
+func Generate(root string) (map[string][]byte, error) {
+	public, exports, err := load(root)
+	if err != nil {
+		return nil, err
+	}
+	imp := exportImporter(token.NewFileSet(), exports)
 	files := map[string][]byte{}
 	for _, p := range public {
 		pkg, err := imp.Import(p.ImportPath)
@@ -174,9 +194,6 @@ func Generate(root string) (map[string][]byte, error) {
 			buf.WriteByte('\n')
 		}
 		files[name+".txt"] = buf.Bytes()
-	}
-	if len(files) == 0 {
-		return nil, errors.New("no public packages found")
 	}
 	return files, nil
 }

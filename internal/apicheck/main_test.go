@@ -218,3 +218,63 @@ api/new.txt: missing (a new package)
 		t.Errorf("Write left the file of a package that is gone: %v", err)
 	}
 }
+
+// TestImplementationsAsserted is the check of Unasserted: every type of a
+// public package that implements an interface (the package's own, a
+// public package's, http.Handler, slog.Handler, error) says so at compile
+// time beside its declaration.
+func TestImplementationsAsserted(t *testing.T) {
+	missing, err := Unasserted(testRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range missing {
+		t.Error(m)
+	}
+}
+
+// TestUnassertedFixture shows what the check reports on a package written
+// for it: each implementation without its assertion, whether the value or
+// only the pointer implements, and nothing for an asserted one.
+func TestUnassertedFixture(t *testing.T) {
+	dir := t.TempDir()
+	src := `package p
+
+type Store interface{ Load() string }
+
+type Asserted struct{}
+
+var _ Store = (*Asserted)(nil)
+
+func (*Asserted) Load() string { return "" }
+
+type byPointer struct{}
+
+func (*byPointer) Load() string { return "" }
+
+type ByValue string
+
+func (ByValue) Load() string { return "" }
+
+type Failure struct{}
+
+func (Failure) Error() string { return "" }
+
+type Unrelated int
+`
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := unassertedIn(listedPackage{ImportPath: "example.com/p", Dir: dir, GoFiles: []string{"p.go"}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"p.ByValue implements Store: add var _ Store = (*ByValue)(nil) beside it (or = ByValue{} for a value type)",
+		"p.Failure implements error: add var _ error = (*Failure)(nil) beside it (or = Failure{} for a value type)",
+		"p.byPointer implements Store: add var _ Store = (*byPointer)(nil) beside it (or = byPointer{} for a value type)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("unassertedIn:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
