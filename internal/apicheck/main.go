@@ -36,6 +36,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // rootModule is the module path of the repository's root module; package
@@ -121,10 +122,31 @@ type listedPackage struct {
 	Error      *struct{ Err string }
 }
 
+// loaded holds what load found for each root, as the tests ask more
+// than once.
+var loaded sync.Map // root -> loadResult
+
+type loadResult struct {
+	public  []listedPackage
+	exports map[string]string
+}
+
 // load lists the released modules' packages and their dependencies with
 // go list -export: it returns the public packages and the export data file
 // of every package.
-func load(root string) (public []listedPackage, exports map[string]string, err error) {
+func load(root string) ([]listedPackage, map[string]string, error) {
+	if r, ok := loaded.Load(root); ok {
+		return r.(loadResult).public, r.(loadResult).exports, nil
+	}
+	public, exports, err := list(root)
+	if err == nil {
+		loaded.Store(root, loadResult{public, exports})
+	}
+	return public, exports, err
+}
+
+// list is load without the memory.
+func list(root string) (public []listedPackage, exports map[string]string, err error) {
 	var patterns []string
 	for _, dir := range releasedModules {
 		patterns = append(patterns, path.Join(rootModule, dir)+"/...")
