@@ -68,7 +68,7 @@ for mod in $modules; do
     checked=$((checked + 1))
     (cd "$old/$mod" && $apidiff -w "$tmp/old.x" "$pkg")
     if [ ! -d "$repo/$f" ] || ! (cd "$repo/$mod" && $apidiff -w "$tmp/new.x" "$pkg" 2>"$tmp/err"); then
-      echo "module $mod: package $pkg of $tag is gone (incompatible)" >&2
+      echo "module $mod: package $pkg of $tag is gone or does not build (incompatible)" >&2
       [ -f "$tmp/err" ] && cat "$tmp/err" >&2
       status=1; continue
     fi
