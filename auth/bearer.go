@@ -154,6 +154,8 @@ type bearerHandler struct {
 	next http.Handler
 }
 
+var _ http.Handler = (*bearerHandler)(nil)
+
 // maxAuthorizationBytes bounds the Authorization header read.
 const maxAuthorizationBytes = maxTokenBytes + 64
 
@@ -469,6 +471,8 @@ type redactedError struct {
 	err        error
 	text, desc string
 }
+
+var _ error = (*redactedError)(nil)
 
 func (e *redactedError) Error() string { return e.text }
 

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gomcp/sdk/mcp"
 )
@@ -456,8 +455,6 @@ func TestSessionBoundToPrincipal(t *testing.T) {
 		t.Errorf("deleted session: %d", code)
 	}
 }
-
-func mcpNow() time.Time { return time.Now() }
 
 // TestSSESessionBoundToPrincipal: an HTTP+SSE (2024-11-05) session is
 // bound to the principal whose token opened its stream.

@@ -1,6 +1,6 @@
 package auth
 
-import "github.com/gomcp/sdk/internal/strictjson"
+import json "github.com/go-json-experiment/json"
 
 // decodeClaims decodes the registered claims of a JWT payload into c,
 // case-sensitively, refusing duplicate member names, invalid UTF-8 and
@@ -18,11 +18,22 @@ func decodeClaims(payload []byte, c *jwtClaims) error {
 		return nil
 	}
 	d := new(jwtClaims) // c itself stays off the heap
-	if err := strictjson.UnmarshalTrusted(payload, d); err != nil {
+	if err := unmarshalUnbounded(payload, d); err != nil {
 		return err
 	}
 	*c = *d
 	return nil
+}
+
+// unmarshalUnbounded decodes data into v by the rules of strictjson
+// (github.com/gomcp/sdk/strictjson, whose decoder is this one with its
+// default options) without strictjson's depth scan. It is for the texts of a
+// token on the verification path (its header, its claims, a claim's value):
+// bounded by the token's size, and decoded into types without interface
+// fields, so the decoder never recurses on what it is given, and the scan
+// would only cost time on every request.
+func unmarshalUnbounded(data []byte, v any) error {
+	return json.Unmarshal(data, v)
 }
 
 // Bits of the registered claims, to refuse duplicates.

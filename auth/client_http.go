@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // ErrInsecureEndpoint reports an endpoint that is neither https nor http on

@@ -3,7 +3,6 @@ package auth
 import (
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 )
@@ -55,16 +54,6 @@ func (t *Token) Valid(now time.Time, skew time.Duration) bool {
 	return t != nil && t.AccessToken != "" && (t.Expiry.IsZero() || now.Add(skew).Before(t.Expiry))
 }
 
-// hasScopes reports whether t was granted every scope of want.
-func (t *Token) hasScopes(want []string) bool {
-	for _, s := range want {
-		if !slices.Contains(t.Scopes, s) {
-			return false
-		}
-	}
-	return true
-}
-
 // tokenResponse is the successful token response of RFC 6749 section 5.1,
 // with RFC 8693's issued_token_type.
 type tokenResponse struct {
@@ -89,6 +78,8 @@ type OAuthError struct {
 	// Endpoint names the endpoint that answered ("token", "registration"...).
 	Endpoint string
 }
+
+var _ error = (*OAuthError)(nil)
 
 // Error describes the error; the description is quoted because it comes
 // from the server.

@@ -56,6 +56,8 @@ type sharedNonces struct {
 	win atomic.Pointer[nonceWindow] // nonces of the latest window seen
 }
 
+var _ DPoPNonceSource = (*sharedNonces)(nil)
+
 // nonceWindow holds the nonces around one window, computed once.
 type nonceWindow struct {
 	n                int64

@@ -54,6 +54,8 @@ type MemoryDPoPReplayCache struct {
 	exp  expiryHeap
 }
 
+var _ DPoPReplayCache = (*MemoryDPoPReplayCache)(nil)
+
 // NewMemoryDPoPReplayCache returns a MemoryDPoPReplayCache remembering at
 // most maxKeys keys (DefaultDPoPReplayCacheSize if maxKeys <= 0). When it
 // holds that many unexpired keys, Seen returns an error (so requests get

@@ -15,7 +15,7 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // Defaults of DPoPOptions.
@@ -97,6 +97,8 @@ type rotatingNonces struct {
 	rotatedAt time.Time
 }
 
+var _ DPoPNonceSource = (*rotatingNonces)(nil)
+
 func (n *rotatingNonces) rotateLocked() {
 	now := n.now()
 	if n.cur != "" && now.Sub(n.rotatedAt) < n.period {
@@ -168,6 +170,8 @@ type dpopError struct {
 	code, desc string
 	busy       bool // the replay cache failed: 503 with Retry-After
 }
+
+var _ error = (*dpopError)(nil)
 
 func (e *dpopError) Error() string { return e.code + ": " + e.desc }
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // ErrStateMismatch reports an authorization response whose state is not
@@ -191,6 +191,8 @@ type AuthorizationCodeGrant struct {
 	Authorize AuthorizeFunc
 }
 
+var _ Grant = (*AuthorizationCodeGrant)(nil)
+
 // GrantType implements Grant.
 func (g *AuthorizationCodeGrant) GrantType() string { return "authorization_code" }
 
@@ -276,6 +278,8 @@ func checkIss(md *AuthorizationServerMetadata, iss string) error {
 // client_secret_basic, client_secret_post or private_key_jwt.
 type ClientCredentialsGrant struct{}
 
+var _ Grant = ClientCredentialsGrant{}
+
 // GrantType implements Grant.
 func (ClientCredentialsGrant) GrantType() string { return "client_credentials" }
 
@@ -298,6 +302,8 @@ type JWTBearerGrant struct {
 	// request, so it can return a freshly minted one.
 	Assertion func(ctx context.Context) (string, error)
 }
+
+var _ Grant = (*JWTBearerGrant)(nil)
 
 // GrantType implements Grant.
 func (g *JWTBearerGrant) GrantType() string { return GrantTypeJWTBearer }

@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // EnterpriseGrant is enterprise-managed authorization (the MCP extension
@@ -29,6 +29,8 @@ type EnterpriseGrant struct {
 	// earlier sign-in at the identity provider.
 	IDToken func(ctx context.Context) (string, error)
 }
+
+var _ Grant = (*EnterpriseGrant)(nil)
 
 // GrantType implements Grant.
 func (g *EnterpriseGrant) GrantType() string { return GrantTypeJWTBearer }

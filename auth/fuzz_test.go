@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // dropControls is what writeQuoted keeps of s.

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // Defaults of IntrospectionVerifierOptions.
@@ -79,6 +79,8 @@ type IntrospectionVerifier struct {
 	endpoint string
 	flights  map[[32]byte]*introspectionFlight // introspections in progress, by token key
 }
+
+var _ TokenVerifier = (*IntrospectionVerifier)(nil)
 
 // An introspectionFlight is one introspection of a token, whose answer
 // every concurrent request presenting the token waits for.

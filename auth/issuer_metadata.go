@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // maxMetadataBytes bounds an authorization server metadata document.

@@ -13,8 +13,6 @@ import (
 	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/gomcp/sdk/internal/strictjson"
 )
 
 // The JWS algorithms accepted in access tokens and DPoP proofs. Only
@@ -120,7 +118,7 @@ func decodeHeader(enc string, h *jwsHeader) error {
 	// No depth check: the header is bounded by the token's size, and
 	// decoding into a struct without interface fields does not recurse on
 	// unknown members.
-	if err := strictjson.UnmarshalTrusted(hdr, h); err != nil {
+	if err := unmarshalUnbounded(hdr, h); err != nil {
 		return invalid("token header is not valid JSON")
 	}
 	if h.Alg == "" {

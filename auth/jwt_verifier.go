@@ -11,8 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/gomcp/sdk/internal/strictjson"
 )
 
 // DefaultClockSkew is the clock difference tolerated when checking the
@@ -79,6 +77,8 @@ type JWTVerifier struct {
 	cache    *tokenCache
 	now      func() time.Time
 }
+
+var _ TokenVerifier = (*JWTVerifier)(nil)
 
 // NewJWTVerifier returns a verifier for tokens of opts.Issuer meant for
 // opts.Audience. It does no network I/O: metadata and keys are fetched
@@ -170,14 +170,14 @@ type audience []string
 func (a *audience) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		var s string
-		if err := strictjson.UnmarshalTrusted(b, &s); err != nil {
+		if err := unmarshalUnbounded(b, &s); err != nil {
 			return err
 		}
 		*a = audience{s}
 		return nil
 	}
 	var ss []string
-	if err := strictjson.UnmarshalTrusted(b, &ss); err != nil {
+	if err := unmarshalUnbounded(b, &ss); err != nil {
 		return err
 	}
 	*a = ss
@@ -342,13 +342,13 @@ func tokenScopes(scope string, scp jsontext.Value) []string {
 	}
 	if scp[0] == '"' {
 		var s string
-		if strictjson.UnmarshalTrusted(scp, &s) == nil {
+		if unmarshalUnbounded(scp, &s) == nil {
 			return parseScope(s)
 		}
 		return nil
 	}
 	var ss []string
-	if strictjson.UnmarshalTrusted(scp, &ss) == nil {
+	if unmarshalUnbounded(scp, &ss) == nil {
 		return ss
 	}
 	return nil

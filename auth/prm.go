@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // wellKnownPRM is the well-known path prefix of RFC 9728.
@@ -73,6 +73,8 @@ func ProtectedResourceMetadataHandler(md *ProtectedResourceMetadata) (http.Handl
 type prmHandler struct {
 	body []byte
 }
+
+var _ http.Handler = (*prmHandler)(nil)
 
 const prmAllow = "GET, HEAD, OPTIONS"
 

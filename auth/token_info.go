@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // TokenInfo is what a TokenVerifier learned from a valid access token:

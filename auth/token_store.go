@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // TokenStore keeps tokens between uses, keyed by the MCP server URL, so a
@@ -29,6 +29,8 @@ type MemoryTokenStore struct {
 	mu     sync.Mutex
 	tokens map[string]Token
 }
+
+var _ TokenStore = (*MemoryTokenStore)(nil)
 
 // Load implements TokenStore.
 func (s *MemoryTokenStore) Load(_ context.Context, key string) (*Token, error) {
@@ -69,6 +71,8 @@ type FileTokenStore struct {
 	path string
 	mu   sync.Mutex
 }
+
+var _ TokenStore = (*FileTokenStore)(nil)
 
 // NewFileTokenStore returns a store kept in the file at path, which need
 // not exist yet; its directory must.

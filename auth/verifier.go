@@ -23,6 +23,8 @@ type TokenVerifier interface {
 // TokenVerifierFunc adapts a function to TokenVerifier.
 type TokenVerifierFunc func(ctx context.Context, token string) (*TokenInfo, error)
 
+var _ TokenVerifier = TokenVerifierFunc(nil)
+
 // VerifyToken calls f(ctx, token).
 func (f TokenVerifierFunc) VerifyToken(ctx context.Context, token string) (*TokenInfo, error) {
 	return f(ctx, token)
@@ -56,6 +58,8 @@ type tokenError struct {
 	kind  error
 	cause error
 }
+
+var _ error = (*tokenError)(nil)
 
 func (e *tokenError) Error() string {
 	if e.cause != nil {

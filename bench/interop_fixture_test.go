@@ -306,12 +306,6 @@ func (e *ixEvents) count(field *int) {
 	*field++
 }
 
-func (e *ixEvents) get(field *int) int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return *field
-}
-
 // snapshot returns a copy of the recorded logs and progress of token.
 func (e *ixEvents) snapshot(token string) (logs []string, progress []float64, toolsChanged int) {
 	e.mu.Lock()

@@ -42,6 +42,7 @@ func gosdkInteropServer() *gosdk.Server {
 		Instructions: ixInstructions,
 		PageSize:     ixPageSize,
 		Logger:       ixSlog("gosdk-server"),
+		//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop tests check it between peers
 		RootsListChangedHandler: func(context.Context, *gosdk.RootsListChangedRequest) {
 			rootsFlag.set()
 		},
@@ -92,7 +93,9 @@ func gosdkAddBasicTools(s *gosdk.Server, flag *cancelFlag) {
 		return gosdkText(ixProgressDone), nil
 	})
 	gosdkRaw(s, "log", func(ctx context.Context, req *gosdk.CallToolRequest) (*gosdk.CallToolResult, error) {
+		//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the interop tests check it between peers
 		for _, l := range []gosdk.LoggingLevel{"debug", "info", "error"} {
+			//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the interop tests check it between peers
 			if err := req.Session.Log(ctx, &gosdk.LoggingMessageParams{Level: l, Logger: ixLogger, Data: "log-" + string(l)}); err != nil {
 				return nil, err
 			}
@@ -178,11 +181,14 @@ func orEmpty(s []string) []string {
 }
 
 func gosdkSample(ctx context.Context, req *gosdk.CallToolRequest) (*gosdk.CallToolResult, error) {
+	//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the interop tests check it between peers
 	params := &gosdk.CreateMessageParams{
+		//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the interop tests check it between peers
 		Messages:  []*gosdk.SamplingMessage{{Role: "user", Content: &gosdk.TextContent{Text: ixSampleIn}}},
 		MaxTokens: 10,
 	}
 	if !gosdkModern(req.Params.Meta) {
+		//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the interop tests check it between peers
 		res, err := req.Session.CreateMessage(ctx, params)
 		if err != nil {
 			return nil, err
@@ -196,6 +202,7 @@ func gosdkSample(ctx context.Context, req *gosdk.CallToolRequest) (*gosdk.CallTo
 	switch r := req.Params.InputResponses["sample"].(type) {
 	case nil:
 		return &gosdk.CallToolResult{InputRequests: gosdk.InputRequestMap{"sample": params}}, nil
+	//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the interop tests check it between peers
 	case *gosdk.CreateMessageWithToolsResult:
 		for _, c := range r.Content {
 			if text, ok := c.(*gosdk.TextContent); ok {
@@ -203,6 +210,7 @@ func gosdkSample(ctx context.Context, req *gosdk.CallToolRequest) (*gosdk.CallTo
 			}
 		}
 		return nil, fmt.Errorf("sampling answered %v", r.Content)
+	//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the interop tests check it between peers
 	case *gosdk.CreateMessageResult:
 		text, _ := r.Content.(*gosdk.TextContent)
 		if text == nil {
@@ -237,18 +245,22 @@ func gosdkElicit(ctx context.Context, req *gosdk.CallToolRequest) (*gosdk.CallTo
 }
 
 func gosdkRoots(ctx context.Context, req *gosdk.CallToolRequest) (*gosdk.CallToolResult, error) {
+	//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop tests check it between peers
 	var res *gosdk.ListRootsResult
 	if !gosdkModern(req.Params.Meta) {
 		var err error
+		//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop tests check it between peers
 		if res, err = req.Session.ListRoots(ctx, nil); err != nil {
 			return nil, err
 		}
 	} else {
+		//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop tests check it between peers
 		r, ok := req.Params.InputResponses["roots"].(*gosdk.ListRootsResult)
 		if !ok {
 			if req.Params.InputResponses["roots"] != nil {
 				return nil, fmt.Errorf("inputResponses[roots] is a %T", req.Params.InputResponses["roots"])
 			}
+			//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop tests check it between peers
 			return &gosdk.CallToolResult{InputRequests: gosdk.InputRequestMap{"roots": &gosdk.ListRootsParams{}}}, nil
 		}
 		res = r
@@ -307,6 +319,7 @@ type gosdkIxClient struct {
 func connectGosdkInterop(ctx context.Context, transport, target, version string, ev *ixEvents) (ixClient, error) {
 	client := gosdk.NewClient(&gosdk.Implementation{Name: ixClientName, Version: ixClientVersion}, &gosdk.ClientOptions{
 		Logger: ixSlog("gosdk-client"),
+		//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the interop tests check it between peers
 		CreateMessageHandler: func(_ context.Context, req *gosdk.CreateMessageRequest) (*gosdk.CreateMessageResult, error) {
 			ev.count(&ev.samples)
 			first := ""
@@ -315,6 +328,7 @@ func connectGosdkInterop(ctx context.Context, transport, target, version string,
 					first = tc.Text
 				}
 			}
+			//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the interop tests check it between peers
 			return &gosdk.CreateMessageResult{Role: "assistant", Model: ixModel, StopReason: "endTurn",
 				Content: &gosdk.TextContent{Text: sampleAnswer(first)}}, nil
 		},
@@ -323,6 +337,7 @@ func connectGosdkInterop(ctx context.Context, transport, target, version string,
 			action, content := elicitAnswer(req.Params.Message, schemaHasProperty(req.Params.RequestedSchema, "name"))
 			return &gosdk.ElicitResult{Action: action, Content: content}, nil
 		},
+		//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the interop tests check it between peers
 		LoggingMessageHandler: func(_ context.Context, req *gosdk.LoggingMessageRequest) {
 			ev.addLog(string(req.Params.Level), req.Params.Data)
 		},
@@ -333,6 +348,7 @@ func connectGosdkInterop(ctx context.Context, transport, target, version string,
 			ev.count(&ev.toolsChanged)
 		},
 	})
+	//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop tests check it between peers
 	client.AddRoots(&gosdk.Root{URI: ixRootURI, Name: ixRootName})
 	var t gosdk.Transport
 	switch transport {
@@ -400,6 +416,7 @@ func (c *gosdkIxClient) Info() ixInfo {
 		info.Name, info.Version = r.ServerInfo.Name, r.ServerInfo.Version
 	}
 	if caps := r.Capabilities; caps != nil {
+		//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the interop tests check it between peers
 		for name, ok := range map[string]bool{"completions": caps.Completions != nil, "logging": caps.Logging != nil,
 			"prompts": caps.Prompts != nil, "resources": caps.Resources != nil, "tools": caps.Tools != nil} {
 			if ok {
@@ -553,6 +570,7 @@ func (c *gosdkIxClient) SetLogLevel(ctx context.Context, level string) error {
 		c.mu.Unlock()
 		return nil
 	}
+	//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the interop tests check it between peers
 	return c.cs.SetLoggingLevel(ctx, &gosdk.SetLoggingLevelParams{Level: gosdk.LoggingLevel(level)})
 }
 
@@ -567,6 +585,7 @@ func (c *gosdkIxClient) ErrorCode(err error) int {
 // NotifyRootsChanged adds a second root, which the go-sdk client tells
 // connected servers about.
 func (c *gosdkIxClient) NotifyRootsChanged(context.Context) error {
+	//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop tests check it between peers
 	c.client.AddRoots(&gosdk.Root{URI: ixRootURI + "2", Name: ixRootName + " 2"})
 	return nil
 }

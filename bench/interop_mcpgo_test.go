@@ -312,6 +312,7 @@ func connectMcpgoInterop(ctx context.Context, tr, target, version string, ev *ix
 			// The legacy era's standalone GET stream carries the
 			// notifications not tied to a request (list changes); mcp-go
 			// opens it only when asked.
+			//lint:ignore SA1019 the legacy protocol era (deprecated by 2026-07-28, SEP-2575) is still served; the interop tests check it between peers
 			opts = append(opts, transport.WithContinuousListening())
 			// mcp-go opens that stream on a goroutine of its own, which
 			// may send the GET after the scenario's first calls: the
@@ -341,6 +342,7 @@ func connectMcpgoInterop(ctx context.Context, tr, target, version string, ev *ix
 		mcpclient.WithSamplingHandler(h), mcpclient.WithElicitationHandler(h), mcpclient.WithRootsHandler(h),
 	}
 	if version != "" && version < v20260728 {
+		//lint:ignore SA1019 the legacy protocol era (deprecated by 2026-07-28, SEP-2575) is still served; the interop tests check it between peers
 		opts = append(opts, mcpclient.WithLegacyProtocolOnly())
 	}
 	c := mcpclient.NewClient(t, opts...)
@@ -420,6 +422,7 @@ func (c *mcpgoIxClient) Info() ixInfo {
 	return info
 }
 
+//lint:ignore SA1019 the legacy protocol era (deprecated by 2026-07-28, SEP-2575) is still served; the interop tests check it between peers
 func (c *mcpgoIxClient) Ping(ctx context.Context) error { return c.c.Ping(ctx) }
 
 func (c *mcpgoIxClient) ListTools(ctx context.Context) ([]ixTool, error) {
@@ -574,6 +577,7 @@ func (c *mcpgoIxClient) Complete(ctx context.Context, ref ixRef, arg, value stri
 func (c *mcpgoIxClient) SetLogLevel(ctx context.Context, level string) error {
 	var req mcpgo.SetLevelRequest
 	req.Params.Level = mcpgo.LoggingLevel(level)
+	//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the interop tests check it between peers
 	return c.c.SetLevel(ctx, req)
 }
 

@@ -38,6 +38,7 @@ func oursInteropServer() *mcp.Server {
 		},
 		LoggerName: ixLogger,
 		PageSize:   ixPageSize,
+		//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop tests check it between peers
 		RootsListChangedHandler: func(context.Context, *mcp.ServerSession, *mcp.RootsListChangedParams) {
 			rootsFlag.set()
 		},
@@ -91,7 +92,8 @@ func oursBasicTools(flag *cancelFlag) []*mcp.ServerTool {
 		}),
 		oursRaw("log", func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 			for _, l := range []mcp.LoggingLevel{mcp.LoggingLevelDebug, mcp.LoggingLevelInfo, mcp.LoggingLevelError} {
-				if err := ss.Log(ctx, &mcp.LoggingMessageParams{Level: l, Data: "log-" + string(l)}); err != nil {
+				//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the interop tests check it between peers
+				if err := ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: l, Data: "log-" + string(l)}); err != nil {
 					return nil, err
 				}
 			}
@@ -120,6 +122,7 @@ func oursBasicTools(flag *cancelFlag) []*mcp.ServerTool {
 func oursAskTools(rootsFlag *cancelFlag) []*mcp.ServerTool {
 	return []*mcp.ServerTool{
 		oursRaw("sample", func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+			//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the interop tests check it between peers
 			res, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{
 				Messages:  []*mcp.SamplingMessage{{Role: mcp.RoleUser, Content: []*mcp.Content{mcp.NewTextContent(ixSampleIn)}}},
 				MaxTokens: 10,
@@ -141,6 +144,7 @@ func oursAskTools(rootsFlag *cancelFlag) []*mcp.ServerTool {
 			return oursText(elicitReport(res.Action, res.Content)), nil
 		}),
 		oursRaw("roots", func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+			//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop tests check it between peers
 			res, err := ss.ListRoots(ctx, nil)
 			if err != nil {
 				return nil, err
@@ -252,6 +256,7 @@ func connectOursInterop(ctx context.Context, transport, target, version string, 
 	c := &oursIxClient{ev: ev, acks: make(chan struct{}, 8), version: version}
 	client := mcp.NewClient(ixClientName, ixClientVersion, &mcp.ClientOptions{
 		ProtocolVersion: version,
+		//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the interop tests check it between peers
 		CreateMessageHandler: func(_ context.Context, _ *mcp.ClientSession, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
 			ev.count(&ev.samples)
 			first := ""
@@ -283,6 +288,7 @@ func connectOursInterop(ctx context.Context, transport, target, version string, 
 			}
 		},
 	})
+	//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop tests check it between peers
 	client.AddRoots(&mcp.Root{URI: ixRootURI, Name: ixRootName})
 	c.client = client
 	var t mcp.Transport
@@ -489,6 +495,7 @@ func (c *oursIxClient) Complete(ctx context.Context, ref ixRef, arg, value strin
 }
 
 func (c *oursIxClient) SetLogLevel(ctx context.Context, level string) error {
+	//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the interop tests check it between peers
 	return c.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)})
 }
 
@@ -502,6 +509,7 @@ func (c *oursIxClient) ErrorCode(err error) int {
 
 // NotifyRootsChanged adds a second root, which tells connected servers.
 func (c *oursIxClient) NotifyRootsChanged(context.Context) error {
+	//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop tests check it between peers
 	c.client.AddRoots(&mcp.Root{URI: ixRootURI + "2", Name: ixRootName + " 2"})
 	return nil
 }

@@ -1,7 +1,6 @@
 package jsonschema
 
 import (
-	"encoding/json"
 	"hash/maphash"
 	"math"
 	"slices"
@@ -234,13 +233,4 @@ func (v *validator) duplicateItems(i uint32) (int, int, bool) {
 		}
 	}
 	return 0, 0, false
-}
-
-// jsonText renders a Go value as JSON for messages.
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "?"
-	}
-	return string(b)
 }

@@ -14,6 +14,8 @@ type ValidationError struct {
 	Truncated bool
 }
 
+var _ error = (*ValidationError)(nil)
+
 // A Detail is one validation failure.
 type Detail struct {
 	// InstanceLocation is the JSON Pointer of the failing value in the

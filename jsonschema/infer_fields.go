@@ -46,7 +46,7 @@ func collectFields(t reflect.Type) []jsonField {
 	next := []queued{{typ: t}}
 	visited := map[reflect.Type]bool{}
 	var fields []jsonField
-	count := map[reflect.Type]int{}
+	var count map[reflect.Type]int
 	nextCount := map[reflect.Type]int{}
 	for len(next) > 0 {
 		current, next = next, current[:0]

@@ -79,8 +79,10 @@ type X2 struct {
 }
 
 type Misc struct {
-	Skip     string `json:"-"`
-	Dash     string `json:"-,"`
+	Skip string `json:"-"`
+	//lint:ignore SA5008 "-," names the member "-" in encoding/json; the test shows For does the same
+	Dash string `json:"-,"`
+	//lint:ignore U1000 an unexported field, which For must leave out
 	unexp    string
 	Untagged string
 	Quoted   int64            `json:"quoted,string"`

@@ -120,6 +120,8 @@ func (p *processCloser) reap() {
 
 func (p *processCloser) Close() error {
 	p.once.Do(func() {
+		// Each step's error is beside the point: the process may have
+		// exited already, and whether it exits is what waitFor sees.
 		_ = p.stdin.Close()
 		defer p.stdout.Close()
 		if p.waitFor() {

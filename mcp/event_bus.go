@@ -79,6 +79,8 @@ type MemoryEventBus struct {
 	subs map[int]*serialQueue[*BusEvent]
 }
 
+var _ EventBus = (*MemoryEventBus)(nil)
+
 // NewMemoryEventBus returns a bus with no subscribers.
 func NewMemoryEventBus() *MemoryEventBus {
 	return &MemoryEventBus{subs: map[int]*serialQueue[*BusEvent]{}}
@@ -272,7 +274,11 @@ func (s *Server) onBusEvent(e *BusEvent) {
 			go func() {
 				ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
 				defer cancel()
-				_ = s.resourceUpdatedLocal(ctx, &ResourceUpdatedParams{URI: e.URI})
+				// No caller waits for an event from the bus: what failed
+				// (sessions not reached) is logged.
+				if err := s.resourceUpdatedLocal(ctx, &ResourceUpdatedParams{URI: e.URI}); err != nil {
+					s.logger().Warn("mcp: delivering a resource update from the event bus failed", "uri", e.URI, "error", err)
+				}
 			}()
 		}
 	case BusTaskStatus:

@@ -80,6 +80,8 @@ func FileResourceHandler(dir string) ResourceHandler {
 // A refusal is a reason to refuse a file found while reading it.
 type refusal struct{ reason string }
 
+var _ error = (*refusal)(nil)
+
 func (r *refusal) Error() string { return r.reason }
 
 // refuseResource returns the error that refuses to read uri.

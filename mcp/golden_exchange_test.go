@@ -33,7 +33,7 @@ func TestGoldenExchanges(t *testing.T) {
 				func() error { _, err := cs.ListTools(ctx, nil); return err },
 				func() error { _, err := cs.CallTool(ctx, "echo", map[string]any{"text": "hello"}, nil); return err },
 				func() error { _, err := cs.CallTool(ctx, "echo", map[string]any{"text": "fail"}, nil); return err },
-				func() error { _, _ = cs.CallTool(ctx, "missing", map[string]any{}, nil); return nil },
+				func() error { _, _ = cs.CallTool(ctx, "missing", map[string]any{}, nil); return nil }, // the error answer is in the recorded exchange
 			}
 			for _, step := range steps {
 				if err := step(); err != nil {

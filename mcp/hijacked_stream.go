@@ -113,7 +113,7 @@ func hijackResponse(w http.ResponseWriter, cfg *streamConfig, onClose func(*hija
 	}
 	head := appendResponseHead(make([]byte, 0, 512), header)
 	if hc.timeout > 0 {
-		_ = conn.SetWriteDeadline(time.Now().Add(hc.timeout))
+		_ = conn.SetWriteDeadline(time.Now().Add(hc.timeout)) // fails only on a closed connection, as the write below then does
 	}
 	_, err = conn.Write(head)
 	if err == nil && hc.timeout > 0 {
@@ -271,7 +271,7 @@ func (hc *hijackedConn) writeLoop() {
 		hc.pending = nil
 		hc.mu.Unlock()
 		if hc.timeout > 0 {
-			_ = hc.conn.SetWriteDeadline(time.Now().Add(hc.timeout))
+			_ = hc.conn.SetWriteDeadline(time.Now().Add(hc.timeout)) // fails only on a closed connection, as the write below then does
 		}
 		if _, err := batch.WriteTo(hc.conn); err != nil {
 			hc.fail(err)
@@ -361,7 +361,7 @@ func (hc *hijackedConn) waitClient() bool {
 // interrupt makes waitClient return.
 func (hc *hijackedConn) interrupt() {
 	hc.interrupted.Store(true)
-	_ = hc.conn.SetReadDeadline(time.Now())
+	_ = hc.conn.SetReadDeadline(time.Now()) // fails only on a closed connection, whose read returns anyway
 }
 
 // hijackedConns holds a handler's hijacked connections, which net/http's

@@ -46,7 +46,7 @@ func openWire(t *testing.T, ts *httptest.Server, request string) *wireStream {
 		t.Fatal(err)
 	}
 	ws := &wireStream{t: t, conn: conn, br: bufio.NewReader(conn), header: http.Header{}}
-	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second)) // a bound on the test; a closed conn fails the read anyway
 	ws.status = strings.TrimSuffix(ws.line(), "\r\n")
 	for {
 		l := strings.TrimSuffix(ws.line(), "\r\n")
@@ -320,7 +320,7 @@ func TestHijackedStreamPipelinedBytes(t *testing.T) {
 	if _, err := io.WriteString(conn, getRequest(sid, "")+getRequest(sid, "")); err != nil {
 		t.Fatal(err)
 	}
-	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second)) // a bound on the test; a closed conn fails the read anyway
 	if _, err := io.Copy(io.Discard, conn); err != nil {
 		t.Fatalf("the server did not close the connection: %v", err)
 	}

@@ -29,6 +29,8 @@ type detachedListen struct {
 	interruptible bool
 }
 
+var _ error = (*detachedListen)(nil)
+
 func (*detachedListen) Error() string {
 	return "mcp: a subscriptions/listen stream waits apart from its request"
 }

@@ -45,9 +45,14 @@ func (c *loggingConn) log(prefix string, msg JSONRPCMessage, err error) {
 	if err != nil {
 		line = append(line, "error: "...)
 		line = append(line, err.Error()...)
+	} else if enc, err := jsonrpc2.AppendMessage(line, msg); err != nil {
+		line = append(line, "unencodable message: "...)
+		line = append(line, err.Error()...)
 	} else {
-		line, _ = jsonrpc2.AppendMessage(line, msg)
+		line = enc
 	}
+	// A log that cannot be written has nowhere to report it; the
+	// connection itself goes on.
 	_, _ = c.w.Write(append(line, '\n'))
 }
 

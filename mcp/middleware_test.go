@@ -61,7 +61,7 @@ func TestSendingMiddlewareSeesTypedMessagesBothEras(t *testing.T) {
 				if _, err := ss.ListRoots(ctx, nil); err != nil {
 					return nil, err
 				}
-				_ = ss.NotifyProgress(ctx, &ProgressNotificationParams{ProgressToken: "t", Progress: 1})
+				_ = ss.NotifyProgress(ctx, &ProgressNotificationParams{ProgressToken: "t", Progress: 1}) // the test checks what the middleware saw
 				return &CallToolResult{Content: []*Content{NewTextContent("ok")}}, nil
 			},
 		})

@@ -34,7 +34,8 @@ func TestNewPromptInfersArguments(t *testing.T) {
 		Language Lang   `json:"language"`
 		Untagged string
 		Skipped  string `json:"-"`
-		hidden   string
+		//lint:ignore U1000 an unexported field, which must not become an argument
+		hidden string
 	}
 	type inlined struct {
 		Inner baseArgs `json:",inline"`

@@ -78,6 +78,8 @@ func Argument(name string, opts ...ArgumentOption) PromptOption {
 // argumentTitle is the option ArgumentTitle returns.
 type argumentTitle string
 
+var _ SchemaOption = argumentTitle("")
+
 func (t argumentTitle) applySchema(s *jsonschema.Schema) { s.Title = string(t) }
 
 // ArgumentTitle sets the display name (2025-06-18) of a prompt argument.
@@ -87,6 +89,8 @@ func ArgumentTitle(title string) ArgumentOption { return argumentTitle(title) }
 // requiredArgument is the option ArgumentRequired returns. It has no
 // effect on a schema.
 type requiredArgument bool
+
+var _ SchemaOption = requiredArgument(false)
 
 func (requiredArgument) applySchema(*jsonschema.Schema) {}
 
@@ -103,6 +107,8 @@ func RequiredArgument(required bool) ArgumentOption { return requiredArgument(re
 // completeWith is the option CompleteWith returns. It has no effect on a
 // schema.
 type completeWith struct{ c Completer }
+
+var _ SchemaOption = completeWith{}
 
 func (completeWith) applySchema(*jsonschema.Schema) {}
 

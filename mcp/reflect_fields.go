@@ -58,15 +58,6 @@ func metaOf(v any) *Meta {
 	return f.Addr().Interface().(*Meta)
 }
 
-// setResultType sets the ResultType of the result v points to, unless it is
-// already set.
-func setResultType(v any, resultType string) {
-	f := structField(v, resultTypeName, stringType)
-	if f.IsValid() && f.String() == "" {
-		f.SetString(resultType)
-	}
-}
-
 // resultTypeOf returns the ResultType of the result v points to.
 func resultTypeOf(v any) string {
 	f := structField(v, resultTypeName, stringType)

@@ -33,7 +33,7 @@ func newPipeClient(t *testing.T, server *Server) *pipeClient {
 func (rc *pipeClient) send(lines ...string) {
 	rc.t.Helper()
 	go func() { // net.Pipe writes block until read
-		_, _ = rc.conn.Write([]byte(strings.Join(lines, "\n") + "\n"))
+		_, _ = rc.conn.Write([]byte(strings.Join(lines, "\n") + "\n")) // the test reads the answers; a failed write shows there
 	}()
 }
 

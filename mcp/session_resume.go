@@ -101,7 +101,7 @@ func (sess *httpSession) resumeRemote(w http.ResponseWriter, r *http.Request, st
 		}
 		if started && (final || time.Now().After(deadline)) {
 			st.evbuf = appendSSERetry(st.evbuf[:0], sess.h.opts.RetryInterval)
-			_ = st.writeLocked(st.evbuf)
+			_ = st.writeLocked(st.evbuf) // a failed write detaches the stream, which is what ending it means
 			st.detachLocked()
 			return true
 		}

@@ -74,6 +74,8 @@ type MemorySessionRouter struct {
 	subs map[string]map[int]*serialQueue[*SessionMessage]
 }
 
+var _ SessionRouter = (*MemorySessionRouter)(nil)
+
 // NewMemorySessionRouter returns a router with no subscribers.
 func NewMemorySessionRouter() *MemorySessionRouter {
 	return &MemorySessionRouter{subs: map[string]map[int]*serialQueue[*SessionMessage]{}}
@@ -237,7 +239,7 @@ func (sess *httpSession) forwardResponse(resp *jsonrpc2.Response) {
 	}
 	data, err := jsonrpc2.Encode(resp)
 	if err == nil {
-		_ = sess.publishRoute(context.Background(), &SessionMessage{Kind: RouteResponse, Data: data})
+		_ = sess.publishRoute(context.Background(), &SessionMessage{Kind: RouteResponse, Data: data}) // a failure is logged there
 	}
 }
 
@@ -249,7 +251,7 @@ func (sess *httpSession) forwardCancel(id jsonrpc2.ID) {
 	}
 	data, err := id.MarshalJSON()
 	if err == nil {
-		_ = sess.publishRoute(context.Background(), &SessionMessage{Kind: RouteCancel, Data: data})
+		_ = sess.publishRoute(context.Background(), &SessionMessage{Kind: RouteCancel, Data: data}) // a failure is logged there
 	}
 }
 
@@ -277,6 +279,9 @@ func (sess *httpSession) onRouted(m *SessionMessage) {
 		attached := st.attachedLocked()
 		st.mu.Unlock()
 		if attached {
+			// A failed write detaches the stream (and is logged); the
+			// instance that routed a request then sees no answer, as from
+			// a client that left.
 			_ = st.send(msg)
 		}
 	case RouteResponse:

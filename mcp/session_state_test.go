@@ -16,7 +16,9 @@ import (
 // is small, so that one per request costs little.
 func TestScopedSessionSize(t *testing.T) {
 	type scoped struct {
-		ss  ServerSession
+		//lint:ignore U1000 only measured, by unsafe.Sizeof
+		ss ServerSession
+		//lint:ignore U1000 only measured, by unsafe.Sizeof
 		req modernRequest
 	}
 	if n := unsafe.Sizeof(scoped{}); n > 256 {

@@ -63,6 +63,8 @@ type MemorySessionStore struct {
 	sessions map[string]memorySession
 }
 
+var _ SessionStore = (*MemorySessionStore)(nil)
+
 type memorySession struct {
 	data    []byte
 	expires time.Time

@@ -259,6 +259,8 @@ type SSEServerTransport struct {
 	buf    []byte
 }
 
+var _ http.Handler = (*SSEServerTransport)(nil)
+
 // NewSSEServerTransport returns the transport of the session whose stream
 // is the response w, announcing endpoint as the URL for the client's POSTs.
 func NewSSEServerTransport(endpoint string, w http.ResponseWriter) *SSEServerTransport {

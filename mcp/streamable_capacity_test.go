@@ -168,7 +168,7 @@ func TestStreamableHTTPSlowListenerDoesNotBlockOthers(t *testing.T) {
 	}
 	defer conn.Close()
 	if tc, ok := conn.(*net.TCPConn); ok {
-		_ = tc.SetReadBuffer(4096)
+		_ = tc.SetReadBuffer(4096) // keep the kernel from absorbing the response, as above
 	}
 	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
 		"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
@@ -243,7 +243,7 @@ func TestStreamableHTTPSlowGETStreamDoesNotBlockOthers(t *testing.T) {
 	}
 	defer conn.Close()
 	if tc, ok := conn.(*net.TCPConn); ok {
-		_ = tc.SetReadBuffer(4096)
+		_ = tc.SetReadBuffer(4096) // keep the kernel from absorbing the response, as above
 	}
 	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: %s\r\n\r\n", slow.sid, Version20251125)
 	slowSess := waitSession(t, h, slow.sid)

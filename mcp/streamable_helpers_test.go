@@ -27,7 +27,7 @@ func httpTestTools(release <-chan struct{}) []*ServerTool {
 			Text string `json:"text"`
 		}
 		if raw, ok := p.Arguments.(json.RawMessage); ok {
-			_ = json.Unmarshal(raw, &a)
+			_ = json.Unmarshal(raw, &a) // the schema asks for an object; anything else reads as no text
 		}
 		return a.Text
 	}
@@ -63,7 +63,7 @@ func httpTestTools(release <-chan struct{}) []*ServerTool {
 			if err := CloseSSEStream(ctx, 20*time.Millisecond); err != nil {
 				return nil, err
 			}
-			_ = ss.NotifyProgress(ctx, &ProgressNotificationParams{ProgressToken: p.Meta.ProgressToken, Progress: 1, Total: 2})
+			_ = ss.NotifyProgress(ctx, &ProgressNotificationParams{ProgressToken: p.Meta.ProgressToken, Progress: 1, Total: 2}) // the test checks what the client received
 			time.Sleep(50 * time.Millisecond)
 			return text("resumed"), nil
 		}},

@@ -351,7 +351,7 @@ func (px *postExchange) serveBatch(batch jsonrpc2.Batch) {
 		}()
 	}
 	wg.Wait()
-	_ = sess.saveShared() // session_store.go: a batch may set the log level or subscriptions
+	_ = sess.saveShared() // session_store.go: a batch may set the log level or subscriptions; a failure is logged there
 	px.writeJSON(http.StatusOK, out)
 }
 

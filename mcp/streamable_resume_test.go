@@ -185,7 +185,9 @@ func TestMemoryEventStore(t *testing.T) {
 	if _, err := collect(s, "s1", "zz", 0); !errors.Is(err, ErrUnknownStream) {
 		t.Fatalf("unknown stream: %v", err)
 	}
-	_ = s.SessionClosed(ctx, "s1")
+	if err := s.SessionClosed(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := collect(s, "s1", "b", 0); !errors.Is(err, ErrUnknownStream) {
 		t.Fatalf("after SessionClosed: %v", err)
 	}
@@ -195,8 +197,12 @@ func TestMemoryEventStore(t *testing.T) {
 	// Many short sessions do not grow the queue without bound.
 	for i := range 10000 {
 		id := "x" + time.Duration(i).String()
-		_ = s.Append(ctx, id, "0", []byte("1"))
-		_ = s.SessionClosed(ctx, id)
+		if err := s.Append(ctx, id, "0", []byte("1")); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SessionClosed(ctx, id); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if len(s.order) > 2048 {
 		t.Errorf("queue holds %d entries for no live event", len(s.order))

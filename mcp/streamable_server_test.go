@@ -205,7 +205,7 @@ func TestStreamableHTTPGETStreamCarriesUnrelatedMessages(t *testing.T) {
 			}
 			if len(ev.Data) > 0 {
 				var m map[string]any
-				_ = json.Unmarshal(ev.Data, &m)
+				_ = json.Unmarshal(ev.Data, &m) // not an object: m stays nil, which the receiver fails on
 				done <- m
 				return
 			}

@@ -45,6 +45,8 @@ type StreamableServerTransport struct {
 	standalone *responseStream
 }
 
+var _ http.Handler = (*StreamableServerTransport)(nil)
+
 // NewStreamableServerTransport returns the transport of the session
 // sessionID, which it sends in the Mcp-Session-Id header of its responses.
 func NewStreamableServerTransport(sessionID string, opts *StreamableServerTransportOptions) *StreamableServerTransport {

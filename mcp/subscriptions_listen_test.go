@@ -114,7 +114,7 @@ func TestListChangedFirstChangeAtOnce(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				go func() {
-					_, _ = cs.Listen(ctx, &SubscriptionsListenParams{Notifications: SubscriptionFilter{ToolsListChanged: true}})
+					_, _ = cs.Listen(ctx, &SubscriptionsListenParams{Notifications: SubscriptionFilter{ToolsListChanged: true}}) // ends with ctx; the test watches the server side
 				}()
 				waitUntil(t, func() bool {
 					return len(server.listeners.matching(func(*SubscriptionFilter) bool { return true })) == 1
@@ -190,7 +190,7 @@ func TestListenSeesChangesMadeAsItIsAcknowledged(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
-		_, _ = cs.Listen(ctx, &SubscriptionsListenParams{Notifications: SubscriptionFilter{ToolsListChanged: true}})
+		_, _ = cs.Listen(ctx, &SubscriptionsListenParams{Notifications: SubscriptionFilter{ToolsListChanged: true}}) // ends with ctx; the test watches the server side
 	}()
 	select {
 	case <-changed:

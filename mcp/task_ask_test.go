@@ -110,6 +110,6 @@ func TestAskAllErrors(t *testing.T) {
 			t.Fatalf("recovered %v, want the ask's panic", v)
 		}
 	}()
-	_ = ss.AskAll(context.Background(), func(context.Context) error { panic("boom") })
+	_ = ss.AskAll(context.Background(), func(context.Context) error { panic("boom") }) // panics: the deferred recover checks it
 	t.Fatal("AskAll did not panic")
 }

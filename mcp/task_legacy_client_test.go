@@ -56,7 +56,7 @@ func (f *fakeLegacyTaskServer) serve(conn net.Conn) {
 			var p struct {
 				Task *TaskMetadata `json:"task"`
 			}
-			_ = json.Unmarshal(req.Params, &p)
+			_ = json.Unmarshal(req.Params, &p) // params without a task: p.Task stays nil, handled below
 			if p.Task == nil {
 				result = map[string]any{"content": []any{map[string]any{"type": "text", "text": "direct"}}}
 				break

@@ -90,7 +90,7 @@ func taskTestServer(opts *TaskOptions) (*Server, chan struct{}) {
 		return func(ctx context.Context, ss *ServerSession, p *CallToolParams) (*CallToolResult, error) {
 			var args map[string]any
 			if raw, ok := p.Arguments.(json.RawMessage); ok {
-				_ = strictjson.Unmarshal(raw, &args)
+				_ = strictjson.Unmarshal(raw, &args) // the schema asks for an object; anything else reads as no arguments
 			}
 			return h(ctx, ss, args)
 		}
@@ -540,7 +540,7 @@ func TestTaskNotificationsOnListen(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, _ = s.serveStateless(ctx, req, func(_ context.Context, method string, params any) error {
+		_, _ = s.serveStateless(ctx, req, func(_ context.Context, method string, params any) error { // the test checks what was sent, not the answer
 			raw, err := strictjson.Marshal(params)
 			if err != nil {
 				return err

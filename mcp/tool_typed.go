@@ -3,10 +3,8 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/jsonschema"
@@ -295,15 +293,6 @@ func mustResolve(tool, which string, s *jsonschema.Schema) *jsonschema.Resolved 
 		panic(fmt.Sprintf("mcp: tool %q: %s schema: %v", tool, which, err))
 	}
 	return r
-}
-
-// toolErrorText shortens a validation error for a tool result.
-func toolErrorText(err error) string {
-	var verr *jsonschema.ValidationError
-	if errors.As(err, &verr) {
-		return strings.TrimSpace(err.Error())
-	}
-	return err.Error()
 }
 
 // Enum restricts a schema to the given values.

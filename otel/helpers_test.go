@@ -86,7 +86,7 @@ func (tm *telemetry) histogram(t *testing.T, name string) []metricdata.Histogram
 func attrs(kvs []attribute.KeyValue) map[string]string {
 	m := make(map[string]string, len(kvs))
 	for _, kv := range kvs {
-		m[string(kv.Key)] = kv.Value.Emit()
+		m[string(kv.Key)] = kv.Value.String()
 	}
 	return m
 }

@@ -20,6 +20,7 @@ func TestServerToClientRequests(t *testing.T) {
 		ask    func(context.Context, *mcp.ServerSession) error
 	}{
 		{mcp.MethodListRoots, func(ctx context.Context, ss *mcp.ServerSession) error {
+			//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; tested here: it is instrumented
 			_, err := ss.ListRoots(ctx, nil)
 			return err
 		}},
@@ -46,6 +47,7 @@ func TestServerToClientRequests(t *testing.T) {
 						return &mcp.ElicitResult{Action: "decline"}, nil
 					},
 				})
+				//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; tested here: it is instrumented
 				client.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
 				InstrumentClient(client, tm.opts)
 				cs := connect(t, server, client)
@@ -78,6 +80,7 @@ func TestLogNotificationsNotTraced(t *testing.T) {
 	tm := newTelemetry(t)
 	server := mcp.NewServer("s", "v1", nil)
 	server.AddTools(mcp.NewTool("log", "logs", func(ctx context.Context, ss *mcp.ServerSession, in struct{}) ([]*mcp.Content, error) {
+		//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; tested here: it is instrumented
 		return []*mcp.Content{mcp.NewTextContent("logged")}, ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: "info", Data: "hello"})
 	}))
 	InstrumentServer(server, tm.opts)
@@ -90,6 +93,7 @@ func TestLogNotificationsNotTraced(t *testing.T) {
 	})
 	InstrumentClient(client, tm.opts)
 	cs := connect(t, server, client)
+	//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; tested here: it is instrumented
 	if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
 		t.Fatal(err)
 	}

@@ -96,9 +96,11 @@ func TestServerRequestIDAtSpanStart(t *testing.T) {
 				if _, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: "ok?", RequestedSchema: &mcp.ElicitationSchema{Type: "object"}}); err != nil {
 					return nil, err
 				}
+				//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; tested here: it is instrumented
 				if _, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 1, Messages: []*mcp.SamplingMessage{{Role: mcp.RoleUser, Content: []*mcp.Content{mcp.NewTextContent("hi")}}}}); err != nil {
 					return nil, err
 				}
+				//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; tested here: it is instrumented
 				if _, err := ss.ListRoots(ctx, nil); err != nil {
 					return nil, err
 				}
@@ -115,10 +117,12 @@ func TestServerRequestIDAtSpanStart(t *testing.T) {
 				ElicitationHandler: func(context.Context, *mcp.ClientSession, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 					return &mcp.ElicitResult{Action: "decline"}, nil
 				},
+				//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; tested here: it is instrumented
 				CreateMessageHandler: func(context.Context, *mcp.ClientSession, *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
 					return &mcp.CreateMessageResult{Role: mcp.RoleAssistant, Content: []*mcp.Content{mcp.NewTextContent("hello")}, Model: "m"}, nil
 				},
 			})
+			//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; tested here: it is instrumented
 			client.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
 			InstrumentClient(client, opts)
 			cs := connect(t, server, client)

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
-	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/strictjson"
 	"go.opentelemetry.io/otel/trace"
 )
 

@@ -22,6 +22,7 @@ func pair(tm *telemetry, version string) (*mcp.Server, *mcp.Client) {
 	server := greeter()
 	server.AddTools(
 		mcp.NewTool("ask", "asks the client's model", func(ctx context.Context, ss *mcp.ServerSession, a struct{}) ([]*mcp.Content, error) {
+			//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; tested here: it is instrumented
 			res, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{
 				Messages:  []*mcp.SamplingMessage{{Role: "user", Content: []*mcp.Content{mcp.NewTextContent("hi?")}}},
 				MaxTokens: 10,
@@ -45,6 +46,7 @@ func pair(tm *telemetry, version string) (*mcp.Server, *mcp.Client) {
 	InstrumentServer(server, tm.opts)
 	client := mcp.NewClient("tester", "v0.0.1", &mcp.ClientOptions{
 		ProtocolVersion: version,
+		//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; tested here: it is instrumented
 		CreateMessageHandler: func(ctx context.Context, cs *mcp.ClientSession, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
 			return &mcp.CreateMessageResult{Role: "assistant", Content: []*mcp.Content{mcp.NewTextContent("hello")}, Model: "test"}, nil
 		},

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 var errClosed = errors.New("mcp/redis: backend closed")

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // askOptions are the client handlers of verbs whose requests may ask the
@@ -27,6 +27,7 @@ func askOptions(c *cmdCtx) mcp.ClientOptions {
 	}
 	if c.o.samplingCommand != "" {
 		cmd := c.o.samplingCommand
+		//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; gomcp ask answers a server's sampling requests
 		opts.CreateMessageHandler = func(ctx context.Context, _ *mcp.ClientSession, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
 			return sampleWithCommand(ctx, cmd, p)
 		}

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // A legacyStream is the bridge's side of a handshake-era session's GET

@@ -10,8 +10,8 @@ import (
 	"os/exec"
 	"strings"
 
-	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // Exit codes, compatible with the MCP Inspector's CLI.

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // A problem is one lint finding.

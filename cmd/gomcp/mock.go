@@ -15,8 +15,8 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // A fixture is what gomcp mock serves: a YAML or JSON file.

@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	"github.com/gomcp/sdk/internal/strictjson"
 	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // A step is one message of a transcript.

@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // A target is the server a command talks to: a URL or a stdio command.

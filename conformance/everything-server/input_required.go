@@ -163,6 +163,7 @@ func askConfirm(ctx context.Context, ss *mcp.ServerSession) (bool, error) {
 
 // askModel asks the client's model to answer text.
 func askModel(ctx context.Context, ss *mcp.ServerSession, text string, maxTokens int64) (string, error) {
+	//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the conformance suite tests it
 	res, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{
 		Messages:  []*mcp.SamplingMessage{{Role: mcp.RoleUser, Content: []*mcp.Content{mcp.NewTextContent(text)}}},
 		MaxTokens: maxTokens,
@@ -175,6 +176,7 @@ func askModel(ctx context.Context, ss *mcp.ServerSession, text string, maxTokens
 
 // askRoots asks the client for its roots and lists their URIs.
 func askRoots(ctx context.Context, ss *mcp.ServerSession) (string, error) {
+	//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the conformance suite tests it
 	res, err := ss.ListRoots(ctx, nil)
 	if err != nil {
 		return "", err

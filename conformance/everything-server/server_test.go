@@ -35,10 +35,12 @@ func connect(t *testing.T, version string, answer map[string]any) *mcp.ClientSes
 			}
 			return &mcp.ElicitResult{Action: mcp.ElicitActionAccept, Content: content}, nil
 		},
+		//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the conformance suite tests it
 		CreateMessageHandler: func(context.Context, *mcp.ClientSession, *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
 			return &mcp.CreateMessageResult{Role: mcp.RoleAssistant, Model: "test", Content: []*mcp.Content{mcp.NewTextContent("Paris")}}, nil
 		},
 	})
+	//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the conformance suite tests it
 	client.AddRoots(&mcp.Root{URI: "file:///test/root", Name: "Test Root"})
 	cs, err := client.Connect(ctx, ct)
 	if err != nil {

@@ -45,6 +45,7 @@ func sample(ctx context.Context, ss *mcp.ServerSession, p *mcp.CallToolParams) (
 	if args.Prompt == nil {
 		return nil, fmt.Errorf("%w: prompt", errNoArgs)
 	}
+	//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the conformance suite tests it
 	res, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{
 		Messages:  []*mcp.SamplingMessage{{Role: mcp.RoleUser, Content: []*mcp.Content{mcp.NewTextContent(*args.Prompt)}}},
 		MaxTokens: 100,

@@ -86,7 +86,8 @@ func logThrice(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams
 				return nil, err
 			}
 		}
-		if err := ss.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevelInfo, Data: msg}); err != nil {
+		//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the conformance suite tests it
+		if err := ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevelInfo, Data: msg}); err != nil {
 			return nil, err
 		}
 	}

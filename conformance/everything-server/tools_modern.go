@@ -32,6 +32,7 @@ func modernTools() []*mcp.ServerTool {
 			func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 				// CreateMessage fails with -32021 when the request did not
 				// declare sampling; with sampling declared it asks for input.
+				//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the conformance suite tests it
 				res, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{
 					Messages:  []*mcp.SamplingMessage{{Role: mcp.RoleUser, Content: []*mcp.Content{mcp.NewTextContent("Say hello")}}},
 					MaxTokens: 20,
@@ -48,7 +49,8 @@ func modernTools() []*mcp.ServerTool {
 		tool("test_logging_tool", "Logs at every level; the SDK sends only what the request's log level allows.", nil,
 			func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 				for _, l := range []mcp.LoggingLevel{mcp.LoggingLevelDebug, mcp.LoggingLevelInfo, mcp.LoggingLevelError} {
-					if err := ss.Log(ctx, &mcp.LoggingMessageParams{Level: l, Data: "test_logging_tool at " + string(l)}); err != nil {
+					//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the conformance suite tests it
+					if err := ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: l, Data: "test_logging_tool at " + string(l)}); err != nil {
 						return nil, err
 					}
 				}

@@ -6,6 +6,8 @@
 //	go run ./examples/logging -http localhost:8080
 package main
 
+//lint:file-ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it: this example is about it
+
 import (
 	"context"
 	"log/slog"

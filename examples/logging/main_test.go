@@ -1,5 +1,7 @@
 package main
 
+//lint:file-ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it: this example is about it
+
 import (
 	"context"
 	"fmt"

@@ -74,9 +74,9 @@ func TestPanicRecovered(t *testing.T) {
 	server := mcp.NewServer("fragile", "v1.0.0", &mcp.ServerOptions{
 		Logger: slog.New(slog.NewTextHandler(&logs, nil)), // where the stack goes
 	})
+	var calls map[string]int // the bug: never made
 	server.AddTools(mcp.NewTool("boom", "Panics", func(ctx context.Context, ss *mcp.ServerSession, _ struct{}) ([]*mcp.Content, error) {
-		var m map[string]int
-		m["x"] = 1 // assignment to a nil map
+		calls["boom"]++ // assignment to a nil map
 		return nil, nil
 	}))
 	// docs:endregion

@@ -6,6 +6,8 @@
 //	go run ./examples/roots [-protocol 2025-11-25]
 package main
 
+//lint:file-ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it: this example is about it
+
 import (
 	"context"
 	"flag"

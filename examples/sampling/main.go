@@ -11,6 +11,8 @@
 //	go run ./examples/sampling [-protocol 2025-11-25]
 package main
 
+//lint:file-ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it: this example is about it
+
 import (
 	"context"
 	"flag"

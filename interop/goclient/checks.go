@@ -55,6 +55,7 @@ var checks = []check{
 		return wantText(res, err, rootsResult)
 	}},
 	{"roots-list-changed", "2024-11-05", "2025-11-25", func(s *session, ctx context.Context) error {
+		//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop run checks it
 		s.client.AddRoots(&mcp.Root{URI: rootURI + "2", Name: rootName + " 2"})
 		res, err := s.call(ctx, "roots_changed", map[string]any{}, "")
 		return wantText(res, err, rootsChanged)
@@ -203,6 +204,7 @@ func (s *session) checkProgress(ctx context.Context) error {
 }
 
 func (s *session) checkLogging(ctx context.Context) error {
+	//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the interop run checks it
 	if err := s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevelInfo}); err != nil {
 		return fmt.Errorf("set level: %w", err)
 	}

@@ -85,6 +85,7 @@ func waitFor(d time.Duration, cond func() bool) bool {
 func newClient(version string, ev *events) *mcp.Client {
 	c := mcp.NewClient(clientName, clientVersion, &mcp.ClientOptions{
 		ProtocolVersion: version,
+		//lint:ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it; the interop run checks it
 		CreateMessageHandler: func(_ context.Context, _ *mcp.ClientSession, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
 			answer := sampleOut
 			if len(p.Messages) == 0 || firstText(p.Messages[0].Content) != sampleIn {
@@ -116,6 +117,7 @@ func newClient(version string, ev *events) *mcp.Client {
 			ev.toolsChanged++
 		},
 	})
+	//lint:ignore SA1019 SEP-2577 deprecates roots but every protocol version still has it; the interop run checks it
 	c.AddRoots(&mcp.Root{URI: rootURI, Name: rootName})
 	return c
 }

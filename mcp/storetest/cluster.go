@@ -100,6 +100,8 @@ func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, 
 		mux.Handle("/mcp", h)
 		hs := httptest.NewServer(mux)
 		t.Cleanup(func() {
+			// Closing at the end of the test: an error tells nothing the
+			// test has not checked.
 			_ = h.Close()
 			_ = s.Close()
 			hs.CloseClientConnections()
@@ -142,6 +144,8 @@ type countingSessions struct {
 	loads *atomic.Int64
 }
 
+var _ mcp.SessionStore = countingSessions{}
+
 func (c countingSessions) Load(ctx context.Context, id string, ttl time.Duration) (*mcp.SessionState, error) {
 	c.loads.Add(1)
 	return c.SessionStore.Load(ctx, id, ttl)
@@ -155,7 +159,7 @@ func (c *Cluster) addTools(s *mcp.Server, instance int) {
 	args := func(p *mcp.CallToolParams) map[string]any {
 		var m map[string]any
 		if raw, ok := p.Arguments.(json.RawMessage); ok {
-			_ = json.Unmarshal(raw, &m)
+			_ = json.Unmarshal(raw, &m) // not an object (the schema asks for one): no arguments
 		}
 		return m
 	}
@@ -180,6 +184,7 @@ func (c *Cluster) addTools(s *mcp.Server, instance int) {
 		&mcp.ServerTool{Tool: &mcp.Tool{Name: "steps", InputSchema: obj},
 			Handler: func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 				for i := 1; i <= 3; i++ {
+					//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the cluster test checks it across instances
 					if err := ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: "info", Data: fmt.Sprintf("step %d", i)}); err != nil {
 						return nil, err
 					}
@@ -193,6 +198,7 @@ func (c *Cluster) addTools(s *mcp.Server, instance int) {
 					pause = time.Duration(ms) * time.Millisecond
 				}
 				log := func(s string) error {
+					//lint:ignore SA1019 SEP-2577 deprecates logging to the client but every protocol version still has it; the cluster test checks it across instances
 					return ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: "info", Data: s})
 				}
 				if err := log("before"); err != nil {

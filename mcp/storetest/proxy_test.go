@@ -37,10 +37,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	fmt.Println(ln.Addr())
-	_ = http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
+	_ = http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { // serves until the test kills the process
+		_, _ = io.Copy(io.Discard, r.Body) // a canned answer whatever the body
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, cannedResponse)
+		_, _ = io.WriteString(w, cannedResponse) // a failed write shows in the client under test
 	}))
 }
 
@@ -62,7 +62,7 @@ func TestProxyDeliversEveryResponseWhole(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }() // the process may have exited already
 	addr, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)

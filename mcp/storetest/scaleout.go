@@ -42,7 +42,7 @@ func connect(t *testing.T, c *Cluster, version string, opts *mcp.ClientOptions) 
 	if err != nil {
 		t.Fatalf("connect (%s): %v", version, err)
 	}
-	t.Cleanup(func() { _ = cs.Close() })
+	t.Cleanup(func() { _ = cs.Close() }) // at the end of the test: nothing left to check
 	return cs
 }
 

@@ -32,6 +32,8 @@ type Clock interface {
 // realClock sleeps.
 type realClock struct{}
 
+var _ Clock = realClock{}
+
 func (realClock) Advance(_ *testing.T, d time.Duration) { time.Sleep(d) }
 
 func clockOr(c Clock) Clock {

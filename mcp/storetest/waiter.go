@@ -118,6 +118,8 @@ type countingStore struct {
 	reads *atomic.Int64
 }
 
+var _ mcp.EventStore = countingStore{}
+
 func (c countingStore) After(ctx context.Context, session, stream string, index int) iter.Seq2[[]byte, error] {
 	c.reads.Add(1)
 	return c.EventStore.After(ctx, session, stream, index)
@@ -127,6 +129,11 @@ type countingWaiter struct {
 	countingStore
 	mcp.EventWaiter
 }
+
+var (
+	_ mcp.EventStore  = countingWaiter{}
+	_ mcp.EventWaiter = countingWaiter{}
+)
 
 // counted wraps s so that its reads add to reads, keeping it an
 // EventWaiter if it is one.

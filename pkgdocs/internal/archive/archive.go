@@ -225,7 +225,7 @@ func ReadTarGz(data []byte, o Options) (*Tree, error) {
 			return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
 		switch h.Typeflag {
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg: // the reader reports old archives' '\x00' (TypeRegA) as TypeReg
 		default:
 			continue // directories, links, devices
 		}

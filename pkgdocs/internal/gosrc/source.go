@@ -317,6 +317,7 @@ func hostOf(u string) string {
 func (s *Source) describeStd(p string, req Request) (*model.Package, error) {
 	root := s.GOROOT
 	if root == "" {
+		//lint:ignore SA1019 with no GOROOT configured, the standard library read is that of $GOROOT or else of the toolchain pkgdocs was built with; not found there, the answer says where it looked
 		root = runtime.GOROOT()
 	}
 	dir := filepath.Join(root, "src", filepath.FromSlash(p))

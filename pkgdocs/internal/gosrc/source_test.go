@@ -22,7 +22,6 @@ type fakeProxy struct {
 	*httptest.Server
 	mu       sync.Mutex
 	requests []string
-	zip      []byte
 	override map[string]int // path -> status
 }
 

@@ -101,11 +101,12 @@ func aliasOf(f *dtsFile, mem member) string {
 	if m == nil {
 		return ""
 	}
-	for _, i := range f.declared("type", m[1]) {
-		if sig := signature(f.stmts[i].text); strings.Count(sig, "\n") < 8 {
-			return sig
-		}
+	decls := f.declared("type", m[1])
+	if len(decls) == 0 {
 		return ""
+	}
+	if sig := signature(f.stmts[decls[0]].text); strings.Count(sig, "\n") < 8 {
+		return sig
 	}
 	return ""
 }

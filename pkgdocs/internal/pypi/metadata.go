@@ -87,11 +87,7 @@ func ParseMetadata(data []byte) Metadata {
 func legacyDescription(v string) string {
 	lines := strings.Split(v, "\n")
 	for i := 1; i < len(lines); i++ {
-		l := strings.TrimPrefix(lines[i], "        ")
-		if strings.HasPrefix(l, "|") {
-			l = l[1:]
-		}
-		lines[i] = l
+		lines[i] = strings.TrimPrefix(strings.TrimPrefix(lines[i], "        "), "|")
 	}
 	return strings.TrimSpace(strings.Join(lines, "\n"))
 }

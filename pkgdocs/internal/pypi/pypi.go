@@ -122,7 +122,7 @@ func (s *Source) describeJSON(ctx context.Context, name, norm, version, how stri
 			if version != "" {
 				return nil, s.versionNotFound(ctx, base, norm, version)
 			}
-			return nil, fmt.Errorf("Python package %q not found on %s: %w", name, hostOf(base), ErrNotFound)
+			return nil, fmt.Errorf("no Python package %q on %s: %w", name, hostOf(base), ErrNotFound)
 		}
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (s *Source) describeSimple(ctx context.Context, name, norm, version, how st
 	}
 	files, err := ix.files(ctx, s.Client, norm)
 	if errors.Is(err, fetch.ErrNotFound) {
-		return nil, fmt.Errorf("Python package %q not found on the index %s: %w", name, ix, ErrNotFound)
+		return nil, fmt.Errorf("no Python package %q on the index %s: %w", name, ix, ErrNotFound)
 	}
 	if err != nil {
 		return nil, err
@@ -310,7 +310,7 @@ func addLinks(pkg *model.Package, links []string) {
 func (s *Source) versionNotFound(ctx context.Context, base, norm, version string) error {
 	resp, err := s.Client.Get(ctx, base+"/pypi/"+url.PathEscape(norm)+"/json")
 	if err != nil {
-		return fmt.Errorf("Python package %q not found: %w", norm, ErrNotFound)
+		return fmt.Errorf("no Python package %q: %w", norm, ErrNotFound)
 	}
 	var p jsonProject
 	_ = json.Unmarshal(resp.Body, &p)

@@ -235,9 +235,7 @@ func (m *PyModule) moduleStatement(text string, lazy *lazyScan) {
 		if m.All == nil {
 			m.All = []string{}
 		}
-		for _, lit := range stringLiterals(text) {
-			m.All = append(m.All, lit)
-		}
+		m.All = append(m.All, stringLiterals(text)...)
 		if strings.Contains(text[len("__all__"):], "__all__") {
 			lazy.dynamicAll = true // "__all__ = other.__all__": not a literal list
 		}

@@ -6,15 +6,10 @@ import (
 	"unicode"
 )
 
-// subsequenceScore rates how well query matches name as an fzf-style
-// subsequence, case-insensitively: 0 when it does not match, up to 1 for a
-// match that is contiguous and starts at word boundaries. Higher is better.
-func subsequenceScore(query, name string) float64 {
-	return subsequenceRunes([]rune(strings.ToLower(query)), []rune(name))
-}
-
-// subsequenceRunes is subsequenceScore for a lower-cased query and a name
-// already converted to runes.
+// subsequenceRunes rates how well the lower-cased query q matches the name
+// n as an fzf-style subsequence, case-insensitively: 0 when it does not
+// match, up to 1 for a match that is contiguous and starts at word
+// boundaries. Higher is better.
 func subsequenceRunes(q, n []rune) float64 {
 	if len(q) == 0 || len(q) > len(n) {
 		return 0

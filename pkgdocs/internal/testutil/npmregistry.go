@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -80,7 +79,6 @@ type NPMRegistry struct {
 	*httptest.Server
 	Requests atomic.Int64 // requests served so far
 
-	mu       sync.Mutex
 	byName   map[string][]NPMFixture
 	tarballs map[string][]byte
 }

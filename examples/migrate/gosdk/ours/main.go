@@ -3,6 +3,8 @@
 // migration guide. Each docs:region translates the same region of ../peer.
 package main
 
+//lint:file-ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it: the migration example ports its use
+
 import (
 	"context"
 	"errors"

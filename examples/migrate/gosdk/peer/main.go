@@ -4,6 +4,8 @@
 // same region in ../ours translates it.
 package main
 
+//lint:file-ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it: the migration example ports its use
+
 import (
 	"context"
 	"errors"

@@ -1,5 +1,7 @@
 package main
 
+//lint:file-ignore SA1019 SEP-2577 deprecates sampling but every protocol version still has it: the migration example ports its use
+
 import (
 	"context"
 	"os"
