@@ -124,7 +124,7 @@ func TestTamperedRequestStateIsRefused(t *testing.T) {
 		"other request": mustSeal(t, server, "other"),
 		"garbage":       "xyz",
 	} {
-		_, err := cs.CallToolWithParams(context.Background(), &CallToolParams{Name: "ask", RequestState: s})
+		err := cs.Call(context.Background(), MethodCallTool, &CallToolParams{Name: "ask", RequestState: s}, new(CallToolResult))
 		var werr *JSONRPCError
 		if !errors.As(err, &werr) || werr.Code != CodeInvalidParams || !strings.Contains(werr.Message, "requestState") {
 			t.Errorf("%s state: %v", name, err)

@@ -113,19 +113,14 @@ func NewClient(name, version string, opts *ClientOptions) *Client {
 	return c
 }
 
-// AddReceivingMiddleware wraps the handler of the requests and
+// AddMiddleware wraps the handler of the requests and
 // notifications the client receives from servers (in 2026-07-28, the input
-// requests of input-required results too): AddReceivingMiddleware(m1, m2)
+// requests of input-required results too): AddMiddleware(m1, m2)
 // runs m1, then m2, then the handler.
-func (c *Client) AddReceivingMiddleware(middleware ...Middleware[ClientSession]) {
+func (c *Client) AddMiddleware(middleware ...Middleware[ClientSession]) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.receiving.add(clientMethodHandler, middleware)
-}
-
-// AddMiddleware is AddReceivingMiddleware, under the name it had first.
-func (c *Client) AddMiddleware(middleware ...Middleware[ClientSession]) {
-	c.AddReceivingMiddleware(middleware...)
 }
 
 // AddSendingMiddleware wraps every request and notification the client

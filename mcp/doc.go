@@ -40,7 +40,7 @@
 //
 //	client := mcp.NewClient("client", "v1.0.0", nil)
 //	transport := mcp.NewStreamableClientTransport("http://localhost:8080/mcp", nil)
-//	session, err := client.Connect(ctx, transport) // or mcp.NewCommandTransport(exec.Command("greeter"))
+//	session, err := client.Connect(ctx, transport) // or mcp.NewCommandTransport(exec.Command("greeter"), nil)
 //	res, err := session.CallTool(ctx, "greet", map[string]any{"name": "you"}, nil)
 //	fmt.Println(res.Content[0].Text) // Hi you
 //
@@ -90,8 +90,8 @@
 //
 // # Middleware, observers and extensions
 //
-// Receiving middleware ([Server.AddReceivingMiddleware],
-// [Client.AddReceivingMiddleware]) wraps the handling of every request and
+// Receiving middleware ([Server.AddMiddleware],
+// [Client.AddMiddleware]) wraps the handling of every request and
 // notification a side receives; sending middleware
 // ([Server.AddSendingMiddleware], [Client.AddSendingMiddleware]) wraps
 // every one it sends, with the typed params before encoding and the

@@ -80,11 +80,6 @@ func ToolTitle(title string) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.tool.Title = title })
 }
 
-// Title sets the tool's human-readable title.
-//
-// Deprecated: Use ToolTitle.
-func Title(title string) ToolOption { return ToolTitle(title) }
-
 // WithAnnotations sets all of the tool's behaviour hints at once. (It
 // keeps its With: Annotations and ToolAnnotations name types.)
 func WithAnnotations(a *ToolAnnotations) ToolOption {
@@ -117,39 +112,6 @@ func DestructiveHint(destructive bool) ToolOption {
 func ToolIcons(icons ...Icon) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.tool.Icons = icons })
 }
-
-// ReadOnly marks the tool as not modifying its environment (and so
-// idempotent).
-//
-// Deprecated: Use ReadOnlyHint(true) and IdempotentHint(true).
-func ReadOnly() ToolOption {
-	return toolOptionFunc(func(c *toolConfig) {
-		a := c.annotations()
-		a.ReadOnlyHint = true
-		a.IdempotentHint = true
-	})
-}
-
-// Idempotent marks the tool as having no additional effect when called
-// again with the same arguments.
-//
-// Deprecated: Use IdempotentHint(true).
-func Idempotent() ToolOption { return IdempotentHint(true) }
-
-// OpenWorld sets whether the tool interacts with an open world.
-//
-// Deprecated: Use OpenWorldHint.
-func OpenWorld(open bool) ToolOption { return OpenWorldHint(open) }
-
-// Destructive sets whether the tool may perform destructive updates.
-//
-// Deprecated: Use DestructiveHint.
-func Destructive(destructive bool) ToolOption { return DestructiveHint(destructive) }
-
-// WithIcons sets the tool's icons.
-//
-// Deprecated: Use ToolIcons.
-func WithIcons(icons ...Icon) ToolOption { return ToolIcons(icons...) }
 
 // SkipValidation turns off the validation of arguments against the input
 // schema, for handlers that validate themselves.

@@ -86,7 +86,7 @@ func logThrice(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams
 				return nil, err
 			}
 		}
-		if err := ss.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevelInfo, Data: msg}); err != nil {
+		if err := ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevelInfo, Data: msg}); err != nil {
 			return nil, err
 		}
 	}

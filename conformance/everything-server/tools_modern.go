@@ -48,7 +48,7 @@ func modernTools() []*mcp.ServerTool {
 		tool("test_logging_tool", "Logs at every level; the SDK sends only what the request's log level allows.", nil,
 			func(ctx context.Context, ss *mcp.ServerSession, _ *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 				for _, l := range []mcp.LoggingLevel{mcp.LoggingLevelDebug, mcp.LoggingLevelInfo, mcp.LoggingLevelError} {
-					if err := ss.Log(ctx, &mcp.LoggingMessageParams{Level: l, Data: "test_logging_tool at " + string(l)}); err != nil {
+					if err := ss.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: l, Data: "test_logging_tool at " + string(l)}); err != nil {
 						return nil, err
 					}
 				}

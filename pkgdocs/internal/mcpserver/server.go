@@ -52,7 +52,7 @@ func New(svc *service.Service, version string) *mcp.Server {
 			func(ctx context.Context, ss *mcp.ServerSession, args service.SearchArgs) (searchAnswer, error) {
 				res, err := svc.SearchPackageDocs(ctx, args)
 				return searchAnswer{res}, toolError(err)
-			}, mcp.ReadOnly(), mcp.OpenWorld(true)),
+			}, mcp.ReadOnlyHint(true), mcp.IdempotentHint(true), mcp.OpenWorldHint(true)),
 	)
 	return server
 }
@@ -63,7 +63,7 @@ func describeTool[In any](name, description string, describe func(context.Contex
 		func(ctx context.Context, ss *mcp.ServerSession, args In) (docAnswer, error) {
 			res, err := describe(ctx, args)
 			return docAnswer{res}, toolError(err)
-		}, mcp.ReadOnly(), mcp.OpenWorld(true))
+		}, mcp.ReadOnlyHint(true), mcp.IdempotentHint(true), mcp.OpenWorldHint(true))
 }
 
 // toolError decides how a failure reaches the client: arguments the

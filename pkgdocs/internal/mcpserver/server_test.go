@@ -129,7 +129,7 @@ func TestBinaryOverStdio(t *testing.T) {
 	proxy := fakeProxy(t)
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "GOPROXY="+proxy.URL, "GOMODCACHE="+t.TempDir(), "GOFLAGS=-mod=mod")
-	cs, err := mcp.NewClient("test", "v1", nil).Connect(context.Background(), mcp.NewCommandTransport(cmd))
+	cs, err := mcp.NewClient("test", "v1", nil).Connect(context.Background(), mcp.NewCommandTransport(cmd, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
