@@ -103,7 +103,7 @@ func (ss *ServerSession) runToolHandler(ctx context.Context, tool *ServerTool, p
 			}
 		}()
 	}
-	return tool.Handler(ctx, ss, p)
+	return tool.Handler(withToolRequest(ctx, ss, p), ss, p)
 }
 
 // checkToolName enforces the tool naming rules of 2025-11-25: 1 to 128

@@ -131,7 +131,9 @@ func (c *toolConfig) annotations() *ToolAnnotations {
 // tag says omitempty or omitzero) and adjusted by Input options. Arguments
 // are validated against the schema before the handler runs; a violation,
 // like a handler error, is reported as a tool result with isError, naming
-// the argument at fault.
+// the argument at fault. The handler finds the rest of its request (its
+// _meta, its progress token, a way to report progress) with
+// [ToolRequestFromContext].
 //
 // NewTool panics if the schema cannot be inferred or compiled: that is a
 // programming error.
