@@ -15,10 +15,14 @@ import (
 // ClientOptions configure a Client. A nil *ClientOptions means defaults.
 type ClientOptions struct {
 	// Title, Description and WebsiteURL complete the client's
-	// Implementation.
+	// Implementation (2025-06-18 and later), as ServerOptions' do the
+	// server's. The client sends its Implementation as clientInfo: in
+	// initialize, and in the _meta of every 2026-07-28 request.
 	Title       string
 	Description string
 	WebsiteURL  string
+	// Icons for the client (2025-11-25 and later).
+	Icons []Icon
 	// ProtocolVersion pins the protocol version. Empty means: probe with
 	// server/discover at LatestVersion and fall back to the initialize
 	// handshake if the server does not answer it (spec:
@@ -104,6 +108,7 @@ func NewClient(name, version string, opts *ClientOptions) *Client {
 		c.impl.Title = opts.Title
 		c.impl.Description = opts.Description
 		c.impl.WebsiteURL = opts.WebsiteURL
+		c.impl.Icons = opts.Icons
 	}
 	if c.opts.ProbeTimeout <= 0 {
 		c.opts.ProbeTimeout = 3 * time.Second
