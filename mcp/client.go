@@ -187,7 +187,7 @@ func (c *Client) capabilities() *ClientCapabilities {
 		*caps = *c.opts.Capabilities
 	}
 	caps.Extensions = c.extensions.merge(caps.Extensions) // extension.go
-	if caps.Roots == nil {
+	if caps.Roots == nil && len(c.roots) > 0 {
 		caps.Roots = &RootsCapability{ListChanged: true}
 	}
 	if c.opts.CreateMessageHandler != nil && caps.Sampling == nil {
