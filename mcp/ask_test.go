@@ -40,6 +40,8 @@ func askingTool() *ServerTool {
 func askingClientOptions(version string, name string) *ClientOptions {
 	return &ClientOptions{
 		ProtocolVersion: version,
+		// askingTool lists the roots, which the client may have none of.
+		Capabilities: &ClientCapabilities{Roots: &RootsCapability{ListChanged: true}},
 		CreateMessageHandler: func(ctx context.Context, cs *ClientSession, p *CreateMessageParams) (*CreateMessageResult, error) {
 			return &CreateMessageResult{Role: "assistant", Model: "test", Content: []*Content{NewTextContent("4")}}, nil
 		},

@@ -79,6 +79,7 @@ func TestSendingMiddlewareSeesTypedMessagesBothEras(t *testing.T) {
 			}
 		})
 		client := NewClient("c", "v1", &ClientOptions{ProtocolVersion: version})
+		client.AddRoots(&Root{URI: "file:///work"}) // the tool asks for them
 		var clientSent recorder[ClientSession]
 		client.AddSendingMiddleware(clientSent.middleware, func(next MethodHandler[ClientSession]) MethodHandler[ClientSession] {
 			return func(ctx context.Context, cs *ClientSession, method string, params any) (any, error) {

@@ -158,7 +158,15 @@ type ToolContenter interface {
 // later): like NewTool, plus an output schema inferred from Out. The
 // handler's Out value is sent as structuredContent, with its JSON as a text
 // content block for clients that read only text, or the content its
-// ToolContent method returns if Out is a ToolContenter.
+// ToolContent method returns if Out is a ToolContenter. Clients read it
+// with [DecodeStructured].
+//
+// The protocol requires structuredContent to be a JSON object and the
+// output schema to describe one, so Out must be a struct, a pointer to a
+// struct, or a map with string keys. NewStructuredTool panics for any
+// other Out (an int, a slice, any), as it does when a schema cannot be
+// inferred: wrap such a value in a struct, such as
+// struct{ Count int `json:"count"` }.
 func NewStructuredTool[In, Out any](name, description string, handler func(context.Context, *ServerSession, In) (Out, error), opts ...ToolOption) *ServerTool {
 	return newTypedTool[In, Out](name, description, true, func(ctx context.Context, ss *ServerSession, in In) (*CallToolResult, Out, error) {
 		out, err := handler(ctx, ss, in)
@@ -180,6 +188,9 @@ func newTypedTool[In, Out any](name, description string, structured bool, run fu
 	var outResolved *jsonschema.Resolved
 	if structured {
 		outSchema := inferSchema[Out]("output", cfg.output)
+		if outSchema.Type != "object" {
+			panic(fmt.Sprintf("mcp: tool %q: output type %v must be a struct, a pointer to one, or a map (structuredContent is a JSON object); wrap the value in a struct", name, reflect.TypeFor[Out]()))
+		}
 		cfg.tool.OutputSchema = outSchema
 		outResolved = mustResolve(name, "output", outSchema)
 	}
