@@ -160,6 +160,10 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 	if errors.Is(err, ErrConnectionClosed) {
 		return false, err
 	}
+	if herr := (*HTTPStatusError)(nil); errors.As(err, &herr) && refusesCredentials(herr.StatusCode) {
+		// Refused credentials: initialize would be refused the same way.
+		return false, err
+	}
 	cs.modern = false
 	return false, nil
 }
