@@ -95,7 +95,9 @@ type taskHandoffKey struct{}
 // exactly one of the result and the task is non-nil. Keep the task's id to
 // wait for it with AwaitToolTask, from this or a later session. At
 // 2025-11-25 the client asks for a task as CallTool does, or when
-// opts.Task is set; the task's state then has no result.
+// opts.Task is set; the task's state then has no result. An
+// opts.ProgressHandler hears the call's progress until StartToolCall
+// returns.
 func (cs *ClientSession) StartToolCall(ctx context.Context, name string, args any, opts *CallToolOptions) (*CallToolResult, *DetailedTask, error) {
 	if err := requireServer(cs.serverCaps.Tools != nil, "tools"); err != nil {
 		return nil, nil, err
