@@ -62,7 +62,9 @@
 // [ServerSession].
 // [NewTool] infers a tool's input schema from its argument type and
 // validates every call's arguments before the handler runs;
-// [NewStructuredTool] adds an output schema and structured content.
+// [NewStructuredTool] adds an output schema and structured content. A
+// tool's handler finds the rest of its request (its _meta, its progress
+// token, a way to report progress) with [ToolRequestFromContext].
 // [NewPrompt], [ServerResource], [ServerResourceTemplate] and
 // [FileResourceHandler] cover prompts and resources. Adding or removing a
 // feature tells connected clients that the list changed.
@@ -72,7 +74,10 @@
 // A [Client] connects to servers; each connection is a [ClientSession],
 // with a method per protocol request ([ClientSession.ListTools],
 // [ClientSession.CallTool], ...) and iterators over paginated lists
-// ([ClientSession.Tools], ...).
+// ([ClientSession.Tools], ...). [DecodeStructured] reads a tool's
+// structured result into a Go value. Over HTTP, a request the server
+// refuses at the HTTP level (401, 403, a proxy's 502) fails with an
+// [HTTPStatusError].
 //
 // # Protocol eras
 //
