@@ -1,9 +1,11 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -97,5 +99,49 @@ func TestProbeFallsBackOnOtherStatuses(t *testing.T) {
 	}
 	if got := sent(); len(got) != 2 || got[0] != "POST server/discover" || got[1] != "POST initialize" {
 		t.Errorf("the server saw %q, want the probe and initialize", got)
+	}
+}
+
+// A call refused with 403 after the session was made (the token lost a
+// scope) fails with an *HTTPStatusError in both eras, and the session
+// stays usable for calls the server accepts.
+func TestCallRefusedAfterConnect(t *testing.T) {
+	for _, version := range []string{Version20260728, Version20251125} {
+		t.Run(version, func(t *testing.T) {
+			var refuse sync.Map // tool names refused with 403
+			_, _, ts, _ := newHTTPTestWrapped(t, nil, nil, func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					body, _ := io.ReadAll(r.Body)
+					var msg struct {
+						Params struct {
+							Name string `json:"name"`
+						} `json:"params"`
+					}
+					_ = json.Unmarshal(body, &msg) // GET and DELETE have no body
+					if _, ok := refuse.Load(msg.Params.Name); ok {
+						w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="admin"`)
+						http.Error(w, "forbidden", http.StatusForbidden)
+						return
+					}
+					r.Body = io.NopCloser(bytes.NewReader(body))
+					next.ServeHTTP(w, r)
+				})
+			})
+			cs, err := NewClient("c", "v1", &ClientOptions{ProtocolVersion: version}).Connect(context.Background(), NewStreamableClientTransport(ts.URL, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			refuse.Store("echo", true)
+			_, err = cs.CallTool(context.Background(), "echo", map[string]any{"text": "x"}, nil)
+			var herr *HTTPStatusError
+			if !errors.As(err, &herr) || herr.StatusCode != http.StatusForbidden || len(herr.WWWAuthenticate) != 1 || !strings.Contains(herr.WWWAuthenticate[0], "insufficient_scope") {
+				t.Fatalf("refused call: %v, want an *HTTPStatusError 403 with the challenge", err)
+			}
+			refuse.Delete("echo")
+			if _, err := cs.CallTool(context.Background(), "echo", map[string]any{"text": "x"}, nil); err != nil {
+				t.Errorf("the call after the refusal: %v", err)
+			}
+		})
 	}
 }
