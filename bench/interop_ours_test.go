@@ -300,7 +300,7 @@ func connectOursInterop(ctx context.Context, transport, target, version string, 
 		}
 		cmd := exec.Command(exe)
 		cmd.Env = env
-		t = mcp.NewCommandTransport(cmd)
+		t = mcp.NewCommandTransport(cmd, nil)
 	case "http":
 		t = mcp.NewStreamableClientTransport(target, nil)
 	case "sse":
@@ -370,11 +370,11 @@ func (c *oursIxClient) ListTools(ctx context.Context) ([]ixTool, error) {
 }
 
 func (c *oursIxClient) CallTool(ctx context.Context, name string, args map[string]any, token string) (*ixResult, error) {
-	p := &mcp.CallToolParams{Name: name, Arguments: args}
+	opts := &mcp.CallToolOptions{}
 	if token != "" {
-		p.Meta.ProgressToken = token
+		opts.Meta.ProgressToken = token
 	}
-	res, err := c.cs.CallToolWithParams(ctx, p)
+	res, err := c.cs.CallTool(ctx, name, args, opts)
 	if err != nil {
 		return nil, err
 	}

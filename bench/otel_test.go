@@ -114,6 +114,6 @@ func instrument(target string, era Era, server *mcp.Server, client *mcp.Client, 
 	}
 	tcp := addr.(*net.TCPAddr)
 	d := newSDKDirect(tp, mp, era, tcp.IP.String(), tcp.Port)
-	server.AddReceivingMiddleware(d.receiving)
+	server.AddMiddleware(d.receiving)
 	client.AddSendingMiddleware(d.sending)
 }

@@ -46,8 +46,8 @@ func ModernCallRequest(id int) []byte {
 
 // DiscoverRequest returns a 2026-07-28 server/discover request with the
 // given id and the _meta every stateless request needs. It declares the
-// roots capability, as the SDKs' default clients do, so that it is about as
-// long as their own probe.
+// roots capability, as a client with roots does, so that it is about as
+// long as the SDKs' own probes.
 func DiscoverRequest(id int) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) +
 		`,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"` + ModernVersion +

@@ -183,7 +183,10 @@ func elicitationSchema(es *ElicitationSchema) (*jsonschema.Resolved, error) {
 }
 
 // AddRoots adds roots to the client, replacing any with the same URI, and
-// tells connected servers the list changed.
+// tells connected servers the list changed. A client declares the roots
+// capability only while it has roots (or ClientOptions.Capabilities says
+// so): a session made by initialize keeps what it declared then, a
+// 2026-07-28 session declares it from its next request on.
 //
 // Deprecated: protocol 2026-07-28 deprecates roots (SEP-2577). They still
 // work with every protocol version; new programs should pass directories
@@ -194,6 +197,7 @@ func (c *Client) AddRoots(roots ...*Root) {
 		c.roots = slices.DeleteFunc(c.roots, func(x *Root) bool { return x.URI == r.URI })
 		c.roots = append(c.roots, r)
 	}
+	c.caps.Store(c.capabilities())
 	c.mu.Unlock()
 	c.rootsChanged()
 }
@@ -209,6 +213,9 @@ func (c *Client) RemoveRoots(uris ...string) {
 	n := len(c.roots)
 	c.roots = slices.DeleteFunc(c.roots, func(x *Root) bool { return slices.Contains(uris, x.URI) })
 	changed := len(c.roots) != n
+	if changed {
+		c.caps.Store(c.capabilities())
+	}
 	c.mu.Unlock()
 	if changed {
 		c.rootsChanged()
@@ -217,7 +224,9 @@ func (c *Client) RemoveRoots(uris ...string) {
 
 func (c *Client) rootsChanged() {
 	for cs := range c.Sessions() {
-		if !cs.modern {
+		// A session that did not declare roots in initialize (the client
+		// had none then) does not send roots/list_changed.
+		if !cs.modern && cs.caps.Roots != nil && cs.caps.Roots.ListChanged {
 			go func() {
 				// The server answers with roots/list, on the GET stream.
 				ctx := context.Background()

@@ -40,6 +40,8 @@ func askingTool() *ServerTool {
 func askingClientOptions(version string, name string) *ClientOptions {
 	return &ClientOptions{
 		ProtocolVersion: version,
+		// askingTool lists the roots, which the client may have none of.
+		Capabilities: &ClientCapabilities{Roots: &RootsCapability{ListChanged: true}},
 		CreateMessageHandler: func(ctx context.Context, cs *ClientSession, p *CreateMessageParams) (*CreateMessageResult, error) {
 			return &CreateMessageResult{Role: "assistant", Model: "test", Content: []*Content{NewTextContent("4")}}, nil
 		},
@@ -124,7 +126,7 @@ func TestTamperedRequestStateIsRefused(t *testing.T) {
 		"other request": mustSeal(t, server, "other"),
 		"garbage":       "xyz",
 	} {
-		_, err := cs.CallToolWithParams(context.Background(), &CallToolParams{Name: "ask", RequestState: s})
+		err := cs.Call(context.Background(), MethodCallTool, &CallToolParams{Name: "ask", RequestState: s}, new(CallToolResult))
 		var werr *JSONRPCError
 		if !errors.As(err, &werr) || werr.Code != CodeInvalidParams || !strings.Contains(werr.Message, "requestState") {
 			t.Errorf("%s state: %v", name, err)

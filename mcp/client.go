@@ -15,10 +15,14 @@ import (
 // ClientOptions configure a Client. A nil *ClientOptions means defaults.
 type ClientOptions struct {
 	// Title, Description and WebsiteURL complete the client's
-	// Implementation.
+	// Implementation (2025-06-18 and later), as ServerOptions' do the
+	// server's. The client sends its Implementation as clientInfo: in
+	// initialize, and in the _meta of every 2026-07-28 request.
 	Title       string
 	Description string
 	WebsiteURL  string
+	// Icons for the client (2025-11-25 and later).
+	Icons []Icon
 	// ProtocolVersion pins the protocol version. Empty means: probe with
 	// server/discover at LatestVersion and fall back to the initialize
 	// handshake if the server does not answer it (spec:
@@ -104,6 +108,7 @@ func NewClient(name, version string, opts *ClientOptions) *Client {
 		c.impl.Title = opts.Title
 		c.impl.Description = opts.Description
 		c.impl.WebsiteURL = opts.WebsiteURL
+		c.impl.Icons = opts.Icons
 	}
 	if c.opts.ProbeTimeout <= 0 {
 		c.opts.ProbeTimeout = 3 * time.Second
@@ -113,19 +118,14 @@ func NewClient(name, version string, opts *ClientOptions) *Client {
 	return c
 }
 
-// AddReceivingMiddleware wraps the handler of the requests and
+// AddMiddleware wraps the handler of the requests and
 // notifications the client receives from servers (in 2026-07-28, the input
-// requests of input-required results too): AddReceivingMiddleware(m1, m2)
+// requests of input-required results too): AddMiddleware(m1, m2)
 // runs m1, then m2, then the handler.
-func (c *Client) AddReceivingMiddleware(middleware ...Middleware[ClientSession]) {
+func (c *Client) AddMiddleware(middleware ...Middleware[ClientSession]) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.receiving.add(clientMethodHandler, middleware)
-}
-
-// AddMiddleware is AddReceivingMiddleware, under the name it had first.
-func (c *Client) AddMiddleware(middleware ...Middleware[ClientSession]) {
-	c.AddReceivingMiddleware(middleware...)
 }
 
 // AddSendingMiddleware wraps every request and notification the client
@@ -187,7 +187,7 @@ func (c *Client) capabilities() *ClientCapabilities {
 		*caps = *c.opts.Capabilities
 	}
 	caps.Extensions = c.extensions.merge(caps.Extensions) // extension.go
-	if caps.Roots == nil {
+	if caps.Roots == nil && len(c.roots) > 0 {
 		caps.Roots = &RootsCapability{ListChanged: true}
 	}
 	if c.opts.CreateMessageHandler != nil && caps.Sampling == nil {

@@ -160,6 +160,10 @@ func (cs *ClientSession) probe(ctx context.Context, version string) (bool, error
 	if errors.Is(err, ErrConnectionClosed) {
 		return false, err
 	}
+	if herr := (*HTTPStatusError)(nil); errors.As(err, &herr) && refusesCredentials(herr.StatusCode) {
+		// Refused credentials: initialize would be refused the same way.
+		return false, err
+	}
 	cs.modern = false
 	return false, nil
 }
@@ -523,41 +527,53 @@ func (cs *ClientSession) ListTools(ctx context.Context, params *ListToolsParams)
 
 // CallToolOptions are the optional parts of a tool call.
 type CallToolOptions struct {
-	// Meta is sent as the request's _meta.
+	// Meta is sent as the request's _meta. A Meta.ProgressToken set here
+	// asks for progress notifications under that token; they reach
+	// ClientOptions.ProgressNotificationHandler.
 	Meta Meta
 	// ProgressHandler, if set, receives the progress notifications the
-	// server sends for this call; the SDK makes up the progress token.
+	// server sends for this call; the SDK makes up the progress token,
+	// replacing Meta.ProgressToken.
 	ProgressHandler func(context.Context, *ProgressNotificationParams)
+	// Task asks the server to run the call as a task, with this metadata
+	// (2025-11-25). Without it the SDK asks for a task when the client
+	// declares the tasks extension and tools/list said the tool supports
+	// tasks.
+	Task *TaskMetadata
 }
 
 // CallTool calls the named tool with args (any value that encodes as a
 // JSON object, such as a map or a struct). A tool that fails reports it in
-// the result's IsError and content; a protocol failure is an error.
+// the result's IsError and content; a protocol failure is an error. Use
+// [DecodeStructured] to read a structured result into a Go value, and
+// [ClientSession.StartToolCall] to keep a task the server starts instead
+// of waiting for its result.
 func (cs *ClientSession) CallTool(ctx context.Context, name string, args any, opts *CallToolOptions) (*CallToolResult, error) {
-	params := &CallToolParams{Name: name, Arguments: args}
+	params, done := cs.callToolParams(name, args, opts)
+	defer done()
+	return cs.callTool(ctx, params)
+}
+
+// callToolParams builds the params of a tools/call from CallTool's
+// arguments; done releases the progress token it registered, if any.
+func (cs *ClientSession) callToolParams(name string, args any, opts *CallToolOptions) (params *CallToolParams, done func()) {
+	params = &CallToolParams{Name: name, Arguments: args}
+	done = func() {}
 	if opts != nil {
 		params.Meta = opts.Meta
+		params.Task = opts.Task
 		if opts.ProgressHandler != nil {
 			token := cs.registerProgress(opts.ProgressHandler)
-			defer cs.unregisterProgress(token)
+			done = func() { cs.unregisterProgress(token) }
 			params.Meta.ProgressToken = token
 		}
 	}
-	return cs.callTool(ctx, params, true)
+	return params, done
 }
 
-// CallToolWithParams is the spec method tools/call, for callers that build
-// the params themselves.
-func (cs *ClientSession) CallToolWithParams(ctx context.Context, params *CallToolParams) (*CallToolResult, error) {
-	return cs.callTool(ctx, params, false)
-}
-
-func (cs *ClientSession) callTool(ctx context.Context, params *CallToolParams, owned bool) (*CallToolResult, error) {
+func (cs *ClientSession) callTool(ctx context.Context, params *CallToolParams) (*CallToolResult, error) {
 	if err := requireServer(cs.serverCaps.Tools != nil, "tools"); err != nil {
 		return nil, err
-	}
-	if !owned {
-		params = cloneParams(params)
 	}
 	cs.offerTask(params) // task_legacy_client.go
 	res, err := clientCallOwned[CallToolParams, CallToolResult](ctx, cs, MethodCallTool, params)

@@ -38,25 +38,18 @@ type CommandTransportOptions struct {
 // otherwise; it is always drained, so a chatty server never blocks on it.
 type CommandTransport struct {
 	cmd *exec.Cmd
-	// TerminateDuration bounds each step of stopping the process on Close
-	// (default DefaultTerminateDuration); see
-	// CommandTransportOptions.TerminateDuration. Set it before Connect.
-	TerminateDuration time.Duration
-	once              connectOnce
+	// terminate bounds each step of stopping the process on Close.
+	terminate time.Duration
+	once      connectOnce
 }
 
-// NewCommandTransport returns a CommandTransport that runs cmd. The command
-// must not have been started; its Stdin and Stdout are set by Connect.
-func NewCommandTransport(cmd *exec.Cmd) *CommandTransport {
-	return &CommandTransport{cmd: cmd}
-}
-
-// NewCommandTransportWithOptions is NewCommandTransport with options, such
-// as a shorter shutdown grace.
-func NewCommandTransportWithOptions(cmd *exec.Cmd, opts *CommandTransportOptions) *CommandTransport {
+// NewCommandTransport returns a CommandTransport that runs cmd, configured
+// by opts (nil means defaults). The command must not have been started; its
+// Stdin and Stdout are set by Connect.
+func NewCommandTransport(cmd *exec.Cmd, opts *CommandTransportOptions) *CommandTransport {
 	t := &CommandTransport{cmd: cmd}
 	if opts != nil {
-		t.TerminateDuration = opts.TerminateDuration
+		t.terminate = opts.TerminateDuration
 	}
 	return t
 }
@@ -90,7 +83,7 @@ func (t *CommandTransport) Connect(ctx context.Context) (Connection, error) {
 		stdout.Close()
 		return nil, fmt.Errorf("mcp: starting %s: %w", t.cmd.Path, err)
 	}
-	d := t.TerminateDuration
+	d := t.terminate
 	if d <= 0 {
 		d = DefaultTerminateDuration
 	}

@@ -22,7 +22,7 @@ func TestCommandTransportOptionsGrace(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ct := NewCommandTransportWithOptions(childCommand("stubborn"), &CommandTransportOptions{TerminateDuration: tt.grace})
+			ct := NewCommandTransport(childCommand("stubborn"), &CommandTransportOptions{TerminateDuration: tt.grace})
 			conn := connectStubborn(t, ct)
 			start := time.Now()
 			err := conn.Close()
@@ -42,14 +42,14 @@ func TestCommandTransportOptionsGrace(t *testing.T) {
 func TestCommandTransportOptionsDefaults(t *testing.T) {
 	cmd := exec.Command("true")
 	for _, opts := range []*CommandTransportOptions{nil, {}} {
-		ct := NewCommandTransportWithOptions(cmd, opts)
-		if ct.cmd != cmd || ct.TerminateDuration != 0 {
-			t.Fatalf("NewCommandTransportWithOptions(%+v) = %+v", opts, ct)
+		ct := NewCommandTransport(cmd, opts)
+		if ct.cmd != cmd || ct.terminate != 0 {
+			t.Fatalf("NewCommandTransport(%+v) = %+v", opts, ct)
 		}
 	}
-	ct := NewCommandTransportWithOptions(cmd, &CommandTransportOptions{TerminateDuration: time.Second})
-	if ct.TerminateDuration != time.Second {
-		t.Fatalf("TerminateDuration = %v", ct.TerminateDuration)
+	ct := NewCommandTransport(cmd, &CommandTransportOptions{TerminateDuration: time.Second})
+	if ct.terminate != time.Second {
+		t.Fatalf("terminate = %v", ct.terminate)
 	}
 }
 
@@ -57,7 +57,7 @@ func TestCommandTransportOptionsDefaults(t *testing.T) {
 // the server answered, then lingers; with a short grace the session closes
 // quickly.
 func TestCommandTransportShortGraceAfterAnswer(t *testing.T) {
-	ct := NewCommandTransportWithOptions(childCommand("stdio"), &CommandTransportOptions{TerminateDuration: 100 * time.Millisecond})
+	ct := NewCommandTransport(childCommand("stdio"), &CommandTransportOptions{TerminateDuration: 100 * time.Millisecond})
 	cs, err := NewClient("c", "v1", nil).Connect(context.Background(), ct)
 	if err != nil {
 		t.Fatal(err)

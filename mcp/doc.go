@@ -40,7 +40,7 @@
 //
 //	client := mcp.NewClient("client", "v1.0.0", nil)
 //	transport := mcp.NewStreamableClientTransport("http://localhost:8080/mcp", nil)
-//	session, err := client.Connect(ctx, transport) // or mcp.NewCommandTransport(exec.Command("greeter"))
+//	session, err := client.Connect(ctx, transport) // or mcp.NewCommandTransport(exec.Command("greeter"), nil)
 //	res, err := session.CallTool(ctx, "greet", map[string]any{"name": "you"}, nil)
 //	fmt.Println(res.Content[0].Text) // Hi you
 //
@@ -62,7 +62,9 @@
 // [ServerSession].
 // [NewTool] infers a tool's input schema from its argument type and
 // validates every call's arguments before the handler runs;
-// [NewStructuredTool] adds an output schema and structured content.
+// [NewStructuredTool] adds an output schema and structured content. A
+// tool's handler finds the rest of its request (its _meta, its progress
+// token, a way to report progress) with [ToolRequestFromContext].
 // [NewPrompt], [ServerResource], [ServerResourceTemplate] and
 // [FileResourceHandler] cover prompts and resources. Adding or removing a
 // feature tells connected clients that the list changed.
@@ -72,7 +74,10 @@
 // A [Client] connects to servers; each connection is a [ClientSession],
 // with a method per protocol request ([ClientSession.ListTools],
 // [ClientSession.CallTool], ...) and iterators over paginated lists
-// ([ClientSession.Tools], ...).
+// ([ClientSession.Tools], ...). [DecodeStructured] reads a tool's
+// structured result into a Go value. Over HTTP, a request the server
+// refuses at the HTTP level (401, 403, a proxy's 502) fails with an
+// [HTTPStatusError].
 //
 // # Protocol eras
 //
@@ -90,8 +95,8 @@
 //
 // # Middleware, observers and extensions
 //
-// Receiving middleware ([Server.AddReceivingMiddleware],
-// [Client.AddReceivingMiddleware]) wraps the handling of every request and
+// Receiving middleware ([Server.AddMiddleware],
+// [Client.AddMiddleware]) wraps the handling of every request and
 // notification a side receives; sending middleware
 // ([Server.AddSendingMiddleware], [Client.AddSendingMiddleware]) wraps
 // every one it sends, with the typed params before encoding and the

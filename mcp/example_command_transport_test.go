@@ -13,9 +13,9 @@ import (
 // A one-shot command-line client: it asks a stdio server one question and
 // ends promptly even if the server lingers after its input closes, since
 // the shutdown grace is short.
-func ExampleNewCommandTransportWithOptions() {
+func ExampleNewCommandTransport() {
 	ctx := context.Background()
-	transport := mcp.NewCommandTransportWithOptions(exec.Command("my-mcp-server"),
+	transport := mcp.NewCommandTransport(exec.Command("my-mcp-server"),
 		&mcp.CommandTransportOptions{TerminateDuration: 100 * time.Millisecond})
 	cs, err := mcp.NewClient("my-cli", "v1.0.0", nil).Connect(ctx, transport)
 	if err != nil {

@@ -187,7 +187,7 @@ func TestFileResourceHandlerRoots(t *testing.T) {
 	dir := fileTree(t)
 	tests := []struct {
 		name  string
-		roots []string // paths under dir
+		roots []string // paths under dir; nil: the client declares no roots
 		uri   string
 		want  fileOutcome
 	}{
@@ -199,7 +199,8 @@ func TestFileResourceHandlerRoots(t *testing.T) {
 		{"symlink into a root from outside it", []string{"sub"}, "file:///link-in", fileOutcome{refused: true}},
 		{"missing file outside the roots", []string{"sub"}, "file:///missing.json", fileOutcome{refused: true}},
 		{"missing file inside the roots", []string{"sub"}, "file:///sub/missing.json", fileOutcome{notFound: true}},
-		{"no roots", nil, "file:///data.json", fileOutcome{refused: true}},
+		{"roots declared, none listed", []string{}, "file:///data.json", fileOutcome{refused: true}},
+		{"no roots capability", nil, "file:///data.json", fileOutcome{mimeType: "application/json", text: `{"a":1}`}},
 	}
 	eras(t, func(t *testing.T, version string) {
 		for _, tt := range tests {
@@ -208,7 +209,11 @@ func TestFileResourceHandlerRoots(t *testing.T) {
 				Template: &ResourceTemplate{URITemplate: "file:///{+path}", Name: "files"},
 				Handler:  FileResourceHandler(dir),
 			})
-			c := NewClient("c", "v1", &ClientOptions{ProtocolVersion: version})
+			opts := &ClientOptions{ProtocolVersion: version}
+			if tt.roots != nil {
+				opts.Capabilities = &ClientCapabilities{Roots: &RootsCapability{}}
+			}
+			c := NewClient("c", "v1", opts)
 			for _, r := range tt.roots {
 				c.AddRoots(&Root{URI: fileURI(filepath.Join(dir, r))})
 			}

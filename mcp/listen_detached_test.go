@@ -57,7 +57,7 @@ func listenUntilEnd(t *testing.T, ending string, withMiddleware bool) string {
 	var mu sync.Mutex
 	var seen []any
 	if withMiddleware {
-		server.AddReceivingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+		server.AddMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
 			return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
 				res, err := next(ctx, ss, method, params)
 				if method == MethodSubscriptionsListen {

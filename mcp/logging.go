@@ -222,11 +222,3 @@ func (cs *ClientSession) SetLoggingLevel(ctx context.Context, params *SetLogging
 	cs.mu.Unlock()
 	return nil
 }
-
-// Log sends a log message to the client, as LoggingMessage does.
-//
-// Deprecated: Use LoggingMessage, the name the protocol's notification
-// and the package's design give.
-func (ss *ServerSession) Log(ctx context.Context, params *LoggingMessageParams) error {
-	return ss.LoggingMessage(ctx, params)
-}

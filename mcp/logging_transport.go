@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"io"
+	"net"
 	"sync"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
@@ -11,7 +13,8 @@ import (
 // A LoggingTransport is a Transport that delegates to another and writes
 // every message it reads or writes to an io.Writer, one line each, prefixed
 // with "read: " or "write: ". It is meant for debugging: the log holds
-// message contents verbatim.
+// message contents verbatim. A failed write or read is logged as an
+// error line, except the read error of a connection closed normally.
 type LoggingTransport struct {
 	delegate Transport
 	w        io.Writer
@@ -65,10 +68,22 @@ func (c *loggingConn) openStandalone() <-chan struct{} {
 	return closedChan
 }
 
+// Read logs the message read, or the error, unless the error is the
+// connection's normal end: closed by either side, its input at EOF, or
+// the read abandoned because ctx ended.
 func (c *loggingConn) Read(ctx context.Context) (JSONRPCMessage, error) {
 	msg, err := c.Connection.Read(ctx)
-	c.log("read: ", msg, err)
+	if err == nil || !normalEnd(ctx, err) {
+		c.log("read: ", msg, err)
+	}
 	return msg, err
+}
+
+// normalEnd reports whether err, from reading a connection, is how a
+// connection ends when it is closed rather than broken.
+func normalEnd(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, ErrConnectionClosed) ||
+		errors.Is(err, io.ErrClosedPipe) || errors.Is(err, net.ErrClosed)
 }
 
 // Write logs the message before sending it, so that the log keeps causal

@@ -152,6 +152,8 @@ func TestClientEnforcesRowCapability(t *testing.T) {
 	server := NewServer("s", "v1", nil)
 	ctx := context.Background()
 	handlers := &ClientOptions{
+		// A client declares roots when it has some (AddRoots) or says so.
+		Capabilities: &ClientCapabilities{Roots: &RootsCapability{}},
 		CreateMessageHandler: func(context.Context, *ClientSession, *CreateMessageParams) (*CreateMessageResult, error) {
 			return &CreateMessageResult{Role: RoleAssistant, Content: []*Content{NewTextContent("hi")}, Model: "m"}, nil
 		},
@@ -164,7 +166,7 @@ func TestClientEnforcesRowCapability(t *testing.T) {
 	}{
 		{MethodCreateMessage, "sampling", `{"messages":[{"role":"user","content":{"type":"text","text":"q"}}],"maxTokens":10}`},
 		{MethodElicit, "elicitation", `{"message":"name?","requestedSchema":{"type":"object","properties":{}}}`},
-		{MethodListRoots, "roots", `{}`}, // every client declares roots
+		{MethodListRoots, "roots", `{}`},
 	}
 	for _, era := range []string{Version20251125, Version20260728} {
 		for _, tc := range []struct {
@@ -182,7 +184,7 @@ func TestClientEnforcesRowCapability(t *testing.T) {
 				_, err = cs.handle(ctx, req)
 				var rpcErr *JSONRPCError
 				notFound := errors.As(err, &rpcErr) && rpcErr.Code == CodeMethodNotFound
-				want := !tc.declared && r.capability != "roots"
+				want := !tc.declared
 				if notFound != want {
 					t.Errorf("%s, %s, %s: %v; want method not found: %v", era, tc.name, r.method, err, want)
 				}

@@ -67,10 +67,10 @@ func TestSendingMiddlewareSeesTypedMessagesBothEras(t *testing.T) {
 		})
 		var serverSent, serverGot recorder[ServerSession]
 		server.AddSendingMiddleware(serverSent.middleware)
-		server.AddReceivingMiddleware(serverGot.middleware)
+		server.AddMiddleware(serverGot.middleware)
 		// Sending middleware may set _meta; the server must see it.
 		traced := make(chan string, 4)
-		server.AddReceivingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+		server.AddMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
 			return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
 				if p, ok := params.(*CallToolParams); ok && p.Name == "echo" {
 					traced <- fmt.Sprint(p.Meta.Data["traceparent"])
@@ -79,6 +79,7 @@ func TestSendingMiddlewareSeesTypedMessagesBothEras(t *testing.T) {
 			}
 		})
 		client := NewClient("c", "v1", &ClientOptions{ProtocolVersion: version})
+		client.AddRoots(&Root{URI: "file:///work"}) // the tool asks for them
 		var clientSent recorder[ClientSession]
 		client.AddSendingMiddleware(clientSent.middleware, func(next MethodHandler[ClientSession]) MethodHandler[ClientSession] {
 			return func(ctx context.Context, cs *ClientSession, method string, params any) (any, error) {
@@ -189,7 +190,7 @@ func TestRequestInfoOverHTTP(t *testing.T) {
 			server := NewServer("s", "v1", nil)
 			server.AddTools(echoTool())
 			seen := make(chan RequestInfo, 8)
-			server.AddReceivingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+			server.AddMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
 				return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
 					if method == MethodCallTool {
 						info, _ := RequestInfoFromContext(ctx)

@@ -99,11 +99,6 @@ func (requiredArgument) applySchema(*jsonschema.Schema) {}
 // effect only in [Argument].
 func ArgumentRequired(required bool) ArgumentOption { return requiredArgument(required) }
 
-// RequiredArgument sets whether a prompt argument must be given.
-//
-// Deprecated: Use ArgumentRequired.
-func RequiredArgument(required bool) ArgumentOption { return requiredArgument(required) }
-
 // completeWith is the option CompleteWith returns. It has no effect on a
 // schema.
 type completeWith struct{ c Completer }

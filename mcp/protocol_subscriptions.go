@@ -17,7 +17,7 @@ type SubscriptionFilter struct {
 	// notifications/resources/updated for.
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
 	// TaskIDs lists tasks to receive notifications/tasks for (tasks
-	// extension, task.go).
+	// extension, see [TasksExtension]).
 	TaskIDs []string `json:"taskIds,omitempty"`
 }
 

@@ -79,7 +79,7 @@ func panickyServer(log *syncBuffer) *Server {
 			return nil, nil
 		},
 	})
-	s.AddReceivingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+	s.AddMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
 		return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
 			if method == MethodListResourceTemplates {
 				boom()
@@ -149,7 +149,7 @@ func testPanicRecovery(t *testing.T, transport, version string) {
 		ElicitationHandler: func(context.Context, *ClientSession, *ElicitParams) (*ElicitResult, error) { boom(); return nil, nil },
 	})
 	client.AddRoots(&Root{URI: "file:///r"})
-	client.AddReceivingMiddleware(func(next MethodHandler[ClientSession]) MethodHandler[ClientSession] {
+	client.AddMiddleware(func(next MethodHandler[ClientSession]) MethodHandler[ClientSession] {
 		return func(ctx context.Context, cs *ClientSession, method string, params any) (any, error) {
 			if method == MethodListRoots {
 				boom()
@@ -211,7 +211,7 @@ func testPanicRecovery(t *testing.T, transport, version string) {
 
 func TestPanicRecoveryCanBeTurnedOff(t *testing.T) {
 	server := NewServer("s", "v1", &ServerOptions{DisablePanicRecovery: true})
-	server.AddReceivingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+	server.AddMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
 		return func(ctx context.Context, ss *ServerSession, method string, params any) (v any, err error) {
 			defer func() {
 				if r := recover(); r != nil {

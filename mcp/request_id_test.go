@@ -17,7 +17,7 @@ func TestSendingMiddlewareKnowsRequestIDBeforeSending(t *testing.T) {
 		server.AddTools(echoTool())
 		var mu sync.Mutex
 		var received []any
-		server.AddReceivingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+		server.AddMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
 			return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
 				if method == MethodCallTool {
 					info, _ := RequestInfoFromContext(ctx)

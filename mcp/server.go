@@ -161,19 +161,14 @@ func NewServer(name, version string, opts *ServerOptions) *Server {
 	return s
 }
 
-// AddReceivingMiddleware wraps the handler of every request and
-// notification the server receives: AddReceivingMiddleware(m1, m2) runs
+// AddMiddleware wraps the handler of every request and
+// notification the server receives: AddMiddleware(m1, m2) runs
 // m1, then m2, then the method's handler. It applies to sessions connected
 // before and after the call.
-func (s *Server) AddReceivingMiddleware(middleware ...Middleware[ServerSession]) {
+func (s *Server) AddMiddleware(middleware ...Middleware[ServerSession]) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.receiving.add(serverMethodHandler, middleware)
-}
-
-// AddMiddleware is AddReceivingMiddleware, under the name it had first.
-func (s *Server) AddMiddleware(middleware ...Middleware[ServerSession]) {
-	s.AddReceivingMiddleware(middleware...)
 }
 
 // AddSendingMiddleware wraps every request and notification the server

@@ -63,7 +63,7 @@ func TestPipelinedInitializeOverPipes(t *testing.T) {
 	server.AddTools(echoTool())
 	// A slow initialize: without the barrier the requests behind it would
 	// be served first and fail.
-	server.AddReceivingMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
+	server.AddMiddleware(func(next MethodHandler[ServerSession]) MethodHandler[ServerSession] {
 		return func(ctx context.Context, ss *ServerSession, method string, params any) (any, error) {
 			if method == MethodInitialize {
 				time.Sleep(100 * time.Millisecond)

@@ -138,7 +138,7 @@ func TestServerSendingMiddlewareKnowsRequestIDBeforeSending(t *testing.T) {
 					},
 				})
 				client.AddRoots(&Root{URI: "file:///work", Name: "work"})
-				client.AddReceivingMiddleware(l.receiving())
+				client.AddMiddleware(l.receiving())
 				cs := connectOver(t, transport, server, client)
 				if res, err := cs.CallTool(context.Background(), "ask", map[string]any{}, nil); err != nil || res.IsError {
 					t.Fatalf("ask: %v %+v", err, res)
@@ -165,7 +165,7 @@ func TestServerRequestIDInTasksAndModernRequests(t *testing.T) {
 		opts := taskClientOptions(Version20251125, nil)
 		opts.Capabilities.Elicitation = &ElicitationCapability{}
 		client := NewClient("c", "v1", opts)
-		client.AddReceivingMiddleware(l.receiving())
+		client.AddMiddleware(l.receiving())
 		cs := connectOver(t, "inmemory", s, client)
 		if _, err := cs.ListTools(context.Background(), nil); err != nil {
 			t.Fatal(err)

@@ -261,13 +261,6 @@ func (ss *ServerSession) ClientCapabilities() *ClientCapabilities {
 	return caps
 }
 
-// Modern reports whether the session serves one request that carries its
-// own metadata (2026-07-28).
-//
-// Deprecated: Use ProtocolAtLeast(Version20260728), which says what it
-// compares and stays right when later revisions come.
-func (ss *ServerSession) Modern() bool { return ss.request != nil }
-
 func (ss *ServerSession) allowBatch() bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()

@@ -103,7 +103,10 @@ type sseClientConn struct {
 
 // awaitEndpoint reads the stream up to the endpoint event and resolves it.
 func (c *sseClientConn) awaitEndpoint(resp *http.Response) (string, error) {
-	if resp.StatusCode != http.StatusOK || !isMediaType(resp.Header.Get("Content-Type"), mediaSSE) {
+	if resp.StatusCode != http.StatusOK {
+		return "", httpStatusError(resp.Request, resp, nil)
+	}
+	if !isMediaType(resp.Header.Get("Content-Type"), mediaSSE) {
 		return "", fmt.Errorf("mcp: GET %s: %s, Content-Type %q: not an SSE endpoint", c.t.url, resp.Status, resp.Header.Get("Content-Type"))
 	}
 	for {
@@ -157,11 +160,11 @@ func (c *sseClientConn) Write(ctx context.Context, msg jsonrpc2.Message) error {
 	}
 	defer drainClose(resp.Body)
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 		if resp.StatusCode == http.StatusNotFound {
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 			return fmt.Errorf("%w: POST %s: %s", ErrSessionExpired, c.endpoint, bytes.TrimSpace(b))
 		}
-		return fmt.Errorf("mcp: POST %s: %s: %s", c.endpoint, resp.Status, bytes.TrimSpace(b))
+		return httpStatusError(req, resp, nil)
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func TestCommandTransport(t *testing.T) {
 			cmd := childCommand(mode)
 			var stderr strings.Builder
 			cmd.Stderr = &lockedWriter{w: &stderr}
-			cs, err := NewClient("c", "v1", nil).Connect(context.Background(), NewCommandTransport(cmd))
+			cs, err := NewClient("c", "v1", nil).Connect(context.Background(), NewCommandTransport(cmd, nil))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,8 +94,7 @@ func connectStubborn(t *testing.T, ct *CommandTransport) Connection {
 }
 
 func TestCommandTransportKillsStubbornServer(t *testing.T) {
-	ct := NewCommandTransport(childCommand("stubborn"))
-	ct.TerminateDuration = 100 * time.Millisecond
+	ct := NewCommandTransport(childCommand("stubborn"), &CommandTransportOptions{TerminateDuration: 100 * time.Millisecond})
 	conn := connectStubborn(t, ct)
 	start := time.Now()
 	err := conn.Close()

@@ -449,8 +449,7 @@ func (c *streamableClientConn) statusError(req *http.Request, resp *http.Respons
 		c.fail(ErrSessionExpired)
 		return ErrSessionExpired
 	}
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-	return fmt.Errorf("mcp: %s %s: %s: %s", req.Method, c.t.url, resp.Status, bytes.TrimSpace(body))
+	return httpStatusError(req, resp, nil)
 }
 
 // postRequest sends a request. Its response arrives through Read: from a
@@ -492,7 +491,7 @@ func (c *streamableClientConn) postRequest(ctx context.Context, r *jsonrpc2.Requ
 	}
 	defer stop()
 	defer drainClose(resp.Body)
-	return c.failedRequest(req, resp, r, modern)
+	return c.failedRequest(req, resp, r)
 }
 
 // readJSONResponse reads a response sent as one JSON object.
@@ -515,14 +514,17 @@ func (c *streamableClientConn) readJSONResponse(resp *http.Response, r *jsonrpc2
 }
 
 // failedRequest handles an HTTP error status for a request. A JSON-RPC
-// error in the body becomes the request's response. A 2026-07-28 request
-// refused without one (a legacy server) gets a JSON-RPC error made up
-// from the status, so that the client's version probe falls back to
-// initialize (basic/versioning).
-func (c *streamableClientConn) failedRequest(req *http.Request, resp *http.Response, r *jsonrpc2.Request, modern bool) error {
+// error in the body becomes the request's response; any other refusal is
+// the request's error, an *HTTPStatusError, in every era (the client's
+// version probe falls back to initialize on it, unless it is a 401 or
+// 403: basic/versioning, basic/authorization).
+func (c *streamableClientConn) failedRequest(req *http.Request, resp *http.Response, r *jsonrpc2.Request) error {
 	if resp.StatusCode == http.StatusNotFound && req.Header.Get(headerSessionID) != "" {
 		c.fail(ErrSessionExpired)
 		return ErrSessionExpired
+	}
+	if refusesCredentials(resp.StatusCode) {
+		return httpStatusError(req, resp, nil)
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	if msg, err := jsonrpc2.Decode(body); err == nil {
@@ -531,14 +533,7 @@ func (c *streamableClientConn) failedRequest(req *http.Request, resp *http.Respo
 			return nil
 		}
 	}
-	if modern {
-		c.deliver(&jsonrpc2.Response{ID: r.ID, Error: &jsonrpc2.Error{
-			Code:    CodeInternalError,
-			Message: fmt.Sprintf("HTTP %s: %s", resp.Status, bytes.TrimSpace(body[:min(len(body), 512)])),
-		}})
-		return nil
-	}
-	return fmt.Errorf("mcp: POST %s: %s: %s", c.t.url, resp.Status, bytes.TrimSpace(body[:min(len(body), 512)]))
+	return httpStatusError(req, resp, body)
 }
 
 // handle passes on a message received for request r (nil for the GET

@@ -115,7 +115,12 @@ func TestStreamableClientOpensGETStreamOnDemand(t *testing.T) {
 				t.Errorf("Subscribe: %v", err)
 			}
 		}, atStart: false, atEnd: true},
-		{name: "roots change", then: func(c *Client, _ *ClientSession) {
+		// A session that declared no roots (the client had none) is
+		// not told of roots added later, and so opens no stream.
+		{name: "roots added", then: func(c *Client, _ *ClientSession) {
+			c.AddRoots(&Root{URI: "file:///tmp"})
+		}, atStart: false, atEnd: false},
+		{name: "roots change", opts: ClientOptions{Capabilities: &ClientCapabilities{Roots: &RootsCapability{ListChanged: true}}}, then: func(c *Client, _ *ClientSession) {
 			c.AddRoots(&Root{URI: "file:///tmp"})
 		}, atStart: false, atEnd: true},
 		{name: "disabled", opts: ClientOptions{ToolListChangedHandler: noop}, disable: true, then: func(c *Client, _ *ClientSession) {

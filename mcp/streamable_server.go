@@ -106,12 +106,12 @@ type StreamableHTTPOptions struct {
 	AllowedOrigins []string
 	// SessionStore, if set, keeps the state of legacy sessions where every
 	// instance of the server behind a load balancer finds it, so that any
-	// instance serves any session (session_store.go). Share EventStore,
+	// instance serves any session (see [SessionStore]). Share EventStore,
 	// SessionRouter and ServerOptions.EventBus with it.
 	SessionStore SessionStore
 	// SessionRouter, if set with SessionStore, carries server-to-client
 	// requests, the client's answers and cancellations between the
-	// instances serving one legacy session (session_router.go).
+	// instances serving one legacy session (see [SessionRouter]).
 	SessionRouter SessionRouter
 	// DisableStreamHijack keeps the long-lived event streams (a legacy
 	// session's GET stream, a subscriptions/listen stream) on net/http.

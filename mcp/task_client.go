@@ -90,18 +90,21 @@ func (cs *ClientSession) CancelTask(ctx context.Context, params *CancelTaskParam
 // awaitTask for the task instead of its result.
 type taskHandoffKey struct{}
 
-// StartToolCall calls a tool like CallToolWithParams, but if the server
-// answers with a task it returns the task at once, without waiting for its
-// result: exactly one of the result and the task is non-nil. Keep the
-// task's id to wait for it with AwaitToolTask, from this or a later
-// session. At 2025-11-25 the client asks for a task as CallTool does, or
-// when params.Task is set; the task's state then has no result.
-func (cs *ClientSession) StartToolCall(ctx context.Context, params *CallToolParams) (*CallToolResult, *DetailedTask, error) {
+// StartToolCall calls a tool like CallTool, but if the server answers
+// with a task it returns the task at once, without waiting for its result:
+// exactly one of the result and the task is non-nil. Keep the task's id to
+// wait for it with AwaitToolTask, from this or a later session. At
+// 2025-11-25 the client asks for a task as CallTool does, or when
+// opts.Task is set; the task's state then has no result. An
+// opts.ProgressHandler hears the call's progress until StartToolCall
+// returns.
+func (cs *ClientSession) StartToolCall(ctx context.Context, name string, args any, opts *CallToolOptions) (*CallToolResult, *DetailedTask, error) {
 	if err := requireServer(cs.serverCaps.Tools != nil, "tools"); err != nil {
 		return nil, nil, err
 	}
+	params, done := cs.callToolParams(name, args, opts)
+	defer done()
 	var task *DetailedTask
-	params = cloneParams(params)
 	cs.offerTask(params) // task_legacy_client.go
 	res, err := clientCallOwned[CallToolParams, CallToolResult](context.WithValue(ctx, taskHandoffKey{}, &task), cs, MethodCallTool, params)
 	switch {

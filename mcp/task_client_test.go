@@ -96,7 +96,7 @@ func TestClientTaskErrors(t *testing.T) {
 	}
 
 	// A caller that gives up cancels the task.
-	_, task, err := cs.StartToolCall(ctx, &CallToolParams{Name: "wait"})
+	_, task, err := cs.StartToolCall(ctx, "wait", nil, nil)
 	if err != nil || task == nil {
 		t.Fatalf("StartToolCall: %v, %v", task, err)
 	}
@@ -121,7 +121,7 @@ func TestClientStartAndAwaitTask(t *testing.T) {
 	s, release := taskTestServer(fastTasks)
 	cs := connectTasks(t, s, taskClientOptions("", nil))
 	ctx := context.Background()
-	res, task, err := cs.StartToolCall(ctx, &CallToolParams{Name: "wait"})
+	res, task, err := cs.StartToolCall(ctx, "wait", nil, nil)
 	if err != nil || res != nil || task == nil || task.ResultType != "task" || task.Status != TaskStatusWorking {
 		t.Fatalf("StartToolCall: %+v, %+v, %v", res, task, err)
 	}
@@ -143,7 +143,7 @@ func TestClientStartAndAwaitTask(t *testing.T) {
 		t.Fatalf("CancelTask of a finished task: %v", err)
 	}
 	// A synchronous tool gives its result, and no task.
-	res, task, err = cs.StartToolCall(ctx, &CallToolParams{Name: "sync"})
+	res, task, err = cs.StartToolCall(ctx, "sync", nil, nil)
 	if err != nil || task != nil || res.Content[0].Text != "sync done" {
 		t.Fatalf("StartToolCall of a synchronous tool: %+v, %+v, %v", res, task, err)
 	}
@@ -219,7 +219,7 @@ func TestTasksOverHTTP(t *testing.T) {
 		t.Fatalf("task over HTTP: %+v, %v", res, err)
 	}
 	// Mcp-Name mirrors the task id; a mismatch is refused.
-	_, task, err := cs.StartToolCall(context.Background(), &CallToolParams{Name: "quick"})
+	_, task, err := cs.StartToolCall(context.Background(), "quick", nil, nil)
 	if err != nil || task == nil {
 		t.Fatal(task, err)
 	}

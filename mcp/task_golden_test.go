@@ -61,7 +61,7 @@ func TestTaskGoldenExchange(t *testing.T) {
 		return task.Status
 	}
 	steps := []func() error{
-		func() error { _, _, err := cs.StartToolCall(ctx, &CallToolParams{Name: "confirm"}); return err },
+		func() error { _, _, err := cs.StartToolCall(ctx, "confirm", nil, nil); return err },
 		func() error {
 			waitUntil(t, func() bool { return status("task-1") == TaskStatusInputRequired })
 			_, err := cs.GetTask(ctx, &GetTaskParams{TaskID: "task-1"})
@@ -77,7 +77,7 @@ func TestTaskGoldenExchange(t *testing.T) {
 			return err
 		},
 		func() error { _, err := cs.CancelTask(ctx, &CancelTaskParams{TaskID: "task-1"}); return err },
-		func() error { _, _, err := cs.StartToolCall(ctx, &CallToolParams{Name: "protocolerror"}); return err },
+		func() error { _, _, err := cs.StartToolCall(ctx, "protocolerror", nil, nil); return err },
 		func() error {
 			waitUntil(t, func() bool { return status("task-2") == TaskStatusFailed })
 			_, err := cs.GetTask(ctx, &GetTaskParams{TaskID: "task-2"})
@@ -153,7 +153,7 @@ func TestTaskGoldenExchangeLegacy(t *testing.T) {
 		},
 		func() error {
 			ttl := int64(60000)
-			_, _, err := cs.StartToolCall(ctx, &CallToolParams{Name: "hold", Task: &TaskMetadata{TTL: &ttl}})
+			_, _, err := cs.StartToolCall(ctx, "hold", nil, &CallToolOptions{Task: &TaskMetadata{TTL: &ttl}})
 			return err
 		},
 		func() error { _, err := cs.ListTasks(ctx, nil); return err },

@@ -106,7 +106,7 @@ func connectFakeTaskServer(t *testing.T, f *fakeLegacyTaskServer) *ClientSession
 func TestLegacyTaskIsFollowed(t *testing.T) {
 	f := &fakeLegacyTaskServer{polls: 2}
 	cs := connectFakeTaskServer(t, f)
-	res, err := cs.CallToolWithParams(context.Background(), &CallToolParams{Name: "slow", Arguments: map[string]any{}, Task: &TaskMetadata{}})
+	res, err := cs.CallTool(context.Background(), "slow", map[string]any{}, &CallToolOptions{Task: &TaskMetadata{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestLegacyTaskCancelledWhenCallerGivesUp(t *testing.T) {
 	cs := connectFakeTaskServer(t, f)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if _, err := cs.CallToolWithParams(ctx, &CallToolParams{Name: "slow", Task: &TaskMetadata{}}); err == nil {
+	if _, err := cs.CallTool(ctx, "slow", nil, &CallToolOptions{Task: &TaskMetadata{}}); err == nil {
 		t.Fatal("call of a task that never ends succeeded")
 	}
 	waitUntil(t, func() bool { return slices.Contains(f.seen(), MethodCancelTask) })

@@ -46,7 +46,7 @@ func TestLegacyTasksEndToEnd(t *testing.T) {
 		{tool: "confirm", want: "accept true"}, // asks the client through the session
 	}
 	for _, tt := range tests {
-		res, err := cs.CallToolWithParams(ctx, &CallToolParams{Name: tt.tool, Task: &TaskMetadata{}})
+		res, err := cs.CallTool(ctx, tt.tool, nil, &CallToolOptions{Task: &TaskMetadata{}})
 		if tt.code != 0 {
 			var werr *JSONRPCError
 			if !errors.As(err, &werr) || werr.Code != tt.code {
@@ -77,7 +77,7 @@ func TestLegacyTasksEndToEnd(t *testing.T) {
 	}
 	// A tool without task support refuses a task; tasks/cancel of a task
 	// that ended is invalid params.
-	if _, err := cs.CallToolWithParams(ctx, &CallToolParams{Name: "sync", Task: &TaskMetadata{}}); CodeOf(err) != CodeMethodNotFound {
+	if _, err := cs.CallTool(ctx, "sync", nil, &CallToolOptions{Task: &TaskMetadata{}}); CodeOf(err) != CodeMethodNotFound {
 		t.Errorf("task call of a tool without task support: %v", err)
 	}
 	var created struct {
@@ -119,7 +119,7 @@ func TestLegacyTaskAsksWithInputRequired(t *testing.T) {
 		},
 	}
 	cs := connectTasks(t, s, opts)
-	res, err := cs.CallToolWithParams(context.Background(), &CallToolParams{Name: "confirm", Task: &TaskMetadata{}})
+	res, err := cs.CallTool(context.Background(), "confirm", nil, &CallToolOptions{Task: &TaskMetadata{}})
 	if err != nil || res.Content[0].Text != "accept true" {
 		t.Fatalf("confirm: %v %+v", err, res)
 	}

@@ -55,7 +55,7 @@ func TestLegacyTasksCapability(t *testing.T) {
 		t.Errorf("a server without task tools declares tasks: %+v", tc)
 	}
 	// It ignores params.task, as a server without the capability must.
-	res, err := cs.CallToolWithParams(context.Background(), &CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}, Task: &TaskMetadata{}})
+	res, err := cs.CallTool(context.Background(), "echo", map[string]any{"text": "hi"}, &CallToolOptions{Task: &TaskMetadata{}})
 	if err != nil || res.IsError || len(res.Content) == 0 {
 		t.Errorf("task-augmented call to a server without tasks: %+v, %v", res, err)
 	}
@@ -131,7 +131,7 @@ func TestLegacyTaskInputRequired(t *testing.T) {
 		},
 	}
 	cs = connectTasks(t, s, opts)
-	res, err := cs.CallToolWithParams(context.Background(), &CallToolParams{Name: "confirm", Task: &TaskMetadata{}})
+	res, err := cs.CallTool(context.Background(), "confirm", nil, &CallToolOptions{Task: &TaskMetadata{}})
 	if err != nil || res.Content[0].Text != "accept true" {
 		t.Fatalf("CallTool: %+v, %v", res, err)
 	}
@@ -155,17 +155,17 @@ func TestLegacyTaskWire(t *testing.T) {
 
 	// The requested ttl is honoured up to the server's TTL.
 	ttl := int64(30000)
-	res, task, err := cs.StartToolCall(ctx, &CallToolParams{Name: "wait", Task: &TaskMetadata{TTL: &ttl}})
+	res, task, err := cs.StartToolCall(ctx, "wait", nil, &CallToolOptions{Task: &TaskMetadata{TTL: &ttl}})
 	if err != nil || res != nil || task == nil || task.Status != TaskStatusWorking || *task.TTLMs != 30000 || *task.PollIntervalMs != 5 {
 		t.Fatalf("StartToolCall: %+v, %+v, %v", res, task, err)
 	}
 	ttl = int64(time.Hour / time.Millisecond)
-	_, long, err := cs.StartToolCall(ctx, &CallToolParams{Name: "wait", Task: &TaskMetadata{TTL: &ttl}})
+	_, long, err := cs.StartToolCall(ctx, "wait", nil, &CallToolOptions{Task: &TaskMetadata{TTL: &ttl}})
 	if err != nil || *long.TTLMs != 60000 {
 		t.Fatalf("StartToolCall with a long ttl: %+v, %v", long, err)
 	}
 	ttl = 1 << 62 // would overflow a time.Duration in nanoseconds
-	if _, huge, err := cs.StartToolCall(ctx, &CallToolParams{Name: "wait", Task: &TaskMetadata{TTL: &ttl}}); err != nil || *huge.TTLMs != 60000 {
+	if _, huge, err := cs.StartToolCall(ctx, "wait", nil, &CallToolOptions{Task: &TaskMetadata{TTL: &ttl}}); err != nil || *huge.TTLMs != 60000 {
 		t.Fatalf("StartToolCall with a huge ttl: %+v, %v", huge, err)
 	}
 
@@ -214,7 +214,7 @@ func TestLegacyTaskWire(t *testing.T) {
 	if _, err := cs.CallTool(ctx, "quick", nil, nil); code(err) != CodeMethodNotFound {
 		t.Fatalf("required task tool without a task: %v", err)
 	}
-	if _, err := cs.CallToolWithParams(ctx, &CallToolParams{Name: "sync", Task: &TaskMetadata{}}); code(err) != CodeMethodNotFound {
+	if _, err := cs.CallTool(ctx, "sync", nil, &CallToolOptions{Task: &TaskMetadata{}}); code(err) != CodeMethodNotFound {
 		t.Fatalf("task-augmented call of a tool without task support: %v", err)
 	}
 
@@ -254,7 +254,7 @@ func TestLegacyTasksNotBefore20251125(t *testing.T) {
 	cs := connectTasks(t, s, &ClientOptions{ProtocolVersion: Version20250618})
 	ctx := context.Background()
 	// params.task is not part of 2025-06-18: the call runs synchronously.
-	res, err := cs.CallToolWithParams(ctx, &CallToolParams{Name: "quick", Task: &TaskMetadata{}})
+	res, err := cs.CallTool(ctx, "quick", nil, &CallToolOptions{Task: &TaskMetadata{}})
 	if err != nil || res.Content[0].Text != "quick done" {
 		t.Fatalf("tools/call: %+v, %v", res, err)
 	}
@@ -298,7 +298,7 @@ func TestLegacyClientCancelsTask(t *testing.T) {
 	ctx := context.Background()
 	for _, tool := range []string{"wait", "stuck"} {
 		t.Run(tool, func(t *testing.T) {
-			_, task, err := cs.StartToolCall(ctx, &CallToolParams{Name: tool, Task: &TaskMetadata{}})
+			_, task, err := cs.StartToolCall(ctx, tool, nil, &CallToolOptions{Task: &TaskMetadata{}})
 			if err != nil || task == nil {
 				t.Fatal(task, err)
 			}
@@ -379,7 +379,7 @@ func TestLegacyTasksOverHTTP(t *testing.T) {
 	}
 	defer cs.Close()
 	for _, tool := range []string{"confirm", "pair"} {
-		res, err := cs.CallToolWithParams(context.Background(), &CallToolParams{Name: tool, Task: &TaskMetadata{}})
+		res, err := cs.CallTool(context.Background(), tool, nil, &CallToolOptions{Task: &TaskMetadata{}})
 		if err != nil || res.IsError {
 			t.Fatalf("%s over HTTP: %+v, %v", tool, res, err)
 		}
@@ -490,7 +490,7 @@ func TestLegacyTaskStatusNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cs.Close(); ss.Wait() }()
-	if _, err := cs.CallToolWithParams(context.Background(), &CallToolParams{Name: "confirm", Task: &TaskMetadata{}}); err != nil {
+	if _, err := cs.CallTool(context.Background(), "confirm", nil, &CallToolOptions{Task: &TaskMetadata{}}); err != nil {
 		t.Fatal(err)
 	}
 	waitUntil(t, func() bool {

@@ -174,7 +174,7 @@ func invokeTool(ctx context.Context, ss *ServerSession, tool *ServerTool, p *Cal
 			res, err = nil, newError(CodeInternalError, "tool %q failed: panic: %v", p.Name, v)
 		}
 	}()
-	res, err = tool.Handler(ctx, ss, p)
+	res, err = tool.Handler(withToolRequest(ctx, ss, p), ss, p)
 	if err != nil {
 		var werr *JSONRPCError
 		switch {

@@ -16,7 +16,7 @@ type ServerTool struct {
 	Tool    *Tool
 	Handler ToolHandler
 	// HandlerStartsTask, for a tool whose Tool.Execution allows tasks
-	// (tasks extension, task.go), lets the handler choose when a call
+	// (tasks extension, see [TaskOptions]), lets the handler choose when a call
 	// becomes a task: the call runs synchronously, and may gather input
 	// through input-required results, until the handler calls
 	// ServerSession.StartTask. By default the task starts before the
@@ -103,7 +103,7 @@ func (ss *ServerSession) runToolHandler(ctx context.Context, tool *ServerTool, p
 			}
 		}()
 	}
-	return tool.Handler(ctx, ss, p)
+	return tool.Handler(withToolRequest(ctx, ss, p), ss, p)
 }
 
 // checkToolName enforces the tool naming rules of 2025-11-25: 1 to 128

@@ -78,11 +78,6 @@ func ToolTitle(title string) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.tool.Title = title })
 }
 
-// Title sets the tool's human-readable title.
-//
-// Deprecated: Use ToolTitle.
-func Title(title string) ToolOption { return ToolTitle(title) }
-
 // WithAnnotations sets all of the tool's behaviour hints at once. (It
 // keeps its With: Annotations and ToolAnnotations name types.)
 func WithAnnotations(a *ToolAnnotations) ToolOption {
@@ -116,39 +111,6 @@ func ToolIcons(icons ...Icon) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.tool.Icons = icons })
 }
 
-// ReadOnly marks the tool as not modifying its environment (and so
-// idempotent).
-//
-// Deprecated: Use ReadOnlyHint(true) and IdempotentHint(true).
-func ReadOnly() ToolOption {
-	return toolOptionFunc(func(c *toolConfig) {
-		a := c.annotations()
-		a.ReadOnlyHint = true
-		a.IdempotentHint = true
-	})
-}
-
-// Idempotent marks the tool as having no additional effect when called
-// again with the same arguments.
-//
-// Deprecated: Use IdempotentHint(true).
-func Idempotent() ToolOption { return IdempotentHint(true) }
-
-// OpenWorld sets whether the tool interacts with an open world.
-//
-// Deprecated: Use OpenWorldHint.
-func OpenWorld(open bool) ToolOption { return OpenWorldHint(open) }
-
-// Destructive sets whether the tool may perform destructive updates.
-//
-// Deprecated: Use DestructiveHint.
-func Destructive(destructive bool) ToolOption { return DestructiveHint(destructive) }
-
-// WithIcons sets the tool's icons.
-//
-// Deprecated: Use ToolIcons.
-func WithIcons(icons ...Icon) ToolOption { return ToolIcons(icons...) }
-
 // SkipValidation turns off the validation of arguments against the input
 // schema, for handlers that validate themselves.
 func SkipValidation() ToolOption {
@@ -167,7 +129,9 @@ func (c *toolConfig) annotations() *ToolAnnotations {
 // tag says omitempty or omitzero) and adjusted by Input options. Arguments
 // are validated against the schema before the handler runs; a violation,
 // like a handler error, is reported as a tool result with isError, naming
-// the argument at fault.
+// the argument at fault. The handler finds the rest of its request (its
+// _meta, its progress token, a way to report progress) with
+// [ToolRequestFromContext].
 //
 // NewTool panics if the schema cannot be inferred or compiled: that is a
 // programming error.
@@ -192,7 +156,15 @@ type ToolContenter interface {
 // later): like NewTool, plus an output schema inferred from Out. The
 // handler's Out value is sent as structuredContent, with its JSON as a text
 // content block for clients that read only text, or the content its
-// ToolContent method returns if Out is a ToolContenter.
+// ToolContent method returns if Out is a ToolContenter. Clients read it
+// with [DecodeStructured].
+//
+// The protocol requires structuredContent to be a JSON object and the
+// output schema to describe one, so Out must be a struct, a pointer to a
+// struct, or a map with string keys. NewStructuredTool panics for any
+// other Out (an int, a slice, any), as it does when a schema cannot be
+// inferred: wrap such a value in a struct, such as
+// struct{ Count int `json:"count"` }.
 func NewStructuredTool[In, Out any](name, description string, handler func(context.Context, *ServerSession, In) (Out, error), opts ...ToolOption) *ServerTool {
 	return newTypedTool[In, Out](name, description, true, func(ctx context.Context, ss *ServerSession, in In) (*CallToolResult, Out, error) {
 		out, err := handler(ctx, ss, in)
@@ -214,6 +186,9 @@ func newTypedTool[In, Out any](name, description string, structured bool, run fu
 	var outResolved *jsonschema.Resolved
 	if structured {
 		outSchema := inferSchema[Out]("output", cfg.output)
+		if outSchema.Type != "object" {
+			panic(fmt.Sprintf("mcp: tool %q: output type %v must be a struct, a pointer to one, or a map (structuredContent is a JSON object); wrap the value in a struct", name, reflect.TypeFor[Out]()))
+		}
 		cfg.tool.OutputSchema = outSchema
 		outResolved = mustResolve(name, "output", outSchema)
 	}

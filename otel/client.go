@@ -20,7 +20,7 @@ import "github.com/gomcp/sdk/mcp"
 func InstrumentClient(c *mcp.Client, opts *Options) {
 	in := newInstruments(opts, metricClientSession)
 	c.AddSendingMiddleware(sending(in, clientPeer))
-	c.AddReceivingMiddleware(receiving(in, clientPeer))
+	c.AddMiddleware(receiving(in, clientPeer))
 	c.AddSessionObserver(func(cs *mcp.ClientSession) func(error) {
 		return in.observeSession(func() peer { return clientPeer(cs, cs.Transport()) })
 	})

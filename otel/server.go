@@ -19,7 +19,7 @@ import "github.com/gomcp/sdk/mcp"
 // own, so that the spans cover that middleware too.
 func InstrumentServer(s *mcp.Server, opts *Options) {
 	in := newInstruments(opts, metricServerSession)
-	s.AddReceivingMiddleware(receiving(in, serverPeer))
+	s.AddMiddleware(receiving(in, serverPeer))
 	s.AddSendingMiddleware(sending(in, serverPeer))
 	s.AddSessionObserver(func(ss *mcp.ServerSession) func(error) {
 		return in.observeSession(func() peer { return serverPeer(ss, ss.Transport()) })

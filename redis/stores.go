@@ -166,8 +166,8 @@ func (b *Backend) EventStore() *EventStore { return &EventStore{b} }
 var _ mcp.EventStore = (*EventStore)(nil)
 
 // Append queues data as the next event of the stream and returns: the
-// backend writes queued events in order, several in one round trip
-// (event_queue.go), and logs the failures. It fails if too many events
+// backend writes queued events in order, several in one round trip, and
+// logs the failures. It fails if too many events
 // wait already.
 func (s *EventStore) Append(_ context.Context, sessionID, streamID string, data []byte) error {
 	if !validID(sessionID) || !validID(streamID) {

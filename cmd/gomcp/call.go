@@ -73,7 +73,7 @@ func cmdCall(ctx context.Context, c *cmdCtx) error {
 		return err
 	}
 	if c.o.task {
-		res, task, err := s.StartToolCall(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		res, task, err := s.StartToolCall(ctx, name, args, nil)
 		if err != nil {
 			return callError(s, err, name)
 		}

@@ -161,7 +161,7 @@ func connectStdio(ctx context.Context, env *environ, o *options, t *target, clie
 		cmd.Stderr = &teeWriter{tail, env.stderr}
 	}
 	s := &session{target: t, tail: tail}
-	cs, err := client.Connect(ctx, mcp.NewCommandTransportWithOptions(cmd, &mcp.CommandTransportOptions{TerminateDuration: shutdownGrace}))
+	cs, err := client.Connect(ctx, mcp.NewCommandTransport(cmd, &mcp.CommandTransportOptions{TerminateDuration: shutdownGrace}))
 	if err != nil {
 		return nil, s.fail(unreachableIfClosed(err), "starting "+t.String())
 	}

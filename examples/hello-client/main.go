@@ -41,7 +41,7 @@ func run(ctx context.Context, w io.Writer, command []string, name string) error 
 	cmd.Stderr = os.Stderr
 
 	client := mcp.NewClient("hello-client", "v1.0.0", nil)
-	session, err := client.Connect(ctx, mcp.NewCommandTransport(cmd))
+	session, err := client.Connect(ctx, mcp.NewCommandTransport(cmd, nil))
 	if err != nil {
 		return err
 	}

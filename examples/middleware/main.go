@@ -35,7 +35,7 @@ func newServer(logger *slog.Logger, limiter *limiter) *mcp.Server {
 	// docs:region add
 	// The first middleware added runs first: every request is logged,
 	// including the ones the limiter refuses.
-	server.AddReceivingMiddleware(logRequests(logger), limiter.middleware)
+	server.AddMiddleware(logRequests(logger), limiter.middleware)
 	// Sending middleware wraps what the server sends: notifications and
 	// requests to the client.
 	server.AddSendingMiddleware(logSent(logger))

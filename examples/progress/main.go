@@ -7,7 +7,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -17,55 +16,45 @@ import (
 
 func main() { serve.Main(func() *mcp.Server { return newServer(100*time.Millisecond, nil) }) }
 
+// workInput is the tool's input: its schema is inferred from the struct,
+// and the SDK validates the arguments against it before the handler runs.
+type workInput struct {
+	Steps int `json:"steps" jsonschema:"description=the number of steps to work through,minimum=1"`
+}
+
 // newServer returns the server; each step of the tool takes step, and
 // done, if not nil, is called with the error each call of the tool returns.
 func newServer(step time.Duration, done func(error)) *mcp.Server {
 	server := mcp.NewServer("worker", "v1.0.0", nil)
-	server.AddTools(&mcp.ServerTool{
-		Tool: &mcp.Tool{
-			Name:        "work",
-			Description: "Works through a number of steps, reporting progress",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"steps":{"type":"integer","minimum":1}},"required":["steps"]}`),
-		},
-		Handler: func(ctx context.Context, ss *mcp.ServerSession, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-			var in struct {
-				Steps int `json:"steps"`
-			}
-			if err := json.Unmarshal(p.Arguments.(json.RawMessage), &in); err != nil {
-				return nil, err
-			}
-			res, err := work(ctx, ss, p.Meta.ProgressToken, in.Steps, step)
+	server.AddTools(mcp.NewTool("work", "Works through a number of steps, reporting progress",
+		func(ctx context.Context, ss *mcp.ServerSession, in workInput) ([]*mcp.Content, error) {
+			content, err := work(ctx, in.Steps, step)
 			if done != nil {
 				done(err)
 			}
-			return res, err
-		},
-	})
+			return content, err
+		}))
 	return server
 }
 
 // docs:region work
 // work does steps steps of work, reporting progress to the client if it
-// asked for it (token is not nil), and returns when ctx is cancelled: the
-// client cancelled the call or the connection closed.
-func work(ctx context.Context, ss *mcp.ServerSession, token any, steps int, step time.Duration) (*mcp.CallToolResult, error) {
+// asked for it, and returns when ctx is cancelled: the client cancelled the
+// call or the connection closed.
+func work(ctx context.Context, steps int, step time.Duration) ([]*mcp.Content, error) {
+	req, _ := mcp.ToolRequestFromContext(ctx)
 	for i := range steps {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(step):
 		}
-		err := ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-			ProgressToken: token,
-			Progress:      float64(i + 1),
-			Total:         float64(steps),
-			Message:       fmt.Sprintf("step %d of %d", i+1, steps),
-		})
-		if err != nil {
+		msg := fmt.Sprintf("step %d of %d", i+1, steps)
+		if err := req.ReportProgress(ctx, float64(i+1), float64(steps), msg); err != nil {
 			return nil, err
 		}
 	}
-	return &mcp.CallToolResult{Content: []*mcp.Content{mcp.NewTextContent("done")}}, nil
+	return []*mcp.Content{mcp.NewTextContent("done")}, nil
 }
 
 // docs:endregion

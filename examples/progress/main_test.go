@@ -75,3 +75,17 @@ func TestCancellation(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The tool's input schema comes from its Go type, minimum included: zero
+// steps is refused before the handler runs.
+func TestStepsAtLeastOne(t *testing.T) {
+	ran := false
+	cs := connect(t, newServer(time.Millisecond, func(error) { ran = true }))
+	res, err := cs.CallTool(context.Background(), "work", map[string]any{"steps": 0}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || ran {
+		t.Errorf("steps 0: IsError %t, handler ran %t; want a tool error before the handler", res.IsError, ran)
+	}
+}

@@ -41,7 +41,7 @@ func main() {
 		log.Fatal(err)
 	}
 	client := mcp.NewClient("client", "v1.0.0", nil)
-	session, err := client.Connect(ctx, mcp.NewCommandTransport(exec.Command(self, "serve")))
+	session, err := client.Connect(ctx, mcp.NewCommandTransport(exec.Command(self, "serve"), nil))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func TestStdioExitsWhenInputCloses(t *testing.T) {
 	defer cancel()
 	cmd := exec.Command(bin)
 	cmd.Stderr = os.Stderr
-	cs, err := skills.EnableClient(mcp.NewClient("host", "v1", nil)).Connect(ctx, mcp.NewCommandTransport(cmd))
+	cs, err := skills.EnableClient(mcp.NewClient("host", "v1", nil)).Connect(ctx, mcp.NewCommandTransport(cmd, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func TestStartToolCall(t *testing.T) {
 	cs := connect(t, newServer(20*time.Millisecond, 5*time.Millisecond), true)
 	ctx := context.Background()
 	// docs:region start
-	_, task, err := cs.StartToolCall(ctx, &mcp.CallToolParams{Name: "build_report", Arguments: map[string]any{"pages": 2}})
+	_, task, err := cs.StartToolCall(ctx, "build_report", map[string]any{"pages": 2}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestStartToolCall(t *testing.T) {
 func TestCancelTask(t *testing.T) {
 	cs := connect(t, newServer(time.Hour, 5*time.Millisecond), true)
 	ctx := context.Background()
-	_, task, err := cs.StartToolCall(ctx, &mcp.CallToolParams{Name: "build_report", Arguments: map[string]any{"pages": 2}})
+	_, task, err := cs.StartToolCall(ctx, "build_report", map[string]any{"pages": 2}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,9 +29,10 @@ func TestForecast(t *testing.T) {
 		t.Errorf("result = %+v, text %q", res, res.Content[0].Text)
 	}
 	// docs:region structured
-	// StructuredContent arrives as the JSON the tool sent.
-	var got forecast
-	if err := json.Unmarshal(res.StructuredContent.(json.RawMessage), &got); err != nil {
+	// DecodeStructured reads the structured content into the tool's
+	// output type; a result without any is an error.
+	got, err := mcp.DecodeStructured[forecast](res)
+	if err != nil {
 		t.Fatal(err)
 	}
 	// docs:endregion

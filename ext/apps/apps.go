@@ -38,7 +38,7 @@ var ErrInvalidView = errors.New("apps: invalid view")
 // AddAppTool registers tool on s as an app tool whose view is v: it
 // registers v as a resource of type MIMEType, and points the tool at it in
 // its _meta (both under MetaKey and under the deprecated
-// LegacyResourceURIKey). Several tools may share one view; registering
+// FlatResourceURIKey). Several tools may share one view; registering
 // the same view URI again replaces the resource.
 //
 // The tool's result is sent as it is, to every client: its text content
@@ -65,7 +65,7 @@ func AddAppTool(s *mcp.Server, tool *mcp.ServerTool, v *View, opts *ToolOptions)
 		tool.Tool.Meta.Data = make(map[string]any)
 	}
 	tool.Tool.Meta.Data[MetaKey] = meta
-	tool.Tool.Meta.Data[LegacyResourceURIKey] = v.URI
+	tool.Tool.Meta.Data[FlatResourceURIKey] = v.URI
 	s.AddResources(viewResource(v))
 	s.AddTools(tool)
 	return nil

@@ -14,10 +14,10 @@ const URIScheme = "ui://"
 // app metadata (ToolMeta and ResourceMeta).
 const MetaKey = "ui"
 
-// LegacyResourceURIKey is the flat _meta key that older hosts read for a
+// FlatResourceURIKey is the flat _meta key that older hosts read for a
 // tool's view URI. It is deprecated by the extension, but AddAppTool
 // writes it beside ToolMeta so that those hosts find the view too.
-const LegacyResourceURIKey = "ui/resourceUri"
+const FlatResourceURIKey = "ui/resourceUri"
 
 // A Visibility says who may see and call an app tool.
 type Visibility string

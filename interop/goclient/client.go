@@ -154,11 +154,11 @@ type session struct {
 
 // call calls a tool, with a progress token if token is not empty.
 func (s *session) call(ctx context.Context, name string, args map[string]any, token string) (*mcp.CallToolResult, error) {
-	p := &mcp.CallToolParams{Name: name, Arguments: args}
+	opts := &mcp.CallToolOptions{}
 	if token != "" {
-		p.Meta.ProgressToken = token
+		opts.Meta.ProgressToken = token
 	}
-	return s.cs.CallToolWithParams(ctx, p)
+	return s.cs.CallTool(ctx, name, args, opts)
 }
 
 // wantText checks a result of one text block equal to want.

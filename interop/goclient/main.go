@@ -108,7 +108,7 @@ func transport(stdio, httpURL, sseURL string) (mcp.Transport, error) {
 		args := strings.Fields(stdio)
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Stderr = os.Stderr
-		return mcp.NewCommandTransport(cmd), nil
+		return mcp.NewCommandTransport(cmd, nil), nil
 	case httpURL != "":
 		return mcp.NewStreamableClientTransport(httpURL, nil), nil
 	case sseURL != "":

@@ -186,7 +186,7 @@ func testModern(t *testing.T, c *Cluster) {
 	})
 
 	t.Run("TaskAcrossInstances", func(t *testing.T) {
-		_, task, err := cs.StartToolCall(ctx, &mcp.CallToolParams{Name: "wait"})
+		_, task, err := cs.StartToolCall(ctx, "wait", nil, nil)
 		if err != nil || task == nil {
 			t.Fatalf("StartToolCall: %+v, %v", task, err)
 		}

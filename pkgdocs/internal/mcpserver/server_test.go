@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -84,10 +83,10 @@ func checkTools(t *testing.T, cs *mcp.ClientSession) {
 	if res.IsError || !strings.HasPrefix(text, "# example.com/demo/sub@v1.1.0") || !strings.Contains(text, "MaxParts") {
 		t.Fatalf("describe_go_package: isError=%v\n%s", res.IsError, text)
 	}
-	var structured struct {
+	structured, err := mcp.DecodeStructured[struct {
 		Name, Version, Ecosystem string
-	}
-	if err := json.Unmarshal(res.StructuredContent.(json.RawMessage), &structured); err != nil || structured.Version != "v1.1.0" || structured.Ecosystem != "go" {
+	}](res)
+	if err != nil || structured.Version != "v1.1.0" || structured.Ecosystem != "go" {
 		t.Errorf("structured content %+v, %v", structured, err)
 	}
 	res, err = cs.CallTool(ctx, "search_package_docs", map[string]any{"package": "example.com/demo/sub", "query": "MaxParts", "language": "go"}, nil)
@@ -129,7 +128,7 @@ func TestBinaryOverStdio(t *testing.T) {
 	proxy := fakeProxy(t)
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "GOPROXY="+proxy.URL, "GOMODCACHE="+t.TempDir(), "GOFLAGS=-mod=mod")
-	cs, err := mcp.NewClient("test", "v1", nil).Connect(context.Background(), mcp.NewCommandTransport(cmd))
+	cs, err := mcp.NewClient("test", "v1", nil).Connect(context.Background(), mcp.NewCommandTransport(cmd, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

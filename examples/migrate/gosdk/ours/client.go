@@ -13,7 +13,7 @@ import (
 // greet. Connect starts the process and picks the protocol version.
 func callGreet(ctx context.Context, command string, args ...string) (string, error) {
 	client := mcp.NewClient("client", "v1.0.0", nil)
-	session, err := client.Connect(ctx, mcp.NewCommandTransport(exec.Command(command, args...)))
+	session, err := client.Connect(ctx, mcp.NewCommandTransport(exec.Command(command, args...), nil))
 	if err != nil {
 		return "", err
 	}
