@@ -39,6 +39,8 @@ type HTTPStatusError struct {
 	Body string
 }
 
+var _ error = (*HTTPStatusError)(nil)
+
 // Error describes the refusal: method, URL, status, and the challenge or
 // the body.
 func (e *HTTPStatusError) Error() string {
