@@ -2,6 +2,8 @@ package auth
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -49,14 +51,18 @@ type RequireBearerTokenOptions struct {
 
 // RequireBearerToken returns HTTP middleware that lets a request through
 // only with a valid access token, for a StreamableHTTPHandler or an
-// SSEHTTPHandler. The token comes from the Authorization header (scheme
+// SSEHTTPHandler. It returns an error, and no middleware, when the
+// configuration cannot work: no verifier, a Resource that is not an
+// absolute URL without a fragment (see CanonicalResourceURL), or DPoP
+// options it cannot honour. The token comes from the Authorization header (scheme
 // Bearer, or DPoP when opts.DPoP is set); verify checks it, and the
 // handlers behind the middleware read the result with
 // TokenInfoFromContext.
 //
 // Refusals follow RFC 6750 and the MCP authorization specification:
 //   - no token: 401 with a challenge naming resource_metadata (and the
-//     endpoint's scopes, if any);
+//     endpoint's scopes, if any), without an error code (RFC 6750
+//     section 3.1);
 //   - a malformed Authorization header, several of them, a token in the
 //     query string or an oversized header: 401 invalid_request;
 //   - a token the verifier refuses: 401 invalid_token with a short
@@ -78,18 +84,14 @@ type RequireBearerTokenOptions struct {
 // set, from the POST body (bounded by opts.MaxBodyBytes), unless the
 // token grants every scope the rules name (and no ScopeRules.Func may add
 // others), in which case what the request acts on does not matter.
-func RequireBearerToken(verify TokenVerifier, opts *RequireBearerTokenOptions) func(http.Handler) http.Handler {
+func RequireBearerToken(verify TokenVerifier, opts *RequireBearerTokenOptions) (func(http.Handler) http.Handler, error) {
 	m, err := newMiddleware(verify, opts)
-	return func(next http.Handler) http.Handler {
-		if err != nil {
-			// A configuration error refuses every request rather than
-			// serving unprotected.
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				http.Error(w, "authorization misconfigured", http.StatusInternalServerError)
-			})
-		}
-		return &bearerHandler{middleware: m, next: next}
+	if err != nil {
+		return nil, err
 	}
+	return func(next http.Handler) http.Handler {
+		return &bearerHandler{middleware: m, next: next}
+	}, nil
 }
 
 // middleware is the configuration RequireBearerToken shares between the
@@ -112,7 +114,7 @@ func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*midd
 		m.o = *opts
 	}
 	if verify == nil {
-		return m, errors.New("auth: RequireBearerToken needs a TokenVerifier")
+		return nil, errors.New("auth: RequireBearerToken needs a TokenVerifier")
 	}
 	m.now = m.o.now
 	if m.now == nil {
@@ -121,19 +123,19 @@ func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*midd
 	if m.o.Resource != "" {
 		c, err := CanonicalResourceURL(m.o.Resource)
 		if err != nil {
-			return m, err
+			return nil, fmt.Errorf("auth: RequireBearerToken: Resource: %w", err)
 		}
 		m.resource = c
 		if m.o.ResourceMetadataURL == "" {
 			if m.o.ResourceMetadataURL, err = ProtectedResourceMetadataURL(c); err != nil {
-				return m, err
+				return nil, fmt.Errorf("auth: RequireBearerToken: Resource: %w", err)
 			}
 		}
 	}
 	if m.o.DPoP != nil {
 		d, err := newDPoPVerifier(m.o.DPoP, m.now)
 		if err != nil {
-			return m, err
+			return nil, fmt.Errorf("auth: RequireBearerToken: DPoP: %w", err)
 		}
 		m.dpop = d
 		m.dpopAlgs = d.algs
@@ -435,10 +437,13 @@ func (h *bearerHandler) refuse(w http.ResponseWriter, r *http.Request, status in
 		}
 	}
 	if code == "" {
-		code = "invalid_token"
-		if desc == "" {
-			desc = "an access token is required"
-		}
+		// No credentials: RFC 6750 section 3.1 says no error code nor other
+		// error information, in the challenge or the body.
+		hdr.Set("Content-Type", "text/plain; charset=utf-8")
+		hdr.Set("Cache-Control", "no-store")
+		w.WriteHeader(status)
+		io.WriteString(w, "an access token is required\n")
+		return
 	}
 	writeOAuthError(w, status, code, desc)
 }

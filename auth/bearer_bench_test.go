@@ -35,7 +35,7 @@ func cachedRequest(tb testing.TB, era string) (h http.Handler, r *http.Request, 
 			tb.Fatal("no TokenInfo")
 		}
 	})
-	bh := RequireBearerToken(v, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: rules})(noop).(*bearerHandler)
+	bh := mustProtect(tb, v, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: rules})(noop).(*bearerHandler)
 	body := modernCall("echo")
 	hdr := http.Header{"Authorization": {"Bearer " + tok}, "Content-Type": {"application/json"}}
 	if era == "modern" {

@@ -89,7 +89,7 @@ func protected(t testing.TB, mod func(*RequireBearerTokenOptions), runs *atomic.
 	}
 	s := whoServer(runs)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	ph := RequireBearerToken(testTokens, o)(h)
+	ph := mustProtect(t, testTokens, o)(h)
 	ts := httptest.NewServer(ph)
 	t.Cleanup(func() { h.Close(); ts.Close() })
 	return ts, ph
@@ -100,7 +100,7 @@ func protected(t testing.TB, mod func(*RequireBearerTokenOptions), runs *atomic.
 func protectedWith(t testing.TB, v TokenVerifier, o *RequireBearerTokenOptions, url *string) (string, http.Handler) {
 	s := whoServer(nil)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	ph := RequireBearerToken(v, o)(h)
+	ph := mustProtect(t, v, o)(h)
 	ts := httptest.NewServer(ph)
 	t.Cleanup(func() { h.Close(); ts.Close() })
 	*url = ts.URL
@@ -153,9 +153,13 @@ func challengeOf(t testing.TB, h http.Header) map[string]map[string]string {
 
 func TestRequireBearerTokenNoToken(t *testing.T) {
 	ts, _ := protected(t, func(o *RequireBearerTokenOptions) { o.Realm = "mcp" }, nil)
-	resp, _ := post(t, ts.URL, legacyInit(1))
+	resp, body := post(t, ts.URL, legacyInit(1))
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("status %d, want 401", resp.StatusCode)
+	}
+	// RFC 6750 section 3.1: no error code, in the challenge or the body.
+	if strings.Contains(body, "invalid_token") || strings.Contains(body, `"error"`) {
+		t.Errorf("a request without a token got an error code in the body: %q", body)
 	}
 	c := challengeOf(t, resp.Header)["Bearer"]
 	if c == nil || c["resource_metadata"] != prmURL || c["scope"] != "mcp:basic" || c["realm"] != "mcp" {
@@ -464,7 +468,7 @@ func mcpNow() time.Time { return time.Now() }
 func TestSSESessionBoundToPrincipal(t *testing.T) {
 	s := whoServer(nil)
 	h := mcp.NewSSEHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	ts := httptest.NewServer(RequireBearerToken(testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: testRules})(h))
+	ts := httptest.NewServer(mustProtect(t, testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: testRules})(h))
 	defer ts.Close()
 	defer h.Close()
 	req, _ := http.NewRequest(http.MethodGet, ts.URL, nil)
@@ -505,4 +509,15 @@ func TestSSESessionBoundToPrincipal(t *testing.T) {
 	if r.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown SSE session: %d", r.StatusCode)
 	}
+}
+
+// mustProtect is RequireBearerToken for a configuration the test expects
+// to be valid.
+func mustProtect(tb testing.TB, v TokenVerifier, o *RequireBearerTokenOptions) func(http.Handler) http.Handler {
+	tb.Helper()
+	protect, err := RequireBearerToken(v, o)
+	if err != nil {
+		tb.Fatalf("RequireBearerToken: %v", err)
+	}
+	return protect
 }

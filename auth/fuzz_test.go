@@ -174,7 +174,7 @@ func FuzzAuthorizationHeader(f *testing.F) {
 	f.Add("DPoP x")
 	f.Add("Bearer a b")
 	f.Add("bearer    ==")
-	ph := RequireBearerToken(testTokens, &RequireBearerTokenOptions{Scopes: testRules})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ph := mustProtect(f, testTokens, &RequireBearerTokenOptions{Scopes: testRules})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if TokenInfoFromContext(r.Context()) == nil {
 			panic("served without TokenInfo")
 		}

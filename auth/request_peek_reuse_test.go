@@ -25,7 +25,7 @@ func TestPeekedNamesOutliveTheBuffer(t *testing.T) {
 		b, _ := io.ReadAll(r.Body)
 		bodies = append(bodies, string(b))
 	})
-	h := RequireBearerToken(testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: rules})(next)
+	h := mustProtect(t, testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: rules})(next)
 	tests := []struct {
 		body, name string
 	}{

@@ -37,7 +37,7 @@ func TestEveryScopeSkipsBody(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
-			h := RequireBearerToken(testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: tc.rules})(next)
+			h := mustProtect(t, testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: tc.rules})(next)
 			body := &countingBody{Reader: strings.NewReader(legacyCall(2, "whoami"))}
 			r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
 			r.Body = body
@@ -60,7 +60,7 @@ func TestEveryScopeSkipsBody(t *testing.T) {
 func TestScopeRulesCopied(t *testing.T) {
 	rules := ScopeRules{Endpoint: []string{"mcp:basic"}, Tools: map[string][]string{"greet": {"mcp:basic"}}}
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
-	h := RequireBearerToken(testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: rules})(next)
+	h := mustProtect(t, testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: rules})(next)
 	rules.Tools["whoami"] = []string{"profile:read"}
 	rules.Endpoint[0] = "other"
 	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(legacyCall(2, "whoami")))
