@@ -360,14 +360,29 @@ func TestInsufficientScopeChallenge(t *testing.T) {
 		check(t, resp, body, "mcp:basic")
 	})
 	t.Run("modern headers that lie", func(t *testing.T) {
-		// The headers name greet, the body whoami: the middleware lets it
-		// through on the headers, and the MCP handler refuses the mismatch.
+		// The headers name greet, the body whoami: what the body asks for
+		// is what the MCP handler checks the scopes of.
 		before := runs.Load()
 		resp, body := post(t, ts.URL, modernCall("whoami"), "Authorization", "Bearer alice-basic",
 			"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "greet")
-		if runs.Load() != before || !strings.Contains(body, "Header mismatch") {
-			t.Errorf("lying headers: status %d, body %s", resp.StatusCode, body)
+		check(t, resp, body, "mcp:basic profile:read")
+		if runs.Load() != before {
+			t.Error("whoami ran")
 		}
+	})
+	t.Run("modern headers that lie, scopes granted", func(t *testing.T) {
+		// With the scopes, the MCP handler refuses the mismatch.
+		before := runs.Load()
+		_, body := post(t, ts.URL, modernCall("greet"), "Authorization", "Bearer alice-basic",
+			"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "whoami")
+		if runs.Load() != before || !strings.Contains(body, "Header mismatch") {
+			t.Errorf("lying headers: body %s", body)
+		}
+	})
+	t.Run("lacking the endpoint scope, modern", func(t *testing.T) {
+		resp, body := post(t, ts.URL, modernCall("whoami"), "Authorization", "Bearer no-scope",
+			"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "whoami")
+		check(t, resp, body, "mcp:basic profile:read")
 	})
 	t.Run("resource read with a decoy name", func(t *testing.T) {
 		body := `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"name":"x","uri":"file:///secret"}}`

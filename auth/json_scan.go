@@ -5,8 +5,8 @@ import (
 	"unicode/utf8"
 )
 
-// jsonScanner reads JSON held in s for the direct paths of decodeClaims
-// and peekOperations: the common forms only, validated as strictly as
+// jsonScanner reads JSON held in s for the direct path of decodeClaims:
+// the common forms only, validated as strictly as
 // the general decoders validate them. ok turns false (and stays false) at
 // the first thing it does not handle itself (escapes where a value is
 // kept, escaped surrogates, deep nesting, many members, duplicate names)
