@@ -43,7 +43,11 @@ type RequireBearerTokenOptions struct {
 	// (cnf.jkt) are always refused as bearer tokens.
 	DPoP *DPoPOptions
 	// Logger, if set, receives a line for each refused request and each
-	// verifier failure; tokens are never logged.
+	// verifier failure; tokens are never logged. Without it, the causes of
+	// 503 "token verification is unavailable" (an issuer whose metadata or
+	// keys cannot be fetched, say) go to slog.Default, each distinct
+	// cause once, so that a misconfiguration shows without flooding the
+	// log.
 	Logger *slog.Logger
 
 	now func() time.Time // for tests
@@ -109,6 +113,7 @@ type middleware struct {
 	now          func() time.Time
 	dpopAlgs     []string
 	authorizeFn  mcp.AuthorizeFunc // m.authorize, made once
+	unavailable  causeLog          // causes of 503 logged to slog.Default
 }
 
 func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*middleware, error) {
@@ -202,6 +207,9 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		err = redact(err, token)
 		if errors.Is(err, ErrUnavailable) {
+			if h.o.Logger == nil {
+				h.unavailable.logOnce(r, err)
+			}
 			h.log(r, "token verification unavailable", err)
 			w.Header().Set("Retry-After", "5")
 			writeOAuthError(w, http.StatusServiceUnavailable, "temporarily_unavailable", "token verification is unavailable; retry later")
