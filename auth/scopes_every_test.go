@@ -1,9 +1,14 @@
 package auth
 
 import (
+	"bufio"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gomcp/sdk/mcp"
 )
 
 // TestPerOperationScopes checks the scopes of what a POST acts on, which
@@ -73,5 +78,41 @@ func TestScopeRulesCopied(t *testing.T) {
 		"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "whoami")
 	if resp.StatusCode != http.StatusOK || runs.Load() != 1 {
 		t.Errorf("status %d, want 200 under the rules as given: %s", resp.StatusCode, body)
+	}
+}
+
+// TestSSEPerToolScopes: behind the middleware, the HTTP+SSE handler
+// checks the scopes of each POSTed message too.
+func TestSSEPerToolScopes(t *testing.T) {
+	var runs atomic.Int64
+	s := whoServer(&runs)
+	h := mcp.NewSSEHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	ts := httptest.NewServer(mustProtect(t, testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: testRules})(h))
+	defer ts.Close()
+	defer h.Close()
+	req, _ := http.NewRequest(http.MethodGet, ts.URL, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Authorization", "Bearer alice-basic")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	endpoint, err := br.ReadString('\n')
+	for err == nil && !strings.HasPrefix(endpoint, "data: ") {
+		endpoint, err = br.ReadString('\n')
+	}
+	endpoint = strings.TrimSpace(strings.TrimPrefix(endpoint, "data: "))
+	if !strings.Contains(endpoint, "sessionId=") {
+		t.Fatalf("no endpoint event: %q, %v", endpoint, err)
+	}
+	r, _ := post(t, ts.URL+endpoint, legacyCall(2, "whoami"), "Authorization", "Bearer alice-basic")
+	if c := challengeOf(t, r.Header)["Bearer"]; r.StatusCode != http.StatusForbidden || c["scope"] != "mcp:basic profile:read" {
+		t.Errorf("whoami without profile:read: %d %v", r.StatusCode, r.Header.Values("WWW-Authenticate"))
+	}
+	r, _ = post(t, ts.URL+endpoint, legacyCall(3, "greet"), "Authorization", "Bearer alice-basic")
+	if r.StatusCode != http.StatusAccepted {
+		t.Errorf("greet: %d", r.StatusCode)
 	}
 }
