@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -57,8 +58,9 @@ type RequireBearerTokenOptions struct {
 // only with a valid access token, for a StreamableHTTPHandler or an
 // SSEHTTPHandler. It returns an error, and no middleware, when the
 // configuration cannot work: no verifier, a Resource that is not an
-// absolute URL without a fragment (see CanonicalResourceURL), or DPoP
-// options it cannot honour. The token comes from the Authorization header (scheme
+// absolute URL without a fragment (see CanonicalResourceURL), a
+// ResourceMetadataURL that is not an absolute URL, or DPoP options it
+// cannot honour. The token comes from the Authorization header (scheme
 // Bearer, or DPoP when opts.DPoP is set); verify checks it, and the
 // handlers behind the middleware read the result with
 // TokenInfoFromContext.
@@ -138,6 +140,11 @@ func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*midd
 			if m.o.ResourceMetadataURL, err = ProtectedResourceMetadataURL(c); err != nil {
 				return nil, fmt.Errorf("auth: RequireBearerToken: Resource: %w", err)
 			}
+		}
+	}
+	if u := m.o.ResourceMetadataURL; u != "" {
+		if pu, err := url.Parse(u); err != nil || pu.Scheme == "" || pu.Host == "" {
+			return nil, fmt.Errorf("auth: RequireBearerToken: ResourceMetadataURL %q is not an absolute URL", u)
 		}
 	}
 	if m.o.DPoP != nil {

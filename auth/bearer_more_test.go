@@ -164,6 +164,7 @@ func TestMisconfiguredMiddlewareFailsToBuild(t *testing.T) {
 		{"relative resource", testTokens, &RequireBearerTokenOptions{Resource: "/mcp"}, "Resource"},
 		{"resource with fragment", testTokens, &RequireBearerTokenOptions{Resource: "https://mcp.example.com/mcp#x"}, "Resource"},
 		{"unparsable resource", testTokens, &RequireBearerTokenOptions{Resource: "https://mcp.example.com:port/mcp"}, "Resource"},
+		{"relative metadata URL", testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: "/.well-known/oauth-protected-resource"}, "ResourceMetadataURL"},
 		{"unknown DPoP algorithm", testTokens, &RequireBearerTokenOptions{DPoP: &DPoPOptions{Algorithms: []string{"none"}}}, "DPoP"},
 	}
 	for _, tc := range tests {
