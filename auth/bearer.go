@@ -1,11 +1,18 @@
 package auth
 
 import (
+	"context"
+	"encoding/base64"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gomcp/sdk/mcp"
 )
@@ -36,12 +43,12 @@ type RequireBearerTokenOptions struct {
 	// requests with the DPoP scheme are refused; tokens bound to a key
 	// (cnf.jkt) are always refused as bearer tokens.
 	DPoP *DPoPOptions
-	// MaxBodyBytes bounds the POST bodies read to find the method and name
-	// of legacy-era requests when per-method, tool, prompt or resource
-	// scopes are set (default mcp.DefaultMaxBodyBytes).
-	MaxBodyBytes int64
 	// Logger, if set, receives a line for each refused request and each
-	// verifier failure; tokens are never logged.
+	// verifier failure; tokens are never logged. Without it, the causes of
+	// 503 "token verification is unavailable" (an issuer whose metadata or
+	// keys cannot be fetched, say) go to slog.Default, each distinct
+	// cause once, so that a misconfiguration shows without flooding the
+	// log.
 	Logger *slog.Logger
 
 	now func() time.Time // for tests
@@ -49,14 +56,19 @@ type RequireBearerTokenOptions struct {
 
 // RequireBearerToken returns HTTP middleware that lets a request through
 // only with a valid access token, for a StreamableHTTPHandler or an
-// SSEHTTPHandler. The token comes from the Authorization header (scheme
+// SSEHTTPHandler. It returns an error, and no middleware, when the
+// configuration cannot work: no verifier, a Resource that is not an
+// absolute URL without a fragment (see CanonicalResourceURL), a
+// ResourceMetadataURL that is not an absolute URL, or DPoP options it
+// cannot honour. The token comes from the Authorization header (scheme
 // Bearer, or DPoP when opts.DPoP is set); verify checks it, and the
 // handlers behind the middleware read the result with
 // TokenInfoFromContext.
 //
 // Refusals follow RFC 6750 and the MCP authorization specification:
 //   - no token: 401 with a challenge naming resource_metadata (and the
-//     endpoint's scopes, if any);
+//     endpoint's scopes, if any), without an error code (RFC 6750
+//     section 3.1);
 //   - a malformed Authorization header, several of them, a token in the
 //     query string or an oversized header: 401 invalid_request;
 //   - a token the verifier refuses: 401 invalid_token with a short
@@ -72,24 +84,23 @@ type RequireBearerTokenOptions struct {
 // credentials, pass through unauthenticated, for CORS middleware inside
 // this one to answer.
 //
-// In protocol 2026-07-28 the method and name a request acts on are read
-// from its Mcp-Method and Mcp-Name headers, which the MCP handler checks
-// against the body; in earlier versions, when per-operation scopes are
-// set, from the POST body (bounded by opts.MaxBodyBytes), unless the
-// token grants every scope the rules name (and no ScopeRules.Func may add
-// others), in which case what the request acts on does not matter.
-func RequireBearerToken(verify TokenVerifier, opts *RequireBearerTokenOptions) func(http.Handler) http.Handler {
+// Scopes that depend on what a POST asks for (ScopeRules other than
+// Endpoint) are checked by the MCP handler behind the middleware
+// (mcp.StreamableHTTPHandler or mcp.SSEHTTPHandler, in every protocol
+// era) once it has decoded the body: the middleware hands it the check
+// with mcp.WithAuthorize, and the body is read and decoded only once.
+// When the token grants every scope the rules name (and no ScopeRules.Func
+// may add others), what the request acts on does not matter and no check
+// is handed on. Another handler behind the middleware sees only the
+// endpoint's scopes enforced.
+func RequireBearerToken(verify TokenVerifier, opts *RequireBearerTokenOptions) (func(http.Handler) http.Handler, error) {
 	m, err := newMiddleware(verify, opts)
-	return func(next http.Handler) http.Handler {
-		if err != nil {
-			// A configuration error refuses every request rather than
-			// serving unprotected.
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				http.Error(w, "authorization misconfigured", http.StatusInternalServerError)
-			})
-		}
-		return &bearerHandler{middleware: m, next: next}
+	if err != nil {
+		return nil, err
 	}
+	return func(next http.Handler) http.Handler {
+		return &bearerHandler{middleware: m, next: next}
+	}, nil
 }
 
 // middleware is the configuration RequireBearerToken shares between the
@@ -99,11 +110,12 @@ type middleware struct {
 	o            RequireBearerTokenOptions
 	resource     string // canonical, or ""
 	dpop         *dpopVerifier
-	maxBody      int64
 	perOperation bool
 	everyScope   []string // every scope a rule names; nil with ScopeRules.Func
 	now          func() time.Time
 	dpopAlgs     []string
+	authorizeFn  mcp.AuthorizeFunc // m.authorize, made once
+	unavailable  causeLog          // causes of 503 logged to slog.Default
 }
 
 func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*middleware, error) {
@@ -112,7 +124,7 @@ func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*midd
 		m.o = *opts
 	}
 	if verify == nil {
-		return m, errors.New("auth: RequireBearerToken needs a TokenVerifier")
+		return nil, errors.New("auth: RequireBearerToken needs a TokenVerifier")
 	}
 	m.now = m.o.now
 	if m.now == nil {
@@ -121,30 +133,32 @@ func newMiddleware(verify TokenVerifier, opts *RequireBearerTokenOptions) (*midd
 	if m.o.Resource != "" {
 		c, err := CanonicalResourceURL(m.o.Resource)
 		if err != nil {
-			return m, err
+			return nil, fmt.Errorf("auth: RequireBearerToken: Resource: %w", err)
 		}
 		m.resource = c
 		if m.o.ResourceMetadataURL == "" {
 			if m.o.ResourceMetadataURL, err = ProtectedResourceMetadataURL(c); err != nil {
-				return m, err
+				return nil, fmt.Errorf("auth: RequireBearerToken: Resource: %w", err)
 			}
+		}
+	}
+	if u := m.o.ResourceMetadataURL; u != "" {
+		if pu, err := url.Parse(u); err != nil || pu.Scheme == "" || pu.Host == "" {
+			return nil, fmt.Errorf("auth: RequireBearerToken: ResourceMetadataURL %q is not an absolute URL", u)
 		}
 	}
 	if m.o.DPoP != nil {
 		d, err := newDPoPVerifier(m.o.DPoP, m.now)
 		if err != nil {
-			return m, err
+			return nil, fmt.Errorf("auth: RequireBearerToken: DPoP: %w", err)
 		}
 		m.dpop = d
 		m.dpopAlgs = d.algs
 	}
-	m.maxBody = m.o.MaxBodyBytes
-	if m.maxBody <= 0 {
-		m.maxBody = mcp.DefaultMaxBodyBytes
-	}
 	m.o.Scopes = m.o.Scopes.clone()
 	m.perOperation = m.o.Scopes.perOperation()
 	m.everyScope = m.o.Scopes.every()
+	m.authorizeFn = m.authorize
 	return m, nil
 }
 
@@ -202,6 +216,9 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		err = redact(err, token)
 		if errors.Is(err, ErrUnavailable) {
+			if h.o.Logger == nil {
+				h.unavailable.logOnce(r, err)
+			}
 			h.log(r, "token verification unavailable", err)
 			w.Header().Set("Retry-After", "5")
 			writeOAuthError(w, http.StatusServiceUnavailable, "temporarily_unavailable", "token verification is unavailable; retry later")
@@ -230,12 +247,11 @@ func (h *bearerHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	ok, peeked := h.checkScopes(w, r, scheme, ti)
-	defer peeked.release()
+	check, ok := h.checkScopes(w, r, scheme, ti)
 	if !ok {
 		return
 	}
-	h.serve(w, r, ti)
+	h.serve(w, r, ti, check)
 }
 
 // refuseProof answers a refused DPoP proof: 401, or 503 with Retry-After
@@ -250,53 +266,126 @@ func (h *bearerHandler) refuseProof(w http.ResponseWriter, r *http.Request, derr
 }
 
 // checkScopes answers 403 and returns false if the token lacks a scope
-// the request needs. peeked.release must be called when the request is
-// done (it frees the buffered body, if any).
-func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, scheme string, ti *TokenInfo) (ok bool, peeked *peekState) {
+// the request needs that the middleware can tell. check reports that the
+// scopes of what a POST acts on remain to be checked by the MCP handler
+// (authorize).
+func (h *bearerHandler) checkScopes(w http.ResponseWriter, r *http.Request, scheme string, ti *TokenInfo) (check, ok bool) {
 	sr := &h.o.Scopes
 	if len(sr.Endpoint) == 0 && !h.perOperation {
-		return true, nil
+		return false, true
 	}
 	if h.everyScope != nil && !missingScopes(ti.Scopes, h.everyScope, h.o.ScopeImplies) {
 		// The token grants every scope a request can need: no need to
-		// find out which ones this one needs (nor to read its body).
-		return true, nil
+		// find out which ones this one needs.
+		return false, true
 	}
+	if !missingScopes(ti.Scopes, sr.Endpoint, h.o.ScopeImplies) {
+		return h.perOperation && r.Method == http.MethodPost, true
+	}
+	// Refused here whatever the body says; the challenge names what the
+	// request needs as far as the middleware can tell: in 2026-07-28 the
+	// Mcp-Method and Mcp-Name headers name the operation.
 	var arr [4]string
 	required := append(arr[:0], sr.Endpoint...)
-	if h.perOperation && r.Method == http.MethodPost {
-		if isModern(r.Header) {
-			if op, ok := headerOperation(r.Header); ok {
-				required = sr.add(required, op.method, op.target())
-			}
-		} else {
-			var opsArr [1]operation
-			var ops []operation
-			var err error
-			ops, peeked, err = peekOperations(r, h.maxBody, opsArr[:0])
-			switch {
-			case errors.Is(err, errBodyTooLarge):
-				writeOAuthError(w, http.StatusRequestEntityTooLarge, "invalid_request", "request body larger than the limit")
-				return false, peeked
-			case err != nil:
-				writeOAuthError(w, http.StatusBadRequest, "invalid_request", "request body is not a JSON-RPC message or batch")
-				return false, peeked
-			}
-			for _, op := range ops {
-				if sr.Func != nil {
-					// The names share the pooled body buffer: the
-					// application's function gets copies it may keep.
-					op.name, op.uri = strings.Clone(op.name), strings.Clone(op.uri)
-				}
-				required = sr.add(required, op.method, op.target())
-			}
+	if h.perOperation && r.Method == http.MethodPost && isModern(r.Header) {
+		if method, name, ok := headerOperation(r.Header); ok {
+			required = sr.add(required, method, name)
 		}
 	}
-	if !missingScopes(ti.Scopes, required, h.o.ScopeImplies) {
-		return true, peeked
-	}
 	h.refuse(w, r, http.StatusForbidden, scheme, "insufficient_scope", "the token lacks scopes this request needs", required)
-	return false, peeked
+	return false, false
+}
+
+// authorize is the check of per-operation scopes that the MCP handler
+// runs once it has decoded a POST (mcp.WithAuthorize): the token must
+// grant the endpoint's scopes and those of every message in the POST. A
+// refusal answers 403 insufficient_scope naming all of them.
+func (m *middleware) authorize(ctx context.Context, req *mcp.AuthorizeRequest) error {
+	ti := TokenInfoFromContext(ctx)
+	if ti == nil {
+		return errors.New("auth: no verified token in the request context")
+	}
+	sr := &m.o.Scopes
+	var arr [4]string
+	required := append(arr[:0], sr.Endpoint...)
+	for _, msg := range req.Messages {
+		required = sr.add(required, msg.Method, msg.Name)
+	}
+	if !missingScopes(ti.Scopes, required, m.o.ScopeImplies) {
+		return nil
+	}
+	return &scopeRefusal{m: m, scheme: requestScheme(req.HTTPRequest), required: slices.Clone(required)}
+}
+
+// A scopeRefusal is the error of authorize: it answers the POST with 403
+// insufficient_scope, as the middleware itself would.
+type scopeRefusal struct {
+	m        *middleware
+	scheme   string
+	required []string
+}
+
+var (
+	_ error        = (*scopeRefusal)(nil)
+	_ http.Handler = (*scopeRefusal)(nil)
+)
+
+func (e *scopeRefusal) Error() string {
+	return "auth: the token lacks scopes this request needs: " + strings.Join(e.required, " ")
+}
+
+// ServeHTTP writes the refusal.
+func (e *scopeRefusal) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := &bearerHandler{middleware: e.m}
+	h.refuse(w, r, http.StatusForbidden, e.scheme, "insufficient_scope", "the token lacks scopes this request needs", e.required)
+}
+
+// requestScheme returns the scheme of the request's Authorization header,
+// which the middleware has accepted: Bearer or DPoP.
+func requestScheme(r *http.Request) string {
+	if r != nil {
+		if v := headerValue(r.Header, "Authorization"); len(v) >= 4 && strings.EqualFold(v[:4], "DPoP") {
+			return "DPoP"
+		}
+	}
+	return "Bearer"
+}
+
+// headerOperation returns the method and name of a 2026-07-28 request as
+// its Mcp-Method and Mcp-Name headers say (which the MCP handler checks
+// against the body).
+func headerOperation(h http.Header) (method, name string, ok bool) {
+	m := h["Mcp-Method"] // canonical keys, as Values reads them
+	if len(m) != 1 {
+		return "", "", false
+	}
+	switch n := h["Mcp-Name"]; len(n) {
+	case 0:
+		return m[0], "", true
+	case 1:
+		name, ok := decodeMcpName(n[0])
+		return m[0], name, ok
+	}
+	return "", "", false
+}
+
+// decodeMcpName decodes an Mcp-Name header value: plain visible ASCII, or
+// the base64 form "=?base64?...?=".
+func decodeMcpName(v string) (string, bool) {
+	const prefix, suffix = "=?base64?", "?="
+	if len(v) >= len(prefix)+len(suffix) && v[:len(prefix)] == prefix && v[len(v)-len(suffix):] == suffix {
+		b, err := base64.StdEncoding.Strict().DecodeString(v[len(prefix) : len(v)-len(suffix)])
+		if err != nil || !utf8.Valid(b) {
+			return "", false
+		}
+		return string(b), true
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 0x20 || c > 0x7e) && c != '\t' {
+			return "", false
+		}
+	}
+	return v, true
 }
 
 // headerValue returns the first value of the header named by key, which
@@ -316,12 +405,13 @@ func isModern(h http.Header) bool {
 }
 
 // serve passes an authorized request on, with its TokenInfo in its
-// context. A request that may belong to a legacy session (any but a
+// context, and with check, the check of per-operation scopes for the MCP
+// handler (mcp.WithAuthorize). A request that may belong to a legacy session (any but a
 // 2026-07-28 POST) also names its principal as the session's owner
 // (mcp.WithSessionOwner): the MCP handler binds a session to the owner of
 // the request that created it and answers 404 to any other, on every
 // instance that shares its session store.
-func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenInfo) {
+func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenInfo, check bool) {
 	if h.dpop != nil && h.dpop.nonce != nil {
 		w.Header().Set("DPoP-Nonce", h.dpop.nonce.Nonce())
 	}
@@ -329,7 +419,11 @@ func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenI
 	if r.Method != http.MethodPost || !isModern(r.Header) {
 		owner = ti.sessionOwner()
 	}
-	h.next.ServeHTTP(w, withTokenInfo(r, ti, owner))
+	var authorize mcp.AuthorizeFunc
+	if check {
+		authorize = h.authorizeFn
+	}
+	h.next.ServeHTTP(w, withTokenInfo(r, ti, owner, authorize))
 }
 
 // parseAuthorization reads the Authorization header: its scheme (Bearer
@@ -437,10 +531,13 @@ func (h *bearerHandler) refuse(w http.ResponseWriter, r *http.Request, status in
 		}
 	}
 	if code == "" {
-		code = "invalid_token"
-		if desc == "" {
-			desc = "an access token is required"
-		}
+		// No credentials: RFC 6750 section 3.1 says no error code nor other
+		// error information, in the challenge or the body.
+		hdr.Set("Content-Type", "text/plain; charset=utf-8")
+		hdr.Set("Cache-Control", "no-store")
+		w.WriteHeader(status)
+		io.WriteString(w, "an access token is required\n")
+		return
 	}
 	writeOAuthError(w, status, code, desc)
 }

@@ -12,10 +12,10 @@ import (
 // TestRequireBearerTokenAllocs: a tools/call whose token is already in the
 // verifier's cache, modern (scopes from the Mcp-Method and Mcp-Name
 // headers) and legacy (a session bound to its principal). The token holds
-// every scope the rules name, except in legacy-body, where a rule for
-// another tool names a scope it lacks, so the middleware reads the body to
-// find the tool called.
-var cachedEras = []string{"modern", "legacy", "legacy-body"}
+// every scope the rules name, except in the -check requests, where a rule
+// for another tool names a scope it lacks, so the middleware hands the MCP
+// handler the check of the tool called (mcp.WithAuthorize).
+var cachedEras = []string{"modern", "legacy", "modern-check", "legacy-check"}
 
 // cachedRequest returns the middleware around a handler that checks it got
 // the TokenInfo, and a request of era whose body serve resets.
@@ -27,7 +27,7 @@ func cachedRequest(tb testing.TB, era string) (h http.Handler, r *http.Request, 
 		tb.Fatal(err)
 	}
 	rules := ScopeRules{Endpoint: []string{"mcp:basic"}, Tools: map[string][]string{"echo": {"mcp:call"}}}
-	if era == "legacy-body" {
+	if strings.HasSuffix(era, "-check") {
 		rules.Tools = map[string][]string{"echo": {"mcp:call"}, "admin": {"mcp:admin"}}
 	}
 	noop := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -35,10 +35,10 @@ func cachedRequest(tb testing.TB, era string) (h http.Handler, r *http.Request, 
 			tb.Fatal("no TokenInfo")
 		}
 	})
-	bh := RequireBearerToken(v, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: rules})(noop).(*bearerHandler)
+	bh := mustProtect(tb, v, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: rules})(noop).(*bearerHandler)
 	body := modernCall("echo")
 	hdr := http.Header{"Authorization": {"Bearer " + tok}, "Content-Type": {"application/json"}}
-	if era == "modern" {
+	if strings.HasPrefix(era, "modern") {
 		hdr["Mcp-Protocol-Version"] = []string{"2026-07-28"}
 		hdr["Mcp-Method"] = []string{"tools/call"}
 		hdr["Mcp-Name"] = []string{"echo"}

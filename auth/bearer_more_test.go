@@ -42,7 +42,7 @@ func TestTokensNeverLogged(t *testing.T) {
 	ts, _ := protected(t, func(o *RequireBearerTokenOptions) { o.Logger = logger }, nil)
 	tokens := []string{"forged-secret-token-1", "down", "alice-basic", "no-scope"}
 	// A verifier that quotes the token in its error.
-	quoting := RequireBearerToken(TokenVerifierFunc(func(ctx context.Context, token string) (*TokenInfo, error) {
+	quoting := mustProtect(t, TokenVerifierFunc(func(ctx context.Context, token string) (*TokenInfo, error) {
 		return nil, fmt.Errorf("%w: token %s is not one of ours", ErrInvalidToken, token)
 	}), &RequireBearerTokenOptions{Logger: logger})(http.NotFoundHandler())
 	qs := httptest.NewServer(quoting)
@@ -80,7 +80,7 @@ func TestJWKSSlowBehindMiddleware(t *testing.T) {
 	})
 	s := whoServer(nil)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	ts := httptest.NewServer(RequireBearerToken(v, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL})(h))
+	ts := httptest.NewServer(mustProtect(t, v, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL})(h))
 	defer ts.Close()
 	defer h.Close()
 	tok := as.mint(t, "ES256", as.claims("http://127.0.0.1/mcp", "alice", ""))
@@ -151,14 +151,35 @@ func TestTokenInfoFromContext(t *testing.T) {
 	}
 }
 
-func TestMisconfiguredMiddlewareRefuses(t *testing.T) {
-	h := RequireBearerToken(nil, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		t.Error("served without a verifier")
-	}))
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mcp", nil))
-	if rec.Code != http.StatusInternalServerError {
-		t.Errorf("status %d", rec.Code)
+// TestMisconfiguredMiddlewareFailsToBuild: a configuration that cannot
+// work is an error of RequireBearerToken, not a 500 to every request.
+func TestMisconfiguredMiddlewareFailsToBuild(t *testing.T) {
+	tests := []struct {
+		name   string
+		verify TokenVerifier
+		opts   *RequireBearerTokenOptions
+		want   string
+	}{
+		{"no verifier", nil, nil, "needs a TokenVerifier"},
+		{"relative resource", testTokens, &RequireBearerTokenOptions{Resource: "/mcp"}, "Resource"},
+		{"resource with fragment", testTokens, &RequireBearerTokenOptions{Resource: "https://mcp.example.com/mcp#x"}, "Resource"},
+		{"unparsable resource", testTokens, &RequireBearerTokenOptions{Resource: "https://mcp.example.com:port/mcp"}, "Resource"},
+		{"relative metadata URL", testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: "/.well-known/oauth-protected-resource"}, "ResourceMetadataURL"},
+		{"unknown DPoP algorithm", testTokens, &RequireBearerTokenOptions{DPoP: &DPoPOptions{Algorithms: []string{"none"}}}, "DPoP"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			protect, err := RequireBearerToken(tc.verify, tc.opts)
+			if err == nil || protect != nil {
+				t.Fatalf("RequireBearerToken = %v, %v; want an error", protect != nil, err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := RequireBearerToken(testTokens, &RequireBearerTokenOptions{Resource: "https://mcp.example.com/mcp"}); err != nil {
+		t.Errorf("a valid configuration: %v", err)
 	}
 }
 
@@ -171,7 +192,7 @@ func fetching() bool {
 
 func TestCORSPreflightPassesThrough(t *testing.T) {
 	served := false
-	h := RequireBearerToken(testTokens, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := mustProtect(t, testTokens, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		served = true
 		if TokenInfoFromContext(r.Context()) != nil {
 			t.Error("preflight carries a TokenInfo")

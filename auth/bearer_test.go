@@ -88,7 +88,7 @@ func protected(t testing.TB, mod func(*RequireBearerTokenOptions), runs *atomic.
 	}
 	s := whoServer(runs)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	ph := RequireBearerToken(testTokens, o)(h)
+	ph := mustProtect(t, testTokens, o)(h)
 	ts := httptest.NewServer(ph)
 	t.Cleanup(func() { h.Close(); ts.Close() })
 	return ts, ph
@@ -99,7 +99,7 @@ func protected(t testing.TB, mod func(*RequireBearerTokenOptions), runs *atomic.
 func protectedWith(t testing.TB, v TokenVerifier, o *RequireBearerTokenOptions, url *string) (string, http.Handler) {
 	s := whoServer(nil)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	ph := RequireBearerToken(v, o)(h)
+	ph := mustProtect(t, v, o)(h)
 	ts := httptest.NewServer(ph)
 	t.Cleanup(func() { h.Close(); ts.Close() })
 	*url = ts.URL
@@ -152,9 +152,13 @@ func challengeOf(t testing.TB, h http.Header) map[string]map[string]string {
 
 func TestRequireBearerTokenNoToken(t *testing.T) {
 	ts, _ := protected(t, func(o *RequireBearerTokenOptions) { o.Realm = "mcp" }, nil)
-	resp, _ := post(t, ts.URL, legacyInit(1))
+	resp, body := post(t, ts.URL, legacyInit(1))
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("status %d, want 401", resp.StatusCode)
+	}
+	// RFC 6750 section 3.1: no error code, in the challenge or the body.
+	if strings.Contains(body, "invalid_token") || strings.Contains(body, `"error"`) {
+		t.Errorf("a request without a token got an error code in the body: %q", body)
 	}
 	c := challengeOf(t, resp.Header)["Bearer"]
 	if c == nil || c["resource_metadata"] != prmURL || c["scope"] != "mcp:basic" || c["realm"] != "mcp" {
@@ -355,14 +359,29 @@ func TestInsufficientScopeChallenge(t *testing.T) {
 		check(t, resp, body, "mcp:basic")
 	})
 	t.Run("modern headers that lie", func(t *testing.T) {
-		// The headers name greet, the body whoami: the middleware lets it
-		// through on the headers, and the MCP handler refuses the mismatch.
+		// The headers name greet, the body whoami: what the body asks for
+		// is what the MCP handler checks the scopes of.
 		before := runs.Load()
 		resp, body := post(t, ts.URL, modernCall("whoami"), "Authorization", "Bearer alice-basic",
 			"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "greet")
-		if runs.Load() != before || !strings.Contains(body, "Header mismatch") {
-			t.Errorf("lying headers: status %d, body %s", resp.StatusCode, body)
+		check(t, resp, body, "mcp:basic profile:read")
+		if runs.Load() != before {
+			t.Error("whoami ran")
 		}
+	})
+	t.Run("modern headers that lie, scopes granted", func(t *testing.T) {
+		// With the scopes, the MCP handler refuses the mismatch.
+		before := runs.Load()
+		_, body := post(t, ts.URL, modernCall("greet"), "Authorization", "Bearer alice-basic",
+			"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "whoami")
+		if runs.Load() != before || !strings.Contains(body, "Header mismatch") {
+			t.Errorf("lying headers: body %s", body)
+		}
+	})
+	t.Run("lacking the endpoint scope, modern", func(t *testing.T) {
+		resp, body := post(t, ts.URL, modernCall("whoami"), "Authorization", "Bearer no-scope",
+			"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "whoami")
+		check(t, resp, body, "mcp:basic profile:read")
 	})
 	t.Run("resource read with a decoy name", func(t *testing.T) {
 		body := `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"name":"x","uri":"file:///secret"}}`
@@ -461,7 +480,7 @@ func TestSessionBoundToPrincipal(t *testing.T) {
 func TestSSESessionBoundToPrincipal(t *testing.T) {
 	s := whoServer(nil)
 	h := mcp.NewSSEHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	ts := httptest.NewServer(RequireBearerToken(testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: testRules})(h))
+	ts := httptest.NewServer(mustProtect(t, testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: testRules})(h))
 	defer ts.Close()
 	defer h.Close()
 	req, _ := http.NewRequest(http.MethodGet, ts.URL, nil)
@@ -502,4 +521,15 @@ func TestSSESessionBoundToPrincipal(t *testing.T) {
 	if r.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown SSE session: %d", r.StatusCode)
 	}
+}
+
+// mustProtect is RequireBearerToken for a configuration the test expects
+// to be valid.
+func mustProtect(tb testing.TB, v TokenVerifier, o *RequireBearerTokenOptions) func(http.Handler) http.Handler {
+	tb.Helper()
+	protect, err := RequireBearerToken(v, o)
+	if err != nil {
+		tb.Fatalf("RequireBearerToken: %v", err)
+	}
+	return protect
 }

@@ -1,6 +1,13 @@
 package auth
 
-import json "github.com/go-json-experiment/json"
+import (
+	"bytes"
+	"strconv"
+
+	json "github.com/go-json-experiment/json"
+
+	"github.com/gomcp/sdk/strictjson"
+)
 
 // decodeClaims decodes the registered claims of a JWT payload into c,
 // case-sensitively, refusing duplicate member names, invalid UTF-8 and
@@ -53,8 +60,8 @@ const (
 )
 
 // claimBit returns the bit of a registered claim, or 0.
-func claimBit(name string) int {
-	switch name {
+func claimBit(name []byte) int {
+	switch string(name) {
 	case "iss":
 		return claimIss
 	case "sub":
@@ -84,136 +91,141 @@ func claimBit(name string) int {
 }
 
 // scanClaims is the direct path of decodeClaims. It reports false, with
-// c in any state, when the general decoder must decide.
+// c in any state, when the general decoder must decide. The validating
+// strictjson.Scanner checks the whole payload (syntax, UTF-8, duplicate
+// names at any level); the claims are then read from its raw values.
 func scanClaims(payload []byte, c *jwtClaims) bool {
-	sc := jsonScanner{s: string(payload), raw: payload, ok: true, one: &c.aud1}
-	sc.ws()
-	if !sc.byte('{') {
+	s, ok := strictjson.ScanObject(payload, false)
+	if !ok {
 		return false
 	}
-	var seen int
-	var others [maxScanNames]string
-	n := 0
-	for first := true; sc.ok; first = false {
-		sc.ws()
-		if sc.peek() == '}' && first {
-			sc.i++
-			break
+	cr := claimReader{payload: payload, text: string(payload)}
+	for {
+		name, v, more := s.Member()
+		if !more {
+			return s.Complete()
 		}
-		name := sc.str()
-		sc.ws()
-		sc.byte(':')
-		sc.ws()
-		if !sc.ok {
+		if bit := claimBit(name); bit != 0 && !cr.claim(bit, v, c) {
 			return false
 		}
-		if bit := claimBit(name); bit != 0 {
-			if seen&bit != 0 {
-				return false
-			}
-			seen |= bit
-			sc.claim(bit, c)
-		} else {
-			if n == len(others) || hasName(others[:n], name) {
-				return false
-			}
-			others[n] = name
-			n++
-			sc.skip(1)
-		}
-		sc.ws()
-		if sc.peek() == ',' {
-			sc.i++
-			continue
-		}
-		if !sc.byte('}') {
-			return false
-		}
-		break
 	}
-	sc.ws()
-	return sc.ok && sc.i == len(sc.s)
 }
 
-// claim reads the value of the registered claim bit into c.
-func (sc *jsonScanner) claim(bit int, c *jwtClaims) {
+// A claimReader reads claim values, raw values of payload, into a
+// jwtClaims. text is payload as a string: every string claim is a part of
+// it, so the claims cost one allocation.
+type claimReader struct {
+	payload []byte
+	text    string
+}
+
+// str returns the text of v, which is within payload: a string without
+// escapes, or null (""). ok is false for other values.
+func (cr *claimReader) str(v []byte) (string, bool) {
+	switch {
+	case v[0] == 'n':
+		return "", true
+	case v[0] != '"' || bytes.IndexByte(v, '\\') >= 0:
+		return "", false
+	}
+	off := cap(cr.payload) - cap(v) // v's offset in payload
+	return cr.text[off+1 : off+len(v)-1], true
+}
+
+// num returns the value of v: a number, or null (0).
+func (cr *claimReader) num(v []byte) (float64, bool) {
+	if v[0] == 'n' {
+		return 0, true
+	}
+	if v[0] != '-' && (v[0] < '0' || v[0] > '9') {
+		return 0, false
+	}
+	off := cap(cr.payload) - cap(v)
+	f, err := strconv.ParseFloat(cr.text[off:off+len(v)], 64)
+	return f, err == nil
+}
+
+// claim reads v, the value of the registered claim bit, into c.
+func (cr *claimReader) claim(bit int, v []byte, c *jwtClaims) bool {
+	var ok bool
 	switch bit {
 	case claimIss:
-		c.Iss = sc.strOrNull()
+		c.Iss, ok = cr.str(v)
 	case claimSub:
-		c.Sub = sc.strOrNull()
+		c.Sub, ok = cr.str(v)
 	case claimJti:
-		c.Jti = sc.strOrNull()
+		c.Jti, ok = cr.str(v)
 	case claimClientID:
-		c.ClientID = sc.strOrNull()
+		c.ClientID, ok = cr.str(v)
 	case claimAzp:
-		c.Azp = sc.strOrNull()
+		c.Azp, ok = cr.str(v)
 	case claimScope:
-		c.Scope = sc.strOrNull()
+		c.Scope, ok = cr.str(v)
 	case claimExp:
-		c.Exp = sc.numOrNull()
+		c.Exp, ok = cr.num(v)
 	case claimNbf:
-		c.Nbf = sc.numOrNull()
+		c.Nbf, ok = cr.num(v)
 	case claimIat:
-		c.Iat = sc.numOrNull()
+		c.Iat, ok = cr.num(v)
 	case claimAud:
-		c.Aud = sc.audience()
+		ok = cr.audience(v, c)
 	case claimScp:
-		start := sc.i
-		sc.skip(1)
-		c.Scp = sc.raw[start:sc.i:sc.i]
+		c.Scp, ok = v[:len(v):len(v)], true
 	case claimCnf:
-		sc.cnf(c)
+		ok = cr.cnf(v, c)
 	}
+	return ok
 }
 
-// audience reads "aud": a string or an array of strings.
-func (sc *jsonScanner) audience() audience {
-	switch sc.peek() {
-	case '"':
-		sc.one[0] = sc.str()
-		return sc.one[:1:1]
-	case '[':
-	default:
-		sc.fail() // null and other types: the general decoder decides
-		return nil
+// audience reads "aud": a string or an array of strings (null and other
+// types are left to the general decoder).
+func (cr *claimReader) audience(v []byte, c *jwtClaims) bool {
+	if v[0] == '"' {
+		s, ok := cr.str(v)
+		c.aud1[0] = s
+		c.Aud = c.aud1[:1:1]
+		return ok
 	}
-	sc.i++
+	a, ok := strictjson.ScanArray(v, true) // validated with the payload
+	if !ok {
+		return false
+	}
 	aud := audience{}
-	sc.ws()
-	if sc.peek() == ']' {
-		sc.i++
-		return aud
-	}
-	for sc.ok {
-		sc.ws()
-		aud = append(aud, sc.str())
-		sc.ws()
-		if sc.peek() == ',' {
-			sc.i++
-			continue
+	for {
+		e, more := a.Element()
+		if !more {
+			c.Aud = aud
+			return a.Complete()
 		}
-		sc.byte(']')
-		break
+		if e[0] != '"' {
+			return false
+		}
+		s, ok := cr.str(e)
+		if !ok {
+			return false
+		}
+		aud = append(aud, s)
 	}
-	return aud
 }
 
 // cnf reads the confirmation claim (RFC 7800): an object, or null.
-func (sc *jsonScanner) cnf(c *jwtClaims) {
-	if sc.peek() == 'n' {
-		sc.literal("null")
-		return
+func (cr *claimReader) cnf(v []byte, c *jwtClaims) bool {
+	if v[0] == 'n' {
+		return true
 	}
-	if sc.peek() != '{' {
-		sc.fail()
-		return
+	o, ok := strictjson.ScanObject(v, true) // validated with the payload
+	if !ok {
+		return false
 	}
-	sc.members(1, func(name string) {
-		if name == "jkt" {
-			c.Cnf.Jkt = sc.strOrNull()
-		} else {
-			sc.skip(2)
+	for {
+		name, mv, more := o.Member()
+		if !more {
+			return o.Complete()
 		}
-	})
+		if string(name) == "jkt" {
+			if c.Cnf.Jkt, ok = cr.str(mv); !ok {
+				return false
+			}
+		}
+	}
 }

@@ -6,9 +6,11 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/asn1"
+	"fmt"
 	"math/big"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -42,8 +44,10 @@ var claimsCases = []struct {
 	{"null audience", `{"aud":null}`, false, true},
 	{"number out of range", `{"exp":1e400}`, false, false},
 	{"number out of range, unknown claim", `{"x":1e400}`, true, true},
-	{"many members", `{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"k":1,"l":1,"m":1,"n":1,"o":1,"p":1,"q":1}`, false, true},
-	{"deep", `{"a":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]}`, false, true},
+	{"several members", `{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"k":1,"l":1,"m":1,"n":1,"o":1,"p":1,"q":1}`, true, true},
+	{"many members", `{` + manyClaims(40) + `}`, false, true},
+	{"nested", `{"a":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]}`, true, true},
+	{"deep", `{"a":` + strings.Repeat("[", 130) + strings.Repeat("]", 130) + `}`, false, true},
 
 	{"duplicate registered claim", `{"sub":"a","sub":"b"}`, false, false},
 	{"duplicate unknown claim", `{"x":1,"x":2}`, false, false},
@@ -65,6 +69,18 @@ var claimsCases = []struct {
 	{"unterminated", `{"sub":"a"`, false, false},
 	{"bad literal", `{"x":nul}`, false, false},
 	{"empty", ``, false, false},
+}
+
+// manyClaims returns n distinct claims "c0":0,...
+func manyClaims(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"c%d":%d`, i, i)
+	}
+	return b.String()
 }
 
 // TestDecodeClaims checks both paths of decodeClaims against the general

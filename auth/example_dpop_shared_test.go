@@ -83,13 +83,16 @@ func ExampleNewSharedDPoPNonces() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	protect := auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{
+	protect, err := auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{
 		Resource: "https://mcp.example.com/mcp", // the URL clients use, the same on every instance
 		DPoP: &auth.DPoPOptions{
 			Nonce:       nonces,
 			ReplayCache: replayCache{store: store, prefix: "mcp:dpop:"},
 		},
 	})
+	if err != nil {
+		log.Fatal(err)
+	}
 	// docs:endregion
 	_ = protect
 

@@ -31,10 +31,13 @@ func ExampleRequireBearerToken() {
 		}
 		return &auth.TokenInfo{Subject: "alice", Scopes: []string{"profile:read"}}, nil
 	})
-	protect := auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{
+	protect, err := auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{
 		ResourceMetadataURL: "https://mcp.example.com/.well-known/oauth-protected-resource/mcp",
 		Scopes:              auth.ScopeRules{Tools: map[string][]string{"whoami": {"profile:read"}}},
 	})
+	if err != nil {
+		log.Fatal(err)
+	}
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	ts := httptest.NewServer(protect(handler))
 	defer ts.Close()
@@ -88,12 +91,16 @@ func ExampleNewJWTVerifier() {
 	server := mcp.NewServer("greeter", "v1", nil)
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{AllowedHosts: []string{"mcp.example.com"}})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{
+	protect, err := auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{
 		ResourceMetadataURL: prmURL,
 		Resource:            resource,
 		Scopes:              auth.ScopeRules{Endpoint: []string{"mcp:basic"}},
-	})(handler))
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", protect(handler))
 	mux.Handle(prmPath, prm)
 	fmt.Println(prmPath)
 	// Output: /.well-known/oauth-protected-resource/mcp
@@ -118,7 +125,9 @@ func ExampleNewIntrospectionVerifier() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_ = auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{Resource: "https://mcp.example.com/mcp"})
+	if _, err := auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{Resource: "https://mcp.example.com/mcp"}); err != nil {
+		log.Fatal(err)
+	}
 }
 
 // Accept DPoP-bound tokens (RFC 9449) besides bearer tokens, with server
@@ -131,8 +140,10 @@ func ExampleDPoPOptions() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_ = auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{
+	if _, err := auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{
 		Resource: "https://mcp.example.com/mcp", // the htu proofs must name
 		DPoP:     &auth.DPoPOptions{Nonce: auth.NewDPoPNonces(time.Minute)},
-	})
+	}); err != nil {
+		log.Fatal(err)
+	}
 }

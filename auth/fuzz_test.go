@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gomcp/sdk/strictjson"
 )
 
 // dropControls is what writeQuoted keeps of s.
@@ -126,47 +124,6 @@ func FuzzVerifyJWT(f *testing.F) {
 	})
 }
 
-// FuzzPeekOperations feeds arbitrary POST bodies to the reader of methods
-// and names.
-func FuzzPeekOperations(f *testing.F) {
-	f.Add(legacyCall(1, "whoami"))
-	f.Add("[" + legacyCall(1, "a") + "," + legacyCall(2, "b") + "]")
-	f.Add(`{"method":"resources/read","params":{"uri":"file:///x"}}`)
-	f.Add(`{"jsonrpc":"2.0","id":1,"\u006dethod":"tools/call","params":{"n\u0061me":"whoami","arguments":{"name":"x"}}}`)
-	f.Add(`{"method":"tools/call","params":{"name":1,"uri":"u"}}`)
-	f.Add(`{"method":"resources/read","params":{"name":"x","uri":"file:///secret"}}`)
-	f.Fuzz(func(t *testing.T, body string) {
-		r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
-		ops, ps, err := peekOperations(r, 1<<16, nil)
-		defer ps.release() // ops may share its buffer
-		if err == nil && len(ops) > len(body) {
-			t.Fatal("more operations than bytes")
-		}
-		// What the strict decoder (the MCP handler's) sees, the scanner
-		// sees too.
-		var m struct {
-			Method string `json:"method"`
-			Params *struct {
-				Name *string `json:"name"`
-				URI  *string `json:"uri"`
-			} `json:"params"`
-		}
-		if strictjson.Unmarshal([]byte(body), &m) != nil || m.Method == "" {
-			return
-		}
-		want := operation{method: m.Method}
-		if m.Params != nil && m.Params.Name != nil {
-			want.name = *m.Params.Name
-		}
-		if m.Params != nil && m.Params.URI != nil {
-			want.uri = *m.Params.URI
-		}
-		if err != nil || len(ops) != 1 || ops[0] != want {
-			t.Fatalf("strict decoding sees %+v, the scanner %+v (%v)", want, ops, err)
-		}
-	})
-}
-
 // FuzzAuthorizationHeader feeds arbitrary Authorization headers to the
 // middleware.
 func FuzzAuthorizationHeader(f *testing.F) {
@@ -174,7 +131,7 @@ func FuzzAuthorizationHeader(f *testing.F) {
 	f.Add("DPoP x")
 	f.Add("Bearer a b")
 	f.Add("bearer    ==")
-	ph := RequireBearerToken(testTokens, &RequireBearerTokenOptions{Scopes: testRules})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ph := mustProtect(f, testTokens, &RequireBearerTokenOptions{Scopes: testRules})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if TokenInfoFromContext(r.Context()) == nil {
 			panic("served without TokenInfo")
 		}

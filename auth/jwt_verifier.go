@@ -22,7 +22,20 @@ const DefaultClockSkew = 30 * time.Second
 type JWTVerifierOptions struct {
 	// Issuer is the authorization server's issuer identifier. Tokens must
 	// carry it in "iss", byte for byte; its metadata (RFC 8414, or OpenID
-	// Connect discovery) gives the JWKS URL unless JWKSURL is set.
+	// Connect discovery) gives the JWKS URL unless JWKSURL is set. The
+	// metadata is looked for, in this order, until one answers other than
+	// 4xx, at:
+	//   - for an issuer without a path (https://as.example.com):
+	//     /.well-known/oauth-authorization-server, then
+	//     /.well-known/openid-configuration;
+	//   - for an issuer with a path (https://as.example.com/tenant):
+	//     /.well-known/oauth-authorization-server/tenant, then
+	//     /.well-known/openid-configuration/tenant, then
+	//     /tenant/.well-known/openid-configuration.
+	//
+	// The document found must name Issuer as its issuer, byte for byte.
+	// Until it is found, requests get 503 "token verification is
+	// unavailable"; RequireBearerToken logs why (see its Logger option).
 	Issuer string
 	// Audience is this server's canonical URL (its resource identifier,
 	// RFC 8707), which tokens must list in "aud".

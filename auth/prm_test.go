@@ -117,7 +117,7 @@ func TestCanonicalResourceURL(t *testing.T) {
 }
 
 func TestResourceMetadataURLDefault(t *testing.T) {
-	h := RequireBearerToken(testTokens, &RequireBearerTokenOptions{Resource: "https://mcp.example.com/mcp"})(http.NotFoundHandler())
+	h := mustProtect(t, testTokens, &RequireBearerTokenOptions{Resource: "https://mcp.example.com/mcp"})(http.NotFoundHandler())
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mcp", nil))
 	if got := rec.Header().Get("WWW-Authenticate"); got != `Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"` {

@@ -52,12 +52,15 @@ type authorizedRequest struct {
 // r.WithContext(ContextWithTokenInfo(r.Context(), ti)) does, with one
 // heap allocation instead of two: the copy WithContext makes is only
 // read here, so it stays on the stack (TestWithTokenInfoAllocs). A
-// non-empty owner is put in the context too (mcp.WithSessionOwner), which
-// costs one allocation more.
-func withTokenInfo(r *http.Request, ti *TokenInfo, owner string) *http.Request {
+// non-empty owner is put in the context too (mcp.WithSessionOwner), and a
+// non-nil authorize (mcp.WithAuthorize), each for one allocation more.
+func withTokenInfo(r *http.Request, ti *TokenInfo, owner string, authorize mcp.AuthorizeFunc) *http.Request {
 	parent := r.Context()
 	if owner != "" {
 		parent = mcp.WithSessionOwner(parent, owner)
+	}
+	if authorize != nil {
+		parent = mcp.WithAuthorize(parent, authorize)
 	}
 	a := &authorizedRequest{ctx: tokenInfoContext{Context: parent, ti: ti}}
 	a.req = *r.WithContext(&a.ctx)

@@ -25,7 +25,7 @@ func TestWithTokenInfo(t *testing.T) {
 	defer cancelDeadline()
 	r := httptest.NewRequest(http.MethodPost, "/mcp?x=1", strings.NewReader("{}")).WithContext(parent)
 	r.Header.Set("Mcp-Session-Id", "s1")
-	r2 := withTokenInfo(r, ti, "owner-1")
+	r2 := withTokenInfo(r, ti, "owner-1", nil)
 	ctx := r2.Context()
 
 	checks := []struct {
@@ -93,7 +93,7 @@ func TestWithTokenInfoOneAllocation(t *testing.T) {
 	ti := &TokenInfo{Subject: "alice"}
 	r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
 	var sink *http.Request
-	if n := testing.AllocsPerRun(100, func() { sink = withTokenInfo(r, ti, "") }); n != 1 {
+	if n := testing.AllocsPerRun(100, func() { sink = withTokenInfo(r, ti, "", nil) }); n != 1 {
 		t.Errorf("withTokenInfo: %v allocations, want 1", n)
 	}
 	_ = sink

@@ -20,7 +20,7 @@ func TestSessionBoundAcrossInstances(t *testing.T) {
 		s := whoServer(nil)
 		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 			&mcp.StreamableHTTPOptions{SessionStore: store, SessionRouter: router})
-		ts := httptest.NewServer(RequireBearerToken(testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: testRules})(h))
+		ts := httptest.NewServer(mustProtect(t, testTokens, &RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: testRules})(h))
 		t.Cleanup(func() { h.Close(); ts.Close() })
 		return ts.URL
 	}

@@ -291,10 +291,14 @@ func benchAuthLoad(b *testing.B, era Era, target string, clients int) {
 		as = newBenchAS(b)
 	}
 	if protect {
-		h = auth.RequireBearerToken(as.verifier(b, 0), &auth.RequireBearerTokenOptions{
+		protect, err := auth.RequireBearerToken(as.verifier(b, 0), &auth.RequireBearerTokenOptions{
 			ResourceMetadataURL: "http://127.0.0.1/.well-known/oauth-protected-resource/mcp",
 			Scopes:              auth.ScopeRules{Endpoint: []string{"mcp:basic"}, Tools: map[string][]string{EchoTool: {"mcp:call"}}},
-		})(h)
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		h = protect(h)
 	}
 	ts := httptest.NewServer(h)
 	defer ts.Close()

@@ -1,6 +1,10 @@
 package mcp
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/gomcp/sdk/strictjson"
+)
 
 // The trace context telemetry puts in the _meta of every request and
 // notification (W3C Trace Context and Baggage) differs from message to
@@ -45,23 +49,24 @@ func traceMetaKey(name []byte) int {
 // escapes), one that appears twice, an escaped member name or anything
 // malformed. The full decoder then decides.
 //
-// The object is read with trustedObject, which finds the ends of the values
-// of valid JSON but does not validate: rest is only trusted when it is
-// byte for byte an encoding decoded before (see decodeTraceMeta), and
-// since each member kept is read as it is in rest, data is then valid
-// too, with the same members plus the trace-context ones.
+// The object is read with a trusted strictjson.Scanner, which finds the
+// ends of the values of valid JSON but does not validate: rest is only
+// trusted when it is byte for byte an encoding decoded before (see
+// decodeTraceMeta), and since each member kept is read as it is in rest,
+// data is then valid too, with the same members plus the trace-context
+// ones.
 func splitTraceMeta(data, buf []byte) (rest []byte, tm traceMembers, ok bool) {
 	if !bytes.Contains(data, []byte(`"trace`)) && !bytes.Contains(data, []byte(`"baggage"`)) {
 		return nil, tm, false // no member to set aside: not worth reading
 	}
-	o, ok := newTrustedObject(data)
+	o, ok := strictjson.ScanObject(data, true)
 	if !ok {
 		return nil, tm, false
 	}
 	var seen [len(traceMetaKeys)]bool
 	rest = append(buf, '{')
 	for {
-		name, value, more := o.next()
+		name, value, more := o.Member()
 		if !more {
 			break
 		}
@@ -82,7 +87,7 @@ func splitTraceMeta(data, buf []byte) (rest []byte, tm traceMembers, ok bool) {
 		tm.key[tm.n], tm.from[tm.n], tm.to[tm.n] = k, from, from+len(value)-2
 		tm.n++
 	}
-	if !o.ok || tm.n == 0 {
+	if !o.Complete() || tm.n == 0 {
 		return nil, tm, false
 	}
 	return append(rest, '}'), tm, true

@@ -7,12 +7,13 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // Trusted params decoding: the params of a request that jsonrpc2.Decode
 // read were validated with the whole message (syntax, UTF-8, no duplicate
 // names, bounded depth), so the params of the hottest methods are read
-// directly (params_trusted_scan.go) instead of by the reflective decoder.
+// directly (a trusted strictjson.Scanner) instead of by the reflective decoder.
 // Anything unusual (escaped member names, members of an unexpected type,
 // rarely used members) makes the fast path give up, and the params are
 // decoded by the strict decoder as before, with its errors.
@@ -43,16 +44,16 @@ func (p *CallToolParams) decodeTrusted(data []byte) bool {
 }
 
 // readTrusted reads the members of tools/call params that a plain call
-// has: name, arguments and _meta (params_trusted_scan.go).
+// has: name, arguments and _meta (a trusted strictjson.Scanner).
 func (p *CallToolParams) readTrusted(data []byte) bool {
-	o, ok := newTrustedObject(data)
+	o, ok := strictjson.ScanObject(data, true)
 	if !ok {
 		return false
 	}
 	for {
-		name, v, more := o.next()
+		name, v, more := o.Member()
 		if !more {
-			return o.ok
+			return o.Complete()
 		}
 		switch string(name) {
 		case "name":

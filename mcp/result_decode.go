@@ -3,7 +3,7 @@ package mcp
 import (
 	"fmt"
 
-	"github.com/gomcp/sdk/internal/strictjson"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // Direct result decoding, the client's side of result_encode.go: a
@@ -36,16 +36,16 @@ func (r *CallToolResult) decodeDirect(data []byte) bool {
 // readDirect reads the members of a plain result: content, isError and
 // resultType. Unknown members are skipped, as the general decoder does.
 // The result was validated with its message: it is read without a token
-// reader (params_trusted_scan.go).
+// reader (a trusted strictjson.Scanner).
 func (r *CallToolResult) readDirect(data []byte) bool {
-	o, ok := newTrustedObject(data)
+	o, ok := strictjson.ScanObject(data, true)
 	if !ok {
 		return false
 	}
 	for {
-		name, v, more := o.next()
+		name, v, more := o.Member()
 		if !more {
-			return o.ok
+			return o.Complete()
 		}
 		switch string(name) {
 		case "content":
@@ -86,14 +86,14 @@ func (r *CallToolResult) readDirect(data []byte) bool {
 // {"type":"text","text":...} in either order, into one allocation of
 // blocks.
 func readTextBlocks(data []byte) ([]*Content, bool) {
-	a, ok := newTrustedArray(data)
+	a, ok := strictjson.ScanArray(data, true)
 	if !ok {
 		return nil, false
 	}
 	var small [4]string
 	texts := small[:0]
 	for {
-		v, more := a.next()
+		v, more := a.Element()
 		if !more {
 			break
 		}
@@ -103,7 +103,7 @@ func readTextBlocks(data []byte) ([]*Content, bool) {
 		}
 		texts = append(texts, text)
 	}
-	if !a.ok {
+	if !a.Complete() {
 		return nil, false
 	}
 	blocks := make([]Content, len(texts))
@@ -118,16 +118,16 @@ func readTextBlocks(data []byte) ([]*Content, bool) {
 // readTextBlock reads one {"type":"text","text":...} object and returns
 // its text.
 func readTextBlock(data []byte) (string, bool) {
-	o, ok := newTrustedObject(data)
+	o, ok := strictjson.ScanObject(data, true)
 	if !ok {
 		return "", false
 	}
 	var text string
 	var sawType, sawText bool
 	for {
-		name, v, more := o.next()
+		name, v, more := o.Member()
 		if !more {
-			return text, o.ok && sawType && sawText
+			return text, o.Complete() && sawType && sawText
 		}
 		switch string(name) {
 		case "type":

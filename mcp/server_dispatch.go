@@ -92,8 +92,15 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request, src source
 		}
 		return nil, src.checked(nil, newError(CodeMethodNotFound, "method not found: %s", req.Method))
 	}
-	params := m.newParams()
-	decodeErr := decodeRequestParams(req, params)
+	var decodeErr error
+	// Params an authorizer's step decoded (authorize.go) are of the
+	// protocol's type, as every row of a protocol method's params are
+	// (splitRow in method.go refuses another).
+	params := jsonrpc2.TakeDecodedParams(req)
+	if params == nil {
+		params = m.newParams()
+		decodeErr = decodeRequestParams(req, params)
+	}
 	if src.check != nil {
 		if err := src.check(params, decodeErr); err != nil {
 			return nil, err

@@ -41,6 +41,10 @@ type SSEOptions struct {
 	// dropped because writing to them failed, sessions refused at
 	// capacity or that failed to start (default slog.Default()).
 	Logger *slog.Logger
+	// Authorize, if set, decides on each POST once its body is decoded,
+	// before anything in it is served; see AuthorizeFunc. Middleware in
+	// front of the handler adds its own with WithAuthorize.
+	Authorize AuthorizeFunc
 }
 
 // An SSEHTTPHandler is an http.Handler serving the HTTP+SSE transport of
@@ -125,6 +129,7 @@ func (h *SSEHTTPHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	endpoint := (&url.URL{Path: r.URL.Path, RawQuery: url.Values{"sessionId": {id}}.Encode()}).String()
 	t := NewSSEServerTransport(endpoint, w)
 	t.maxBody, t.writeTimeout, t.logger = h.opts.MaxBodyBytes, h.opts.WriteTimeout, h.opts.Logger
+	t.authorizeFn = h.opts.Authorize
 	t.owner = SessionOwnerFromContext(r.Context())
 	h.mu.Lock()
 	switch {
@@ -249,6 +254,7 @@ type SSEServerTransport struct {
 	maxBody      int64
 	writeTimeout time.Duration
 	logger       *slog.Logger
+	authorizeFn  AuthorizeFunc // SSEOptions.Authorize
 	incoming     chan jsonrpc2.Message
 	done         chan struct{}
 	once         connectOnce
@@ -305,6 +311,9 @@ func (t *SSEServerTransport) serve(w http.ResponseWriter, r *http.Request, closi
 	putBody(bp)
 	if err != nil {
 		writeHTTPErrorResponse(w, http.StatusBadRequest, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, err))
+		return
+	}
+	if !authorize(w, r, t.authorizeFn, msg) { // authorize.go
 		return
 	}
 	req, isCall := msg.(*jsonrpc2.Request)

@@ -39,7 +39,7 @@ func (h *StreamableHTTPHandler) servePOST(w http.ResponseWriter, r *http.Request
 		return
 	}
 	msg, ok := h.readMessage(w, r)
-	if !ok {
+	if !ok || !authorize(w, r, h.opts.Authorize, msg) { // authorize.go
 		return
 	}
 	px := postExchange{h: h, w: w, r: r, accept: accept, msg: msg,

@@ -130,6 +130,13 @@ type StreamableHTTPOptions struct {
 	// could carry, sessions that expired or were refused at capacity
 	// (default slog.Default()).
 	Logger *slog.Logger
+	// Authorize, if set, decides on each POST once its body is decoded
+	// (the JSON-RPC method, and the tool, prompt or resource it acts on)
+	// and before anything in it is served, in every protocol era; see
+	// AuthorizeFunc. HTTP middleware in front of the handler, which sees
+	// only headers, adds its own with WithAuthorize (the auth module's
+	// per-tool scopes do). Requests are decoded once for both.
+	Authorize AuthorizeFunc
 }
 
 // A StreamableHTTPHandler is an http.Handler that serves MCP over the
@@ -143,8 +150,10 @@ type StreamableHTTPOptions struct {
 //     stream carries the server's unrelated ones, DELETE ends the session.
 //
 // The era is decided per request. Authentication is ordinary HTTP
-// middleware around the handler; handlers reach the HTTP request with
-// HTTPRequestFromContext.
+// middleware around the handler; what depends on the JSON-RPC method or
+// the tool it calls is decided by an AuthorizeFunc (Authorize,
+// WithAuthorize), which the handler runs once it has decoded the body.
+// Handlers reach the HTTP request with HTTPRequestFromContext.
 //
 // Serve it with an http.Server that sets ReadHeaderTimeout and
 // IdleTimeout and leaves WriteTimeout zero: the handler bounds its own

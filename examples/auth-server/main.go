@@ -6,7 +6,8 @@
 // subject and needs the scope "profile:read". The server publishes its
 // Protected Resource Metadata at /.well-known/oauth-protected-resource/mcp
 // (and at the root well-known URL), which tells clients where to get
-// tokens.
+// tokens. Tokens are accepted as bearer tokens, or bound to a key (DPoP,
+// RFC 9449) and presented with a proof of that key.
 //
 //	go run ./examples/auth-server -http localhost:8080 -issuer https://auth.example.com
 package main
@@ -117,11 +118,17 @@ func newHandler(c *config) (http.Handler, func() error, error) {
 	server := newServer()
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{AllowedHosts: []string{u.Hostname()}})
-	protect := auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{
+	protect, err := auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{
 		ResourceMetadataURL: prmURL,
-		Resource:            resource,
+		Resource:            resource, // also the htu that DPoP proofs must name
 		Scopes:              auth.ScopeRules{Tools: map[string][]string{"whoami": {"profile:read"}}},
+		// Accept DPoP-bound tokens with their proofs besides bearer tokens,
+		// as authorization servers that bind tokens to a key issue them.
+		DPoP: &auth.DPoPOptions{},
 	})
+	if err != nil {
+		return nil, nil, err
+	}
 	mux := http.NewServeMux()
 	mux.Handle(u.EscapedPath(), protect(mcpHandler))
 	mux.Handle(prmPath, prm)

@@ -9,60 +9,27 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/go-jose/go-jose/v4"
-
+	"github.com/gomcp/sdk/auth"
+	"github.com/gomcp/sdk/auth/authtest"
 	"github.com/gomcp/sdk/mcp"
 )
 
-// testAS is an authorization server for the test: RFC 8414 metadata, a
-// JWKS, and ES256 access tokens it mints directly (no login).
-type testAS struct {
-	*httptest.Server
-	key *ecdsa.PrivateKey
+// newIssuer starts a test authorization server (auth/authtest): its
+// metadata, its key, and tokens minted without a login.
+func newIssuer(t *testing.T) *authtest.Issuer {
+	is := authtest.NewIssuer()
+	t.Cleanup(is.Close)
+	return is
 }
 
-func newTestAS(t *testing.T) *testAS {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	as := &testAS{key: key}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		json.NewEncoder(w).Encode(map[string]any{
-			"issuer": as.URL, "jwks_uri": as.URL + "/jwks",
-			"authorization_endpoint": as.URL + "/authorize", "token_endpoint": as.URL + "/token",
-			"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
-		})
-	})
-	mux.HandleFunc("/jwks", func(w http.ResponseWriter, r *http.Request) {
-		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: "k1", Algorithm: "ES256", Use: "sig"}}})
-	})
-	as.Server = httptest.NewServer(mux)
-	t.Cleanup(as.Close)
-	return as
-}
-
-// mint returns an access token for sub with scope, meant for audience.
-func (as *testAS) mint(t *testing.T, sub, scope, audience string) string {
-	s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: as.key}, (&jose.SignerOptions{}).WithType("at+jwt").WithHeader("kid", "k1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now().Unix()
-	payload, _ := json.Marshal(map[string]any{"iss": as.URL, "sub": sub, "aud": audience, "scope": scope,
-		"client_id": "test-client", "iat": now, "exp": now + 300})
-	jws, err := s.Sign(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, _ := jws.CompactSerialize()
-	return tok
+// mint returns an access token of is for sub with scope, meant for
+// audience.
+func mint(is *authtest.Issuer, sub, scope, audience string) string {
+	return is.Token(authtest.Claims{Subject: sub, Scopes: strings.Fields(scope), Audience: audience, ClientID: "test-client"})
 }
 
 // startServer serves the example on a free port and returns its resource
@@ -101,7 +68,7 @@ func connect(t *testing.T, resource, token string, legacy bool) *mcp.ClientSessi
 // TestEndToEnd runs the example against an authorization server: the
 // discovery documents, the challenges, and both tools in both eras.
 func TestEndToEnd(t *testing.T) {
-	as := newTestAS(t)
+	as := newIssuer(t)
 	resource := startServer(t, as.URL)
 	origin := strings.TrimSuffix(resource, "/mcp")
 	prmURL := origin + "/.well-known/oauth-protected-resource/mcp"
@@ -134,8 +101,8 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	basic := as.mint(t, "alice", "", resource)
-	profile := as.mint(t, "alice", "profile:read", resource)
+	basic := mint(as, "alice", "", resource)
+	profile := mint(as, "alice", "profile:read", resource)
 	for _, legacy := range []bool{false, true} {
 		cs := connect(t, resource, basic, legacy)
 		res, err := cs.CallTool(ctx, "greet", map[string]any{"name": "Ada"}, nil)
@@ -172,10 +139,10 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// Tokens for another resource, or from another issuer, are refused.
-	other := newTestAS(t)
+	other := newIssuer(t)
 	for name, tok := range map[string]string{
-		"other audience": as.mint(t, "alice", "profile:read", "https://other.example.com/mcp"),
-		"other issuer":   other.mint(t, "alice", "profile:read", resource),
+		"other audience": mint(as, "alice", "profile:read", "https://other.example.com/mcp"),
+		"other issuer":   mint(other, "alice", "profile:read", resource),
 	} {
 		req, _ := http.NewRequest(http.MethodPost, resource, strings.NewReader(`{}`))
 		req.Header.Set("Authorization", "Bearer "+tok)
@@ -197,7 +164,7 @@ func TestFlags(t *testing.T) {
 	if err := run(context.Background(), []string{"-http", "127.0.0.1:0"}, &out); err == nil {
 		t.Error("ran without -issuer")
 	}
-	as := newTestAS(t)
+	as := newIssuer(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +189,7 @@ func TestFlags(t *testing.T) {
 	if !strings.Contains(resp.Header.Get("WWW-Authenticate"), "http://"+addr+"/.well-known/oauth-protected-resource/mcp") {
 		t.Errorf("default -resource: %q", resp.Header.Get("WWW-Authenticate"))
 	}
-	cs := connect(t, resource, as.mint(t, "bob", "profile:read", resource), false)
+	cs := connect(t, resource, mint(as, "bob", "profile:read", resource), false)
 	if res, err := cs.CallTool(context.Background(), "whoami", nil, nil); err != nil || res.Content[0].Text != "bob" {
 		t.Errorf("whoami: %v", err)
 	}
@@ -235,5 +202,92 @@ func TestFlags(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("run did not return after its context ended")
+	}
+}
+
+// dpopTransport sends each request with a DPoP-bound token and a fresh
+// proof of its key, as a client of an authorization server that binds
+// tokens does.
+type dpopTransport struct {
+	prover *auth.DPoPProver
+	token  string
+}
+
+func (d *dpopTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	proof, err := d.prover.Proof(r.Method, r.URL.String(), d.token)
+	if err != nil {
+		return nil, err
+	}
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "DPoP "+d.token)
+	r.Header.Set("DPoP", proof)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestDPoPBoundTokens: the example accepts tokens bound to a key (cnf.jkt)
+// presented with the DPoP scheme and a proof of that key, in both eras,
+// and refuses them as bearer tokens or with another key's proof.
+func TestDPoPBoundTokens(t *testing.T) {
+	as := newIssuer(t)
+	resource := startServer(t, as.URL)
+	newProver := func() *auth.DPoPProver {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := auth.NewDPoPProver(key, "ES256")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	prover := newProver()
+	token := as.Token(authtest.Claims{Subject: "carol", Audience: resource, Scopes: []string{"profile:read"}, JKT: prover.Thumbprint()})
+	ctx := context.Background()
+	for _, legacy := range []bool{false, true} {
+		var co *mcp.ClientOptions
+		if legacy {
+			co = &mcp.ClientOptions{ProtocolVersion: mcp.Version20251125}
+		}
+		tr := mcp.NewStreamableClientTransport(resource, &mcp.StreamableClientTransportOptions{
+			HTTPClient: &http.Client{Transport: &dpopTransport{prover: prover, token: token}},
+		})
+		cs, err := mcp.NewClient("test", "v1", co).Connect(ctx, tr)
+		if err != nil {
+			t.Fatalf("legacy=%v: connect with a DPoP-bound token: %v", legacy, err)
+		}
+		res, err := cs.CallTool(ctx, "whoami", nil, nil)
+		if err != nil || res.Content[0].Text != "carol" {
+			t.Errorf("legacy=%v whoami: %v %+v", legacy, err, res)
+		}
+		cs.Close()
+	}
+
+	// Refused: the bound token as a bearer token, a proof of another key,
+	// and the DPoP scheme without a proof.
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	otherProof, _ := newProver().Proof(http.MethodPost, resource, token)
+	for _, tc := range []struct {
+		name, authorization, proof string
+	}{
+		{"as a bearer token", "Bearer " + token, ""},
+		{"another key's proof", "DPoP " + token, otherProof},
+		{"no proof", "DPoP " + token, ""},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, resource, strings.NewReader(initialize))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", tc.authorization)
+		if tc.proof != "" {
+			req.Header.Set("DPoP", tc.proof)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("%s: status %d, want 401", tc.name, resp.StatusCode)
+		}
 	}
 }

@@ -72,12 +72,3 @@ func TestScanEnvelope(t *testing.T) {
 		}
 	}
 }
-
-func FuzzScanEnvelope(f *testing.F) {
-	for _, s := range append(append([]string{}, envelopeCases...), scanCases...) {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		checkScan(t, data)
-	})
-}

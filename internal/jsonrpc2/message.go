@@ -18,6 +18,22 @@ type Request struct {
 	// checked reports that Decode produced the request, so its params are
 	// within strictjson.DefaultMaxDepth and need no second depth check.
 	checked bool
+	// decoded holds Params already decoded by a layer that had to look
+	// inside them first (KeepDecodedParams), for the one that serves the
+	// request to take instead of decoding them again.
+	decoded any
+}
+
+// KeepDecodedParams records v, the params of req decoded by a caller that
+// needed them before the request is served, for TakeDecodedParams.
+func KeepDecodedParams(req *Request, v any) { req.decoded = v }
+
+// TakeDecodedParams returns the params KeepDecodedParams recorded for req,
+// or nil, and forgets them: they are handed to one handler only.
+func TakeDecodedParams(req *Request) any {
+	v := req.decoded
+	req.decoded = nil
+	return v
 }
 
 // A Response answers a request. Exactly one of Result and Error is set.
