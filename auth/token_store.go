@@ -59,7 +59,9 @@ func (s *MemoryTokenStore) Save(_ context.Context, key string, tok *Token) error
 }
 
 // ErrInsecureTokenFile reports a token file that other users can read or
-// write; FileTokenStore refuses to use it.
+// write; FileTokenStore refuses to use it. Windows has no mode bits that
+// say so, and there the store relies on the directory's ACL instead (see
+// the module README).
 var ErrInsecureTokenFile = errors.New("auth: token file is accessible to other users")
 
 // FileTokenStore is a TokenStore in one JSON file, readable and writable
@@ -125,8 +127,8 @@ func (s *FileTokenStore) read() (map[string]Token, error) {
 	if err != nil {
 		return nil, fmt.Errorf("auth: token file: %w", err)
 	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("%w: %s has mode %v", ErrInsecureTokenFile, s.path, fi.Mode().Perm())
+	if err := checkTokenFileAccess(s.path, fi); err != nil {
+		return nil, err
 	}
 	data, err := os.ReadFile(s.path)
 	if err != nil {
