@@ -267,6 +267,13 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 	if kind == "interface" {
 		s.ifaces[local] = append(s.ifaces[local], parseMembers(body(st.raw))...)
 	}
+	if kind == "namespace" && local == ex.equals && sc.only != nil {
+		// import { Argv } from "./index.js", whose index.d.ts is
+		// "export = yargs": the names are the namespace's members.
+		if inner := withoutWhole(sc.only); len(inner) > 0 {
+			s.statements(f, splitStatements(body(st.raw)), scope{file: sc.file, only: inner, prefix: sc.prefix, ambient: true})
+		}
+	}
 	as, ok := ex.names[local]
 	if sc.ambient || (!ok && !ex.hasExports) {
 		as, ok = local, true
@@ -315,11 +322,9 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 	}
 	switch kind {
 	case "class":
-		// The members follow, one symbol each: the class shows its header.
-		s.add(model.Symbol{Name: name, Kind: kind, Signature: header(t), Doc: st.doc, File: sc.file})
-		for _, mem := range parseMembers(body(st.raw)) {
-			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: sc.file})
-		}
+		// The members follow, one symbol each: the class shows its header
+		// and constructors.
+		s.addClass(name, sc.file, st)
 	case "interface":
 		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
 		// Members are found by name (Moment.format), not listed.
@@ -421,6 +426,18 @@ func (s *Scanner) add(sym model.Symbol) {
 }
 
 func callable(kind string) bool { return kind == "function" || kind == "method" }
+
+// withoutWhole returns an export filter without the names of a module's
+// whole export ("=" and "default").
+func withoutWhole(only map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range only {
+		if k != "=" && k != "default" {
+			out[k] = v
+		}
+	}
+	return out
+}
 
 // rename applies an export filter to a name: the new name, or false when
 // the name is not wanted.
@@ -565,11 +582,10 @@ func signature(t string) string {
 
 // header is a namespace's or module's first line, its body elided.
 func header(t string) string {
-	t = signature(t)
-	if i := strings.IndexByte(t, '{'); i >= 0 {
-		return strings.TrimSpace(t[:i]) + " { … }"
+	if i := bodyStart(t); i >= 0 {
+		return signature(strings.TrimSpace(t[:i])) + " { … }"
 	}
-	return t
+	return signature(t)
 }
 
 // typeofFunction returns the signatures of the local function a

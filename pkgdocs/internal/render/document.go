@@ -276,6 +276,8 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		return nil
 	}
 	var out []Block
+	matches = declarationsFirst(matches)
+	listed := map[string]bool{} // owners whose members are shown already
 	for _, s := range matches {
 		var b strings.Builder
 		fmt.Fprintf(&b, "## %s %s\n\n", s.Kind, s.Name)
@@ -293,7 +295,15 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		}
 		var methods []string
 		heading := "Methods"
-		for _, m := range membersOf(s.Name) {
+		var mems []model.Symbol
+		if !listed[s.Name] {
+			mems = membersOf(s.Name)
+			listed[s.Name] = true
+		}
+		for _, m := range mems {
+			if shownInSignature(s, m) {
+				continue
+			}
 			methods = append(methods, indexLine(m, true))
 			if m.Kind != "method" {
 				heading = "Members"
@@ -310,6 +320,33 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		}
 	}
 	return out
+}
+
+// declarationsFirst orders symbols sharing a name so that the one a
+// reader means comes first: a class or function before the interface or
+// namespace merged with it (TypeScript declaration merging), which would
+// otherwise push the class onto a later page.
+func declarationsFirst(syms []model.Symbol) []model.Symbol {
+	merged := func(k string) bool { return k == "namespace" || k == "interface" || k == "module" }
+	if len(syms) < 2 {
+		return syms
+	}
+	out := make([]model.Symbol, 0, len(syms))
+	for _, pass := range []bool{false, true} {
+		for _, s := range syms {
+			if merged(s.Kind) == pass {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// shownInSignature reports a member (a constructor) whose declaration the
+// owner's signature block already shows.
+func shownInSignature(owner, m model.Symbol) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(m.Signature), "\n")
+	return strings.HasSuffix(m.Name, ".constructor") && first != "" && strings.Contains(owner.Signature, first)
 }
 
 // FindSymbols returns the symbols matching name: exact matches if any,

@@ -1,0 +1,174 @@
+package npm
+
+import (
+	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/model"
+)
+
+// maxConstructorLines bounds the constructor overloads a class's
+// signature shows.
+const maxConstructorLines = 40
+
+// bodyStart returns the index of the brace opening a statement's body (the
+// one body reads to), or -1: generic arguments holding object types
+// ("class Redis<…> extends Commander<{ … }> {") come before it.
+func bodyStart(t string) int {
+	end := strings.LastIndexByte(t, '}')
+	if end < 0 {
+		return -1
+	}
+	depth := 0
+	for i := end; i >= 0; i-- {
+		switch t[i] {
+		case '}':
+			depth++
+		case '{':
+			depth--
+			if depth == 0 && !(i > 0 && t[i-1] == '$') {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// classSignature is a class's declaration as an answer shows it: its
+// header whole (type parameters and heritage, however long) and its
+// constructors, own or, when it declares none, inherited from base.
+func classSignature(t string, ctors []member, base string) string {
+	head := strings.TrimSpace(t)
+	if i := bodyStart(head); i >= 0 {
+		head = strings.TrimSpace(head[:i])
+	}
+	head = signature(head)
+	if len(ctors) == 0 {
+		return head + " { … }"
+	}
+	var b strings.Builder
+	b.WriteString(head + " {\n")
+	if base != "" {
+		b.WriteString("    // constructor inherited from " + base + "\n")
+	}
+	for i, c := range ctors {
+		if i == maxConstructorLines {
+			b.WriteString("    // …\n")
+			break
+		}
+		b.WriteString("    " + strings.ReplaceAll(dedent(c.sig), "\n", "\n    ") + ";\n")
+	}
+	b.WriteString("    // …\n}")
+	return b.String()
+}
+
+// dedent re-indents the continuation lines of a member declared over
+// several lines to four spaces more than its first line.
+func dedent(sig string) string {
+	lines := strings.Split(sig, "\n")
+	if len(lines) == 1 {
+		return sig
+	}
+	common := -1
+	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " \t"))
+		if common < 0 || n < common {
+			common = n
+		}
+	}
+	for i := 1; i < len(lines); i++ {
+		l := lines[i]
+		if len(l) >= common && common > 0 {
+			l = l[common:]
+		}
+		if strings.TrimSpace(l) != "" && !(i == len(lines)-1 && isCloser(l)) {
+			l = "    " + l
+		}
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// isCloser reports a last line that closes what the first opened
+// ("): Argv<T>", "}"): it lines up with the first line.
+func isCloser(l string) bool {
+	l = strings.TrimSpace(l)
+	return l != "" && strings.ContainsRune(")}]>", rune(l[0]))
+}
+
+// constructors returns the constructor members among mems.
+func constructors(mems []member) []member {
+	var out []member
+	for _, m := range mems {
+		if m.name == "constructor" && m.kind == "method" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// classBase returns the class a class declaration extends ("Base" for
+// "class A<T> extends Base<T> implements I {"), or "".
+func classBase(t string) string {
+	head := t
+	if i := bodyStart(head); i >= 0 {
+		head = head[:i]
+	}
+	if i := strings.Index(head, " implements "); i >= 0 {
+		head = head[:i]
+	}
+	bases := heritage(head + " {")
+	if len(bases) == 0 {
+		return ""
+	}
+	return bases[0]
+}
+
+// inheritedConstructors finds the constructors of the class base, declared
+// in file or imported into it from another of the package's files, and of
+// its own bases in turn (a client class extending a base client).
+func (s *Scanner) inheritedConstructors(file, base string) ([]member, string) {
+	for depth := 0; depth < maxHeritageDepth && base != ""; depth++ {
+		f := s.read(file)
+		if f == nil {
+			return nil, ""
+		}
+		idx := f.declared("class", base)
+		if len(idx) == 0 {
+			ref, remote, ok := importedName(s.fileImports(file), base)
+			if !ok {
+				return nil, ""
+			}
+			target := s.resolve(file, ref.spec)
+			if target == "" {
+				return nil, ""
+			}
+			file, base = target, remote
+			continue
+		}
+		st := f.stmts[idx[0]]
+		if ctors := constructors(f.membersOf(idx[0])); len(ctors) > 0 {
+			return ctors, base
+		}
+		base = classBase(st.text)
+	}
+	return nil, ""
+}
+
+// addClass emits a class and its members, its signature holding its
+// constructors.
+func (s *Scanner) addClass(name, file string, st statement) {
+	mems := parseMembers(body(st.raw))
+	ctors, from := constructors(mems), ""
+	if len(ctors) == 0 {
+		if base := classBase(st.text); base != "" {
+			ctors, from = s.inheritedConstructors(file, base)
+		}
+	}
+	s.add(model.Symbol{Name: name, Kind: "class", Signature: classSignature(st.text, ctors, from), Doc: st.doc, File: file})
+	for _, mem := range mems {
+		s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: file})
+	}
+}

@@ -1,0 +1,108 @@
+package npm
+
+import (
+	"strings"
+	"testing"
+)
+
+// scanFiles scans index.d.ts of files and returns its symbols by name.
+func scanFiles(files map[string]string) map[string]string {
+	syms := (&Scanner{Read: func(n string) ([]byte, bool) { b, ok := files[n]; return []byte(b), ok }, DefaultName: "pkg"}).Scan("index.d.ts")
+	out := map[string]string{}
+	for _, s := range syms {
+		out[s.Kind+" "+s.Name] = s.Signature
+	}
+	return out
+}
+
+func TestScannerDeclarationShapes(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		sym   string   // kind and name of the symbol looked at
+		has   []string // what its signature holds
+		lacks []string // what it must not hold
+	}{{
+		name: "a class shows its constructor overloads and whole generics",
+		files: map[string]string{"index.d.ts": `export declare class Redis<R extends Mode = "legacy"> extends Commander<{
+    type: "default";
+}> implements Handled {
+    constructor(port: number, host: string);
+    constructor(options: Options);
+    constructor();
+    connect(): Promise<void>;
+}`},
+		sym: "class Redis",
+		has: []string{`class Redis<R extends Mode = "legacy"> extends Commander<{`, `type: "default";`, "implements Handled {",
+			"    constructor(port: number, host: string);\n    constructor(options: Options);\n    constructor();"},
+		lacks: []string{"connect("},
+	}, {
+		name: "a client without a constructor shows the one it inherits, across files",
+		files: map[string]string{
+			"index.d.ts": "import { Base } from './base.js';\nexport declare class Client extends Base<Opts> implements X {\n  messages: Messages;\n}",
+			"base.d.ts":  "export declare class Base<T> {\n  constructor({ apiKey, ...opts }?: T);\n}",
+		},
+		sym: "class Client",
+		has: []string{"class Client extends Base<Opts> implements X {", "// constructor inherited from Base", "constructor({ apiKey, ...opts }?: T);"},
+	}, {
+		name:  "a class without constructors keeps its header",
+		files: map[string]string{"index.d.ts": "export declare class Plain<T = {}> { x: T }"},
+		sym:   "class Plain",
+		has:   []string{"class Plain<T = {}> { … }"},
+	}, {
+		name:  "statements without semicolons end where the next declaration starts",
+		files: map[string]string{"index.d.ts": "export = f;\ndeclare function f (a?: string): f.D\n\ndeclare function f (a?: string, b?: number): f.D\n\ndeclare namespace f {\n  class D {\n    format(t?: string): string\n  }\n}\n"},
+		sym:   "function pkg",
+		has:   []string{"function f (a?: string): f.D\nfunction f (a?: string, b?: number): f.D"},
+		lacks: []string{"namespace", "declare function"},
+	}, {
+		name:  "the merged namespace's class members are found",
+		files: map[string]string{"index.d.ts": "export = f;\ndeclare function f (a?: string): f.D\n\ndeclare namespace f {\n  class D {\n    format(t?: string): string\n  }\n}\n"},
+		sym:   "method pkg.D.format",
+		has:   []string{"format(t?: string): string"},
+	}, {
+		name: "names imported from an export= namespace are its members",
+		files: map[string]string{
+			"index.d.ts": "export type { Argv, Options } from './main.js';\ndeclare const factory: () => void;\nexport default factory;",
+			"main.d.ts":  "declare namespace yargs {\n  interface Argv<T = {}> {\n    command(cmd: string, desc: string): Argv<T>;\n  }\n  interface Hidden {}\n}\nexport = yargs;",
+		},
+		sym: "method Argv.command",
+		has: []string{"command(cmd: string, desc: string): Argv<T>"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			syms := scanFiles(tt.files)
+			sig, ok := syms[tt.sym]
+			if !ok {
+				var names []string
+				for n := range syms {
+					names = append(names, n)
+				}
+				t.Fatalf("no %s among %q", tt.sym, names)
+			}
+			for _, h := range tt.has {
+				if !strings.Contains(sig, h) {
+					t.Errorf("signature lacks %q:\n%s", h, sig)
+				}
+			}
+			for _, l := range tt.lacks {
+				if strings.Contains(sig, l) {
+					t.Errorf("signature holds %q:\n%s", l, sig)
+				}
+			}
+		})
+	}
+}
+
+func TestScannerYargsLeavesUnaskedMembers(t *testing.T) {
+	syms := scanFiles(map[string]string{
+		"index.d.ts": "export type { Argv } from './main.js';",
+		"main.d.ts":  "declare namespace yargs {\n  interface Argv {}\n  interface Hidden {}\n}\nexport = yargs;",
+	})
+	if _, ok := syms["interface Hidden"]; ok {
+		t.Errorf("a member not exported was listed: %v", syms)
+	}
+	if _, ok := syms["interface Argv"]; !ok {
+		t.Errorf("Argv missing: %v", syms)
+	}
+}
