@@ -319,6 +319,10 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 			s.add(model.Symbol{Name: name, Kind: "function", Signature: sig, Doc: st.doc, File: sc.file})
 			return
 		}
+		if k, sig, doc := s.typeofDeclaration(sc.file, typeOf(t), final); k != "" {
+			s.add(model.Symbol{Name: name, Kind: k, Signature: sig, Doc: firstSet(st.doc, doc), File: sc.file})
+			return
+		}
 	}
 	switch kind {
 	case "class":
@@ -331,6 +335,7 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 		for _, mem := range parseMembers(body(st.raw)) {
 			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: sc.file, Hidden: true})
 		}
+		s.inheritLocal(name, sc.file, t)
 		if s.External != nil {
 			s.inheritExternal(name, sc.file, t)
 		}

@@ -172,3 +172,66 @@ func (s *Scanner) addClass(name, file string, st statement) {
 		s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: file})
 	}
 }
+
+// typeofDeclaration documents "const X: typeof Y" (ws's WebSocketServer:
+// typeof Server, vue's computed: typeof computed$1) by what Y is: a class
+// or function declared in file, or imported into it from another of the
+// package's files. It returns the kind and signature, or "" when Y is
+// neither.
+func (s *Scanner) typeofDeclaration(file, typ, final string) (kind, sig, doc string) {
+	name, ok := strings.CutPrefix(strings.TrimSpace(typ), "typeof ")
+	if !ok || !typeNameRE.MatchString(name) || strings.Contains(name, ".") {
+		return "", "", ""
+	}
+	for hop := 0; hop < 3; hop++ {
+		f := s.read(file)
+		if f == nil {
+			return "", "", ""
+		}
+		if idx := f.declared("class", name); len(idx) > 0 {
+			st := f.stmts[idx[0]]
+			ctors, from := constructors(f.membersOf(idx[0])), ""
+			if len(ctors) == 0 {
+				ctors, from = s.inheritedConstructors(file, classBase(st.text))
+			}
+			return "class", "const " + final + ": typeof " + name + "\n\n" + classSignature(st.text, ctors, from), st.doc
+		}
+		if sig := typeofFunction(f.stmts, "typeof "+name, final); sig != "" {
+			for _, i := range f.declared("function", name) {
+				doc = f.stmts[i].doc
+				break
+			}
+			return "function", sig, doc
+		}
+		ref, remote, ok := importedName(s.fileImports(file), name)
+		if !ok {
+			return "", "", ""
+		}
+		if file = s.resolve(file, ref.spec); file == "" {
+			return "", "", ""
+		}
+		name = remote
+	}
+	return "", "", ""
+}
+
+// inheritLocal gives the interface owner (declared by text t in file) the
+// members of the interfaces and classes it extends that the package
+// declares itself (axios's AxiosInstance extends the class Axios), as
+// hidden members; those it declares win.
+func (s *Scanner) inheritLocal(owner, file, t string) {
+	imports := s.fileImports(file)
+	for _, base := range heritage(t) {
+		if ref, remote, ok := importedName(imports, base); ok {
+			if strings.HasPrefix(ref.spec, ".") {
+				if target := s.resolve(file, ref.spec); target != "" {
+					s.inheritFrom(owner, target, remote, 1, map[string]bool{})
+				}
+			}
+			continue
+		}
+		if !strings.Contains(base, ".") {
+			s.inheritFrom(owner, file, base, 1, map[string]bool{file + "\x00" + owner[strings.LastIndexByte(owner, '.')+1:]: true})
+		}
+	}
+}

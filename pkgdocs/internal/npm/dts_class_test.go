@@ -68,6 +68,24 @@ func TestScannerDeclarationShapes(t *testing.T) {
 		},
 		sym: "method Argv.command",
 		has: []string{"command(cmd: string, desc: string): Argv<T>"},
+	}, {
+		name:  "a const typed by a class is documented as the class",
+		files: map[string]string{"index.d.ts": "declare class Server<T = X> extends EventEmitter {\n  constructor(options?: Options, cb?: () => void);\n  close(): void;\n}\nexport { type Server };\nexport const WebSocketServer: typeof Server;\nexport interface WebSocketServer extends Server {}\n"},
+		sym:   "class WebSocketServer",
+		has:   []string{"const WebSocketServer: typeof Server", "class Server<T = X> extends EventEmitter {", "constructor(options?: Options, cb?: () => void);"},
+	}, {
+		name:  "an interface extending a class of the package gets its members",
+		files: map[string]string{"index.d.ts": "declare class Server {\n  close(cb?: () => void): void;\n}\nexport const WebSocketServer: typeof Server;\nexport interface WebSocketServer extends Server {}\n"},
+		sym:   "method WebSocketServer.close",
+		has:   []string{"close(cb?: () => void): void"},
+	}, {
+		name: "a const typed by an imported function is documented as the function",
+		files: map[string]string{
+			"index.d.ts":      "import { computed as computed$1 } from './reactivity.js';\nexport declare const computed: typeof computed$1;\n",
+			"reactivity.d.ts": "/** Takes a getter. */\nexport declare function computed<T>(getter: () => T): ComputedRef<T>;\n",
+		},
+		sym: "function computed",
+		has: []string{"function computed<T>(getter: () => T): ComputedRef<T>"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -62,7 +62,7 @@ func (s *Scanner) inheritFrom(owner, file, name string, depth int, seen map[stri
 		return
 	}
 	var bases []string
-	for _, i := range f.declared("interface", name) {
+	for _, i := range append(f.declared("interface", name), f.declared("class", name)...) {
 		for _, mem := range f.membersOf(i) {
 			sig := mem.sig
 			if alias := aliasOf(f, mem); alias != "" {

@@ -107,7 +107,9 @@ func describeInstalled(project, name, subpath, dir string) (*model.Package, erro
 	}
 	pkg.Name, pkg.Version, pkg.Ecosystem = name, ver.Version, model.NPM
 	pkg.Registry, pkg.SourceURL, pkg.ResolvedFrom = "local", dir, "installed node_modules"
-	pkg.Deprecated = string(ver.Deprecated)
+	if ver.Deprecated != "" {
+		pkg.Deprecated = string(ver.Deprecated)
+	}
 	pkg.Install = fmt.Sprintf("```sh\nnpm install %s@%s\n```", name, ver.Version)
 	return pkg, nil
 }

@@ -199,7 +199,9 @@ func (s *Source) describe(ctx context.Context, req Request, subpath string) (*mo
 			addJSAPI(pkg, js, req.Name+"@"+vd.Version)
 		}
 	}
-	pkg.Deprecated = string(vd.Deprecated)
+	if vd.Deprecated != "" {
+		pkg.Deprecated = string(vd.Deprecated) // the registry's word wins over the README's
+	}
 	pkg.Name, pkg.Version, pkg.Ecosystem = req.Name, vd.Version, model.NPM
 	pkg.Registry = hostOf(reg)
 	pkg.SourceURL = vd.Dist.Tarball
