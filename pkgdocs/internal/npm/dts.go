@@ -3,6 +3,7 @@ package npm
 import (
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,18 +54,19 @@ type Scanner struct {
 	parsedBefore map[string]*dtsFile
 	MaxFiles     int // default 300
 
-	visited  map[string]bool
-	files    int // scans so far, bounded by 20*MaxFiles
-	hidden   int // hidden symbols so far, bounded by 4*MaxSymbols
-	out      []model.Symbol
-	index    map[string]int       // symbol name+kind -> position in out
-	ifaces   map[string][]member  // interface members, merged across declarations
-	promote  []promotion          // values typed by an interface, exported by "export ="
-	promoted map[string]bool      // interfaces whose members became functions
-	parsed   map[string]*dtsFile  // parsed files by path
-	readLog  map[string]struct{}  // every file read, for fixture trimming
-	modules  map[string]bool      // ambient module names already emitted
-	ambients map[string]*ambientM // ambient module bodies by name, for non-relative re-exports
+	visited   map[string]bool
+	files     int // scans so far, bounded by 20*MaxFiles
+	hidden    int // hidden symbols so far, bounded by 4*MaxSymbols
+	out       []model.Symbol
+	index     map[string]int       // symbol name+kind -> position in out
+	overloads map[int][]string     // the signatures of symbols declared more than once, by position in out
+	ifaces    map[string][]member  // interface members, merged across declarations
+	promote   []promotion          // values typed by an interface, exported by "export ="
+	promoted  map[string]bool      // interfaces whose members became functions
+	parsed    map[string]*dtsFile  // parsed files by path
+	readLog   map[string]struct{}  // every file read, for fixture trimming
+	modules   map[string]bool      // ambient module names already emitted
+	ambients  map[string]*ambientM // ambient module bodies by name, for non-relative re-exports
 }
 
 // ambientM is the body of one ambient module declaration.
@@ -101,11 +103,15 @@ func (s *Scanner) Scan(entry string) []model.Symbol {
 		s.MaxFiles = 300
 	}
 	s.visited, s.index, s.ifaces = map[string]bool{}, map[string]int{}, map[string][]member{}
+	s.overloads = map[int][]string{}
 	s.promoted, s.parsed, s.modules = map[string]bool{}, map[string]*dtsFile{}, map[string]bool{}
 	s.ambients, s.readLog = map[string]*ambientM{}, map[string]struct{}{}
 	s.out, s.hidden, s.files = nil, 0, 0
 	s.scanFile(path.Clean(entry), nil, "")
 	s.applyPromotions()
+	for i, sigs := range s.overloads {
+		s.out[i].Signature = commonFirst(sigs)
+	}
 	out := s.out[:0:0]
 	for _, sym := range s.out {
 		if sym.Kind == "interface" && s.promoted[sym.Name[strings.LastIndexByte(sym.Name, '.')+1:]] {
@@ -415,8 +421,13 @@ func (s *Scanner) add(sym model.Symbol) {
 	}
 	if i, ok := s.index[key]; ok {
 		prev := &s.out[i]
-		if callable(sym.Kind) && !strings.Contains("\n"+prev.Signature+"\n", "\n"+sym.Signature+"\n") && strings.Count(prev.Signature, "\n") < 40 {
-			prev.Signature += "\n" + sym.Signature
+		if callable(sym.Kind) && len(s.overloads[i]) < 4*maxOverloadLines {
+			if s.overloads[i] == nil {
+				s.overloads[i] = []string{prev.Signature}
+			}
+			if !slices.Contains(s.overloads[i], sym.Signature) {
+				s.overloads[i] = append(s.overloads[i], sym.Signature)
+			}
 		}
 		if prev.Doc == "" {
 			prev.Doc = sym.Doc

@@ -50,7 +50,7 @@ func classSignature(t string, ctors []member, base string) string {
 	if base != "" {
 		b.WriteString("    // constructor inherited from " + base + "\n")
 	}
-	for i, c := range ctors {
+	for i, c := range constructorsCommonFirst(ctors) {
 		if i == maxConstructorLines {
 			b.WriteString("    // …\n")
 			break

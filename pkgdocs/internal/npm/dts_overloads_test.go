@@ -1,0 +1,32 @@
+package npm
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCommonFirst(t *testing.T) {
+	tests := []struct {
+		name  string
+		sigs  []string
+		first string
+	}{
+		{"event names come after the general listener", []string{`on(event: "message", cb: (m: string) => void): this`, `on(event: string | symbol, listener: (...args: any[]) => void): this`}, "on(event: string | symbol"},
+		{"flag values come after the plain options", []string{"verify(token: string, options: VerifyOptions & { complete: true }): Jwt", "verify(token: string, options?: VerifyOptions): Jwt | string"}, "verify(token: string, options?: VerifyOptions)"},
+		{"declaration order otherwise", []string{"useState<S>(initialState: S | (() => S)): [S, Dispatch<S>]", "useState<S = undefined>(): [S | undefined, Dispatch<S>]"}, "useState<S>(initialState"},
+		{"a literal in the return type is no specialisation", []string{`f(a: string): "x"`, `f(a: "y"): string`}, `f(a: string): "x"`},
+	}
+	for _, tt := range tests {
+		if got := commonFirst(tt.sigs); !strings.HasPrefix(got, tt.first) || strings.Count(got, "\n") != len(tt.sigs)-1 {
+			t.Errorf("%s: got\n%s", tt.name, got)
+		}
+	}
+	var many []string
+	for i := 0; i < 60; i++ {
+		many = append(many, `on(event: "e`+strings.Repeat("x", i)+`", cb: () => void): this`)
+	}
+	many = append(many, "on(event: string, cb: () => void): this")
+	if got := commonFirst(many); !strings.HasPrefix(got, "on(event: string,") || strings.Count(got, "\n") > maxOverloadLines {
+		t.Errorf("a long list: %d lines, first %q", strings.Count(got, "\n")+1, firstLine(got))
+	}
+}
