@@ -129,16 +129,15 @@ func (s *Source) describe(ctx context.Context, req Request, subpath string) (*mo
 	if err != nil {
 		return nil, err
 	}
+	view := resolveProject(req.ProjectPath, req.Name)
 	// A copy installed in the project answers before any network.
-	if req.ProjectPath != "" {
-		if dir := installedDir(req.ProjectPath, req.Name); dir != "" {
-			pkg, err := describeInstalled(req.ProjectPath, req.Name, subpath, dir)
-			if errors.Is(err, ErrNotFound) {
-				return nil, err
-			}
-			if err == nil && (req.Version == "" || req.Version == pkg.Version) {
-				return pkg, nil
-			}
+	if view.dir != "" {
+		pkg, err := describeInstalled(view, subpath)
+		if errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+		if err == nil && (req.Version == "" || req.Version == pkg.Version) {
+			return pkg, nil
 		}
 	}
 	if s.Offline {
@@ -146,10 +145,8 @@ func (s *Source) describe(ctx context.Context, req Request, subpath string) (*mo
 	}
 	reg := cfg.Registry(req.Name)
 	version, how := req.Version, "explicit"
-	if version == "" && req.ProjectPath != "" {
-		if v, from := lockedVersion(req.ProjectPath, req.Name); v != "" {
-			version, how = v, from
-		}
+	if version == "" && view.version != "" {
+		version, how = view.version, view.from
 	}
 	if version == "" {
 		version, how = "latest", "dist-tag latest"
