@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-
 )
 
 // packageLockVersion reads package-lock.json v1 (dependencies) or v2/v3

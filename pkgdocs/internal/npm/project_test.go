@@ -25,7 +25,7 @@ func TestResolveProject(t *testing.T) {
 	write("yarnapp/package.json", `{"dependencies": {"y": "^1.2.0"}}`)
 	write("yarnapp/yarn.lock", "\"y@^1.0.0\":\n  version \"1.0.0\"\n\n\"y@^1.2.0\":\n  version \"1.2.5\"\n")
 	tests := []struct {
-		name, project, pkg       string
+		name, project, pkg        string
 		dir, types, version, from string
 		spec                      string
 	}{
