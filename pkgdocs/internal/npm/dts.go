@@ -220,7 +220,7 @@ func (s *Scanner) statements(f *dtsFile, stmts []statement, sc scope) {
 				s.statements(f, splitStatements(body(st.raw)), scope{file: sc.file, ambient: true})
 			}
 		case localExpRE.MatchString(t):
-			s.exportImported(sc, ex, localExpRE.FindStringSubmatch(t)[1])
+			s.exportImported(sc, ex, f.exports.imports, localExpRE.FindStringSubmatch(t)[1])
 		default:
 			s.declaration(f, st, sc, ex)
 		}
@@ -228,14 +228,18 @@ func (s *Scanner) statements(f *dtsFile, stmts []statement, sc scope) {
 }
 
 // exportImported follows "export { a, b as c }" of names the file imported
-// from another of the package's files.
-func (s *Scanner) exportImported(sc scope, ex exports, list string) {
+// from another of the package's files; inside a namespace the names are
+// those the file imports (fileImports), as SDK clients export their
+// resources ("namespace Anthropic { export { Messages as Messages } }").
+func (s *Scanner) exportImported(sc scope, ex exports, fileImports map[string]importRef, list string) {
 	byTarget := map[string]map[string]string{}
 	var order []string
 	for local, as := range parseSpecifiers(list) {
 		imp, ok := ex.imports[local]
 		if !ok {
-			continue
+			if imp, ok = fileImports[local]; !ok {
+				continue
+			}
 		}
 		final, ok := rename(sc.only, as)
 		if !ok {
@@ -372,11 +376,12 @@ func (s *Scanner) ambientModule(sc scope, name string, st statement) {
 		// under another name, emitted when that one is.
 		return
 	}
-	if s.modules[short] {
-		return
+	if !s.modules[short] {
+		s.modules[short] = true
+		s.add(model.Symbol{Name: short, Kind: "module", Signature: `declare module "` + name + `"`, Doc: st.doc, File: sc.file})
 	}
-	s.modules[short] = true
-	s.add(model.Symbol{Name: short, Kind: "module", Signature: `declare module "` + name + `"`, Doc: st.doc, File: sc.file})
+	// A module declared again (mongoose's types/models.d.ts adds Model
+	// to "declare module 'mongoose'") merges with the first declaration.
 	s.statements(&dtsFile{file: sc.file}, stmts, scope{file: sc.file, prefix: short + ".", ambient: true})
 }
 

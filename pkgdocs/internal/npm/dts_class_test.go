@@ -86,6 +86,22 @@ func TestScannerDeclarationShapes(t *testing.T) {
 		},
 		sym: "function computed",
 		has: []string{"function computed<T>(getter: () => T): ComputedRef<T>"},
+	}, {
+		name: "a namespace exports names its file imports (SDK resources)",
+		files: map[string]string{
+			"index.d.ts":    "import { Messages } from './messages.js';\nexport declare class Client {\n  messages: Messages;\n}\nexport declare namespace Client {\n  export { Messages as Messages };\n}\n",
+			"messages.d.ts": "export declare class Messages {\n  create(params: Params): Promise<Message>;\n}\n",
+		},
+		sym: "method Client.Messages.create",
+		has: []string{"create(params: Params): Promise<Message>"},
+	}, {
+		name: "an ambient module declared again merges with the first",
+		files: map[string]string{
+			"index.d.ts":  "/// <reference path=\"./models.d.ts\" />\ndeclare module 'mongoose' {\n  export function model(name: string): Model;\n}\n",
+			"models.d.ts": "declare module 'mongoose' {\n  export interface Model {\n    find(filter?: Filter): Query;\n  }\n}\n",
+		},
+		sym: "method mongoose.Model.find",
+		has: []string{"find(filter?: Filter): Query"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
