@@ -62,31 +62,35 @@ func classSignature(t string, ctors []member, base string) string {
 }
 
 // dedent re-indents the continuation lines of a member declared over
-// several lines to four spaces more than its first line.
+// several lines: four spaces more than its first line, and a last line
+// that closes what the first opened ("): Argv<T>") in line with it.
 func dedent(sig string) string {
 	lines := strings.Split(sig, "\n")
 	if len(lines) == 1 {
 		return sig
 	}
+	last := len(lines) - 1
+	closer := isCloser(lines[last])
 	common := -1
-	for _, l := range lines[1:] {
-		if strings.TrimSpace(l) == "" {
+	for i, l := range lines[1:] {
+		if strings.TrimSpace(l) == "" || closer && i+1 == last {
 			continue
 		}
-		n := len(l) - len(strings.TrimLeft(l, " \t"))
-		if common < 0 || n < common {
+		if n := len(l) - len(strings.TrimLeft(l, " \t")); common < 0 || n < common {
 			common = n
 		}
 	}
 	for i := 1; i < len(lines); i++ {
-		l := lines[i]
-		if len(l) >= common && common > 0 {
-			l = l[common:]
+		l := strings.TrimRight(lines[i], " \t")
+		switch {
+		case strings.TrimSpace(l) == "":
+			l = ""
+		case closer && i == last:
+			l = strings.TrimSpace(l)
+		default:
+			l = "    " + l[min(common, len(l)-len(strings.TrimLeft(l, " \t"))):]
 		}
-		if strings.TrimSpace(l) != "" && !(i == len(lines)-1 && isCloser(l)) {
-			l = "    " + l
-		}
-		lines[i] = strings.TrimRight(l, " \t")
+		lines[i] = l
 	}
 	return strings.Join(lines, "\n")
 }
@@ -170,6 +174,13 @@ func (s *Scanner) addClass(name, file string, st statement) {
 	s.add(model.Symbol{Name: name, Kind: "class", Signature: classSignature(st.text, ctors, from), Doc: st.doc, File: file})
 	for _, mem := range mems {
 		s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: file})
+	}
+	// The members of a base class the package declares are found on the
+	// subclass (pg's Client.query, declared by ClientBase), as hidden
+	// members: its own win.
+	if base := classBase(st.text); base != "" {
+		short := name[strings.LastIndexByte(name, '.')+1:]
+		s.inheritLocal(name, file, "interface "+short+" extends "+base+" {}")
 	}
 }
 

@@ -102,6 +102,11 @@ func TestScannerDeclarationShapes(t *testing.T) {
 		},
 		sym: "method mongoose.Model.find",
 		has: []string{"find(filter?: Filter): Query"},
+	}, {
+		name:  "a subclass finds the members of its base class; continuation lines are re-indented",
+		files: map[string]string{"index.d.ts": "declare class ClientBase {\n    query<R>(\n            text: string,\n            values?: unknown[],\n        ): Promise<R>;\n}\nexport declare class Client extends ClientBase {\n    constructor(config?: string);\n}\n"},
+		sym:   "method Client.query",
+		has:   []string{"query<R>(\n    text: string,\n    values?: unknown[],\n): Promise<R>"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -211,7 +211,7 @@ func parseMembers(b string) []member {
 		if !accessor && (strings.HasPrefix(after, "(") || strings.HasPrefix(after, "<")) {
 			kind = "method"
 		}
-		out = append(out, member{name: strings.Trim(name, `"'`), kind: kind, sig: t, doc: st.doc})
+		out = append(out, member{name: strings.Trim(name, `"'`), kind: kind, sig: dedent(t), doc: st.doc})
 	}
 	return out
 }
