@@ -349,6 +349,8 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 		if s.External != nil {
 			s.inheritExternal(name, sc.file, t)
 		}
+	case "function":
+		s.add(model.Symbol{Name: name, Kind: kind, Signature: wholeSignature(t), Doc: st.doc, File: sc.file})
 	default:
 		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
 	}
@@ -590,13 +592,38 @@ func resolveDTS(from, spec string, read func(string) ([]byte, bool)) string {
 // signature shortens a declaration for display: bodies of classes,
 // interfaces and namespaces beyond 30 lines are elided.
 func signature(t string) string {
+	return elide(signature0(t), maxBodyLines)
+}
+
+// Lines a signature is shown in: a declaration with a body (interface,
+// type, enum) is elided past maxBodyLines; a function's or a class
+// header's generics and parameters are shown whole up to maxWholeLines
+// (vue's defineComponent, mongoose's Schema<…>).
+const (
+	maxBodyLines  = 30
+	maxWholeLines = 200
+)
+
+// wholeSignature is signature for declarations shown whole: functions and
+// class headers.
+func wholeSignature(t string) string {
+	return elide(signature0(t), maxWholeLines)
+}
+
+// signature0 is signature without elision.
+func signature0(t string) string {
 	t = strings.TrimSuffix(strings.TrimSpace(t), ";")
 	for _, kw := range []string{"export ", "default ", "declare "} {
 		t = strings.TrimPrefix(t, kw)
 	}
+	return t
+}
+
+// elide keeps at most limit lines of t, with its last line.
+func elide(t string, limit int) string {
 	lines := strings.Split(t, "\n")
-	if len(lines) > 30 {
-		lines = append(lines[:29], "  // …", lines[len(lines)-1])
+	if len(lines) > limit {
+		lines = append(lines[:limit-1], "  // …", lines[len(lines)-1])
 	}
 	return strings.Join(lines, "\n")
 }
@@ -604,7 +631,7 @@ func signature(t string) string {
 // header is a namespace's or module's first line, its body elided.
 func header(t string) string {
 	if i := bodyStart(t); i >= 0 {
-		return signature(strings.TrimSpace(t[:i])) + " { … }"
+		return wholeSignature(strings.TrimSpace(t[:i])) + " { … }"
 	}
 	return signature(t)
 }
@@ -624,7 +651,7 @@ func typeofFunction(stmts []statement, typ, name string) string {
 	var sigs []string
 	for _, st := range stmts {
 		if m := declRE.FindStringSubmatch(st.text); m != nil && m[2] == fn && declKind(m[1]) == "function" {
-			sig := signature(st.text)
+			sig := wholeSignature(st.text)
 			sigs = append(sigs, strings.Replace(sig, "function "+fn, "function "+name, 1))
 		}
 	}

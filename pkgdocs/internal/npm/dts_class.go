@@ -41,7 +41,7 @@ func classSignature(t string, ctors []member, base string) string {
 	if i := bodyStart(head); i >= 0 {
 		head = strings.TrimSpace(head[:i])
 	}
-	head = signature(head)
+	head = wholeSignature(head)
 	if len(ctors) == 0 {
 		return head + " { … }"
 	}

@@ -107,6 +107,12 @@ func TestScannerDeclarationShapes(t *testing.T) {
 		files: map[string]string{"index.d.ts": "declare class ClientBase {\n    query<R>(\n            text: string,\n            values?: unknown[],\n        ): Promise<R>;\n}\nexport declare class Client extends ClientBase {\n    constructor(config?: string);\n}\n"},
 		sym:   "method Client.query",
 		has:   []string{"query<R>(\n    text: string,\n    values?: unknown[],\n): Promise<R>"},
+	}, {
+		name:  "a long generic function is shown whole",
+		files: map[string]string{"index.d.ts": "export declare function define<\n" + strings.Repeat("  P extends string = string,\n", 40) + "  Last = never\n>(options: P): Component<Last>;\n"},
+		sym:   "function define",
+		has:   []string{"  Last = never\n>(options: P): Component<Last>"},
+		lacks: []string{"// …"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
