@@ -141,12 +141,8 @@ func (s *Scanner) inheritedConstructors(file, base string) ([]member, string) {
 		}
 		idx := f.declared("class", base)
 		if len(idx) == 0 {
-			ref, remote, ok := importedName(s.fileImports(file), base)
+			target, remote, ok := s.importedDeclaration(file, base)
 			if !ok {
-				return nil, ""
-			}
-			target := s.resolve(file, ref.spec)
-			if target == "" {
 				return nil, ""
 			}
 			file, base = target, remote
@@ -231,18 +227,37 @@ func (s *Scanner) typeofDeclaration(file, typ, final string) (kind, sig, doc str
 // declares itself (axios's AxiosInstance extends the class Axios), as
 // hidden members; those it declares win.
 func (s *Scanner) inheritLocal(owner, file, t string) {
-	imports := s.fileImports(file)
 	for _, base := range heritage(t) {
-		if ref, remote, ok := importedName(imports, base); ok {
-			if strings.HasPrefix(ref.spec, ".") {
-				if target := s.resolve(file, ref.spec); target != "" {
-					s.inheritFrom(owner, target, remote, 1, map[string]bool{})
-				}
-			}
+		if target, remote, ok := s.importedDeclaration(file, base); ok {
+			s.inheritFrom(owner, target, remote, 1, map[string]bool{})
 			continue
 		}
 		if !strings.Contains(base, ".") {
 			s.inheritFrom(owner, file, base, 1, map[string]bool{file + "\x00" + owner[strings.LastIndexByte(owner, '.')+1:]: true})
 		}
 	}
+}
+
+// importedDeclaration finds where a name that file imports from another
+// of the package's files is declared: the file and the name there, for
+// named imports and for default ones ("import Commander from
+// \"./utils/Commander\"", whose file says "export default Commander").
+func (s *Scanner) importedDeclaration(file, name string) (string, string, bool) {
+	ref, ok := s.fileImports(file)[name]
+	if !ok || ref.name == "*" || !strings.HasPrefix(ref.spec, ".") {
+		return "", "", false
+	}
+	target := s.resolve(file, ref.spec)
+	if target == "" {
+		return "", "", false
+	}
+	if ref.name != "default" {
+		return target, ref.name, true
+	}
+	f := s.read(target)
+	if f == nil {
+		return "", "", false
+	}
+	local := firstSet(f.exports.defaultOf, f.exports.equals)
+	return target, local, local != ""
 }

@@ -113,6 +113,15 @@ func TestScannerDeclarationShapes(t *testing.T) {
 		sym:   "function define",
 		has:   []string{"  Last = never\n>(options: P): Component<Last>"},
 		lacks: []string{"// …"},
+	}, {
+		name: "members come through default imports of base classes and interfaces (ioredis's Redis.set)",
+		files: map[string]string{
+			"index.d.ts":                "import Commander from './utils/Commander';\nexport declare class Redis extends Commander<{ type: 'default' }> {\n  constructor();\n}\n",
+			"utils/Commander.d.ts":      "import RedisCommander from './RedisCommander';\ndeclare class Commander<C> {\n  sendCommand(c: unknown): unknown;\n}\ninterface Commander<C> extends RedisCommander<C> {\n}\nexport default Commander;\n",
+			"utils/RedisCommander.d.ts": "interface RedisCommander<C> {\n  set(key: string, value: string, nx: 'NX'): R;\n  set(key: string, value: string, callback?: Callback<'OK'>): R;\n}\nexport default RedisCommander;\n",
+		},
+		sym: "method Redis.set",
+		has: []string{"set(key: string, value: string, callback?: Callback<'OK'>): R\nset(key: string, value: string, nx: 'NX'): R"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -74,6 +74,10 @@ func (s *Scanner) inheritFrom(owner, file, name string, depth int, seen map[stri
 	}
 	imports := s.fileImports(file)
 	for _, base := range bases {
+		if target, remote, ok := s.importedDeclaration(file, base); ok {
+			s.inheritFrom(owner, target, remote, depth+1, seen)
+			continue
+		}
 		if ref, remote, ok := importedName(imports, base); ok {
 			if target := s.resolve(file, ref.spec); target != "" {
 				s.inheritFrom(owner, target, remote, depth+1, seen)

@@ -9,17 +9,19 @@ import (
 // maxOverloadLines bounds the lines of one symbol's overload signatures.
 const maxOverloadLines = 40
 
-// literalParamRE matches a parameter list specialised by a literal type:
-// an event name ("message"), a flag (complete: true, showInHelp: false).
-var literalParamRE = regexp.MustCompile(`["']|[:|&(,]\s*(?:true|false)\b`)
+// literalParamRE matches a parameter or property typed by a literal: an
+// event name (event: "message"), a token (secondsToken: 'EX'), a flag
+// (complete: true, showInHelp: false); not a literal inside another type
+// (callback?: Callback<"OK">).
+var literalParamRE = regexp.MustCompile(`[\w$]\??\s*:\s*(?:["']|(?:true|false)\b)`)
 
-// specialised reports whether an overload's parameters use literal
-// types: the forms for one event or one flag value, which TypeScript
-// requires before the general form and a reader needs after it.
-func specialised(sig string) bool {
+// specialised counts the literal-typed parameters of an overload: the
+// forms for one event, token or flag value, which TypeScript requires
+// before the general form and a reader needs after it.
+func specialised(sig string) int {
 	open := strings.IndexByte(sig, '(')
 	if open < 0 {
-		return false
+		return 0
 	}
 	depth := 0
 	for i := open; i < len(sig); i++ {
@@ -28,19 +30,20 @@ func specialised(sig string) bool {
 			depth++
 		case ')':
 			if depth--; depth == 0 {
-				return literalParamRE.MatchString(sig[open+1 : i])
+				return len(literalParamRE.FindAllStringIndex(sig[open+1:i], -1))
 			}
 		}
 	}
-	return literalParamRE.MatchString(sig[open+1:])
+	return len(literalParamRE.FindAllStringIndex(sig[open+1:], -1))
 }
 
 // commonFirst orders overloads for a reader: the general forms first, in
-// declaration order, then those specialised by literal types; at most
+// declaration order, then those specialised by literal types, the fewest
+// literals first; at most
 // maxOverloadLines lines in all, so a long list never hides the common form.
 func commonFirst(sigs []string) string {
 	ordered := append([]string(nil), sigs...)
-	sort.SliceStable(ordered, func(i, j int) bool { return !specialised(ordered[i]) && specialised(ordered[j]) })
+	sort.SliceStable(ordered, func(i, j int) bool { return specialised(ordered[i]) < specialised(ordered[j]) })
 	var b strings.Builder
 	lines := 0
 	for i, s := range ordered {
@@ -61,6 +64,6 @@ func commonFirst(sigs []string) string {
 // orders overloads.
 func constructorsCommonFirst(ctors []member) []member {
 	out := append([]member(nil), ctors...)
-	sort.SliceStable(out, func(i, j int) bool { return !specialised(out[i].sig) && specialised(out[j].sig) })
+	sort.SliceStable(out, func(i, j int) bool { return specialised(out[i].sig) < specialised(out[j].sig) })
 	return out
 }

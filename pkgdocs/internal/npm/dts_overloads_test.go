@@ -15,6 +15,7 @@ func TestCommonFirst(t *testing.T) {
 		{"flag values come after the plain options", []string{"verify(token: string, options: VerifyOptions & { complete: true }): Jwt", "verify(token: string, options?: VerifyOptions): Jwt | string"}, "verify(token: string, options?: VerifyOptions)"},
 		{"declaration order otherwise", []string{"useState<S>(initialState: S | (() => S)): [S, Dispatch<S>]", "useState<S = undefined>(): [S | undefined, Dispatch<S>]"}, "useState<S>(initialState"},
 		{"a literal in the return type is no specialisation", []string{`f(a: string): "x"`, `f(a: "y"): string`}, `f(a: string): "x"`},
+		{"nor one inside another type; fewer literals first", []string{`set(key: K, v: V, t: 'EX', n: 'NX'): R`, `set(key: K, v: V, t: 'EX'): R`, `set(key: K, v: V, callback?: Callback<"OK">): R`}, `set(key: K, v: V, callback?: Callback<"OK">): R` + "\n" + `set(key: K, v: V, t: 'EX'): R`},
 	}
 	for _, tt := range tests {
 		if got := commonFirst(tt.sigs); !strings.HasPrefix(got, tt.first) || strings.Count(got, "\n") != len(tt.sigs)-1 {
