@@ -60,6 +60,7 @@ type Scanner struct {
 	out       []model.Symbol
 	index     map[string]int       // symbol name+kind -> position in out
 	overloads map[int][]string     // the signatures of symbols declared more than once, by position in out
+	instances []instance           // constants typed by a class or interface
 	ifaces    map[string][]member  // interface members, merged across declarations
 	promote   []promotion          // values typed by an interface, exported by "export ="
 	promoted  map[string]bool      // interfaces whose members became functions
@@ -103,12 +104,13 @@ func (s *Scanner) Scan(entry string) []model.Symbol {
 		s.MaxFiles = 300
 	}
 	s.visited, s.index, s.ifaces = map[string]bool{}, map[string]int{}, map[string][]member{}
-	s.overloads = map[int][]string{}
+	s.overloads, s.instances = map[int][]string{}, nil
 	s.promoted, s.parsed, s.modules = map[string]bool{}, map[string]*dtsFile{}, map[string]bool{}
 	s.ambients, s.readLog = map[string]*ambientM{}, map[string]struct{}{}
 	s.out, s.hidden, s.files = nil, 0, 0
 	s.scanFile(path.Clean(entry), nil, "")
 	s.applyPromotions()
+	s.applyInstances()
 	for i, sigs := range s.overloads {
 		s.out[i].Signature = commonFirst(sigs)
 	}
@@ -332,6 +334,10 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 		if k, sig, doc := s.typeofDeclaration(sc.file, typeOf(t), final); k != "" {
 			s.add(model.Symbol{Name: name, Kind: k, Signature: sig, Doc: firstSet(st.doc, doc), File: sc.file})
 			return
+		}
+		if typ := typeOf(t); typeNameRE.MatchString(typ) && !strings.Contains(typ, ".") {
+			// const program: Command: program.command is Command.command.
+			s.instances = append(s.instances, instance{name: name, typ: sc.prefix + typ})
 		}
 	}
 	switch kind {

@@ -132,8 +132,10 @@ func classBase(t string) string {
 
 // inheritedConstructors finds the constructors of the class base, declared
 // in file or imported into it from another of the package's files, and of
-// its own bases in turn (a client class extending a base client).
+// its own bases in turn (a client class extending a base client); it
+// names the base as the subclass writes it.
 func (s *Scanner) inheritedConstructors(file, base string) ([]member, string) {
+	written := base // the name the subclass gives its base (ajv: AjvCore, declared as Ajv)
 	for depth := 0; depth < maxHeritageDepth && base != ""; depth++ {
 		f := s.read(file)
 		if f == nil {
@@ -150,7 +152,7 @@ func (s *Scanner) inheritedConstructors(file, base string) ([]member, string) {
 		}
 		st := f.stmts[idx[0]]
 		if ctors := constructors(f.membersOf(idx[0])); len(ctors) > 0 {
-			return ctors, base
+			return ctors, written
 		}
 		base = classBase(st.text)
 	}
@@ -260,4 +262,34 @@ func (s *Scanner) importedDeclaration(file, name string) (string, string, bool) 
 	}
 	local := firstSet(f.exports.defaultOf, f.exports.equals)
 	return target, local, local != ""
+}
+
+// instance is a constant typed by a class or interface of the package
+// ("export const program: Command").
+type instance struct {
+	name, typ string
+}
+
+// applyInstances makes the members of a constant's type found through the
+// constant: "program.command" is an alias of "Command.command".
+func (s *Scanner) applyInstances() {
+	if len(s.instances) == 0 {
+		return
+	}
+	byType := map[string][]string{}
+	for _, in := range s.instances {
+		byType[in.typ] = append(byType[in.typ], in.name)
+	}
+	for i := range s.out {
+		sym := &s.out[i]
+		dot := strings.LastIndexByte(sym.Name, '.')
+		if dot <= 0 {
+			continue
+		}
+		for _, name := range byType[sym.Name[:dot]] {
+			if len(sym.Aliases) < 8 {
+				sym.Aliases = append(sym.Aliases, name+sym.Name[dot:])
+			}
+		}
+	}
 }

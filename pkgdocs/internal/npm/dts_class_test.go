@@ -122,6 +122,19 @@ func TestScannerDeclarationShapes(t *testing.T) {
 		},
 		sym: "method Redis.set",
 		has: []string{"set(key: string, value: string, callback?: Callback<'OK'>): R\nset(key: string, value: string, nx: 'NX'): R"},
+	}, {
+		name: "an inherited constructor names the base as the subclass writes it",
+		files: map[string]string{
+			"index.d.ts": "import AjvCore from './core';\nexport default class Ajv extends AjvCore {\n  addVocabulary(): void;\n}\n",
+			"core.d.ts":  "export default class Ajv {\n  constructor(opts?: Options);\n}\n",
+		},
+		sym: "class Ajv",
+		has: []string{"// constructor inherited from AjvCore\n    constructor(opts?: Options);"},
+	}, {
+		name:  "a null address is a specialised form",
+		files: map[string]string{"index.d.ts": "export declare class WebSocket {\n  constructor(address: null);\n  constructor(address: string | URL, options?: Options);\n}\n"},
+		sym:   "class WebSocket",
+		has:   []string{"constructor(address: string | URL, options?: Options);\n    constructor(address: null);"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,4 +172,19 @@ func TestScannerYargsLeavesUnaskedMembers(t *testing.T) {
 	if _, ok := syms["interface Argv"]; !ok {
 		t.Errorf("Argv missing: %v", syms)
 	}
+}
+
+func TestScannerInstanceAliases(t *testing.T) {
+	syms := (&Scanner{Read: func(n string) ([]byte, bool) {
+		return []byte("export declare class Command {\n  command(name: string): Command;\n}\nexport declare const program: Command;\n"), n == "index.d.ts"
+	}}).Scan("index.d.ts")
+	for _, s := range syms {
+		if s.Name == "Command.command" {
+			if len(s.Aliases) != 1 || s.Aliases[0] != "program.command" {
+				t.Fatalf("aliases %q, want program.command", s.Aliases)
+			}
+			return
+		}
+	}
+	t.Fatal("Command.command missing")
 }

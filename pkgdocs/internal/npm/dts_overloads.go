@@ -11,9 +11,10 @@ const maxOverloadLines = 40
 
 // literalParamRE matches a parameter or property typed by a literal: an
 // event name (event: "message"), a token (secondsToken: 'EX'), a flag
-// (complete: true, showInHelp: false); not a literal inside another type
+// (complete: true, showInHelp: false), null (ws's address: null); not a
+// literal inside another type
 // (callback?: Callback<"OK">).
-var literalParamRE = regexp.MustCompile(`[\w$]\??\s*:\s*(?:["']|(?:true|false)\b)`)
+var literalParamRE = regexp.MustCompile(`[\w$]\??\s*:\s*(?:["']|(?:true|false|null)\b)`)
 
 // specialised counts the literal-typed parameters of an overload: the
 // forms for one event, token or flag value, which TypeScript requires
