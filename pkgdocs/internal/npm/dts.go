@@ -493,6 +493,11 @@ func declKind(k string) string {
 // reexport follows one "export … from" statement.
 func (s *Scanner) reexport(sc scope, st statement, m []string) {
 	target := s.resolve(sc.file, m[5])
+	if target == "" && m[3] != "" && sc.only == nil && !strings.HasPrefix(m[5], ".") {
+		// export * as promises from "node:fs/promises" in an ambient
+		// module: fs.promises.readFile is fs/promises.readFile.
+		s.instances = append(s.instances, instance{name: sc.prefix + m[3], typ: strings.TrimPrefix(m[5], "node:"), module: true})
+	}
 	if target == "" {
 		if amb, ok := s.ambients[m[5]]; ok && m[3] == "" && m[4] == "" {
 			// export * from "node:fs" inside another ambient module
@@ -613,7 +618,7 @@ const (
 // wholeSignature is signature for declarations shown whole: functions and
 // class headers.
 func wholeSignature(t string) string {
-	return elide(signature0(t), maxWholeLines)
+	return elide(dedent(signature0(t)), maxWholeLines)
 }
 
 // signature0 is signature without elision.

@@ -265,9 +265,11 @@ func (s *Scanner) importedDeclaration(file, name string) (string, string, bool) 
 }
 
 // instance is a constant typed by a class or interface of the package
-// ("export const program: Command").
+// ("export const program: Command"), or a namespace re-exporting an
+// ambient module ("export * as promises from \"node:fs/promises\"").
 type instance struct {
 	name, typ string
+	module    bool // typ is a module: its members are typ's own, at any depth
 }
 
 // applyInstances makes the members of a constant's type found through the
@@ -276,9 +278,13 @@ func (s *Scanner) applyInstances() {
 	if len(s.instances) == 0 {
 		return
 	}
-	byType := map[string][]string{}
+	byType, modules := map[string][]string{}, map[string][]string{}
 	for _, in := range s.instances {
-		byType[in.typ] = append(byType[in.typ], in.name)
+		if in.module {
+			modules[in.typ] = append(modules[in.typ], in.name)
+		} else {
+			byType[in.typ] = append(byType[in.typ], in.name)
+		}
 	}
 	for i := range s.out {
 		sym := &s.out[i]
@@ -286,9 +292,18 @@ func (s *Scanner) applyInstances() {
 		if dot <= 0 {
 			continue
 		}
+		var aliases []string
 		for _, name := range byType[sym.Name[:dot]] {
+			aliases = append(aliases, name+sym.Name[dot:]) // program.command
+		}
+		if mod, rest, ok := strings.Cut(sym.Name, "."); ok {
+			for _, name := range modules[mod] {
+				aliases = append(aliases, name+"."+rest) // fs.promises.readFile
+			}
+		}
+		for _, a := range aliases {
 			if len(sym.Aliases) < 8 {
-				sym.Aliases = append(sym.Aliases, name+sym.Name[dot:])
+				sym.Aliases = append(sym.Aliases, a)
 			}
 		}
 	}

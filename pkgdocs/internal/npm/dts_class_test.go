@@ -188,3 +188,21 @@ func TestScannerInstanceAliases(t *testing.T) {
 	}
 	t.Fatal("Command.command missing")
 }
+
+func TestScannerAmbientNamespaceAliases(t *testing.T) {
+	src := "declare module \"fs\" {\n  export * as promises from \"node:fs/promises\";\n  export function readFile(p: string): void;\n}\n" +
+		"declare module \"fs/promises\" {\n  export function readFile(\n          p: string,\n      ): Promise<string>;\n}\n"
+	syms := (&Scanner{Read: func(n string) ([]byte, bool) { return []byte(src), n == "index.d.ts" }}).Scan("index.d.ts")
+	for _, s := range syms {
+		if s.Name == "fs/promises.readFile" {
+			if len(s.Aliases) != 1 || s.Aliases[0] != "fs.promises.readFile" {
+				t.Fatalf("aliases %q, want fs.promises.readFile", s.Aliases)
+			}
+			if want := "function readFile(\n    p: string,\n): Promise<string>"; s.Signature != want {
+				t.Fatalf("signature %q, want %q", s.Signature, want)
+			}
+			return
+		}
+	}
+	t.Fatal("fs/promises.readFile missing")
+}
