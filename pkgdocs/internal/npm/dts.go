@@ -82,6 +82,7 @@ type promotion struct {
 	iface  string
 	prefix string
 	file   string
+	local  string // the value's name ("_")
 }
 
 // scope is where statements are being read: which names they export
@@ -323,7 +324,7 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 	case "const":
 		if local == ex.equals {
 			if tm := typeRefRE.FindStringSubmatch(typeOf(t)); tm != nil {
-				s.promote = append(s.promote, promotion{iface: tm[1], prefix: sc.prefix, file: sc.file})
+				s.promote = append(s.promote, promotion{iface: tm[1], prefix: sc.prefix, file: sc.file, local: local})
 			}
 		}
 		if sig := typeofFunction(f.stmts, typeOf(t), final); sig != "" {
@@ -335,9 +336,15 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 			s.add(model.Symbol{Name: name, Kind: k, Signature: sig, Doc: firstSet(st.doc, doc), File: sc.file})
 			return
 		}
-		if typ := typeOf(t); typeNameRE.MatchString(typ) && !strings.Contains(typ, ".") {
-			// const program: Command: program.command is Command.command.
+		if typ := typeOf(t); typeNameRE.MatchString(typ) {
+			// const program: Command: program.command is Command.command;
+			// var process: NodeJS.Process: process.env is NodeJS.Process.env.
 			s.instances = append(s.instances, instance{name: name, typ: sc.prefix + typ})
+			if alias := s.typeAliasOf(sc.file, typ); alias != "" {
+				// const create: Create, with type Create = { <T>(…): … }
+				s.add(model.Symbol{Name: name, Kind: "const", Signature: signature(t) + "\n\n" + alias, Doc: st.doc, File: sc.file})
+				return
+			}
 		}
 	}
 	switch kind {
@@ -419,7 +426,8 @@ func (s *Scanner) applyPromotions() {
 			if m.kind == "method" {
 				kind = "function"
 			}
-			s.add(model.Symbol{Name: p.prefix + m.name, Kind: kind, Signature: m.sig, Doc: m.doc, File: p.file})
+			// _.get: the name the declarations give the module's value.
+			s.add(model.Symbol{Name: p.prefix + m.name, Kind: kind, Signature: m.sig, Doc: m.doc, File: p.file, Aliases: []string{p.prefix + p.local + "." + m.name}})
 		}
 	}
 }

@@ -308,3 +308,39 @@ func (s *Scanner) applyInstances() {
 		}
 	}
 }
+
+// maxAliasLines bounds the type alias shown with a constant it types.
+const maxAliasLines = 40
+
+// typeAliasOf returns the declaration of the type alias name, declared in
+// file or imported into it from another of the package's files, when it
+// is at most maxAliasLines long: a constant typed by it (zustand's
+// "const create: Create") is called as the alias says.
+func (s *Scanner) typeAliasOf(file, name string) string {
+	if strings.Contains(name, ".") {
+		return ""
+	}
+	f := s.read(file)
+	if f == nil {
+		return ""
+	}
+	idx := f.declared("type", name)
+	if len(idx) == 0 {
+		target, remote, ok := s.importedDeclaration(file, name)
+		if !ok {
+			return ""
+		}
+		if f = s.read(target); f == nil {
+			return ""
+		}
+		idx = f.declared("type", remote)
+	}
+	if len(idx) == 0 {
+		return ""
+	}
+	sig := dedent(signature0(f.stmts[idx[0]].text))
+	if strings.Count(sig, "\n") >= maxAliasLines {
+		return ""
+	}
+	return sig
+}

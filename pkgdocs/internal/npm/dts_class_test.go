@@ -135,6 +135,14 @@ func TestScannerDeclarationShapes(t *testing.T) {
 		files: map[string]string{"index.d.ts": "export declare class WebSocket {\n  constructor(address: null);\n  constructor(address: string | URL, options?: Options);\n}\n"},
 		sym:   "class WebSocket",
 		has:   []string{"constructor(address: string | URL, options?: Options);\n    constructor(address: null);"},
+	}, {
+		name: "a constant typed by a callable type alias shows the alias (zustand's create)",
+		files: map[string]string{
+			"index.d.ts": "import { type Create } from './types.js';\nexport declare const create: Create;\n",
+			"types.d.ts": "export type Create = {\n    <T>(initializer: StateCreator<T>): UseBoundStore<T>;\n};\n",
+		},
+		sym: "const create",
+		has: []string{"const create: Create\n\ntype Create = {\n    <T>(initializer: StateCreator<T>): UseBoundStore<T>;\n}"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -205,4 +213,18 @@ func TestScannerAmbientNamespaceAliases(t *testing.T) {
 		}
 	}
 	t.Fatal("fs/promises.readFile missing")
+}
+
+func TestScannerPromotedAliases(t *testing.T) {
+	src := "declare const _: _.LoDashStatic;\nexport = _;\ndeclare namespace _ {\n  interface LoDashStatic {\n    get(object: any, path: string): any;\n  }\n}\n"
+	syms := (&Scanner{Read: func(n string) ([]byte, bool) { return []byte(src), n == "index.d.ts" }}).Scan("index.d.ts")
+	for _, s := range syms {
+		if s.Name == "get" {
+			if len(s.Aliases) != 1 || s.Aliases[0] != "_.get" {
+				t.Fatalf("aliases %q, want _.get", s.Aliases)
+			}
+			return
+		}
+	}
+	t.Fatal("get missing")
 }
