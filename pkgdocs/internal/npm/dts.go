@@ -18,7 +18,7 @@ var (
 	requireRE   = regexp.MustCompile(`^(export\s+)?import\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)`)
 	importRE    = regexp.MustCompile(`^import\s+(?:type\s+)?(?:([A-Za-z_$][\w$]*)\s*,?\s*)?(?:\*\s+as\s+([A-Za-z_$][\w$]*)|\{([^}]*)\})?\s*from\s+['"]([^'"]+)['"]`)
 	ambientRE   = regexp.MustCompile(`^(?:export\s+)?declare\s+module\s+['"]([^'"]+)['"]\s*\{`)
-	globalRE    = regexp.MustCompile(`^(?:export\s+)?declare\s+global\s*\{`)
+	globalRE    = regexp.MustCompile(`^(?:export\s+)?(?:declare\s+)?global\s*\{`)
 	asNamespace = regexp.MustCompile(`^export\s+as\s+namespace\s+`)
 	referenceRE = regexp.MustCompile(`(?m)^\s*///\s*<reference\s+path\s*=\s*["']([^"']+)["']`)
 	typeRefRE   = regexp.MustCompile(`^(?:typeof\s+)?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)\s*(?:<.*)?;?$`)

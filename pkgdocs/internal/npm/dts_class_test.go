@@ -228,3 +228,21 @@ func TestScannerPromotedAliases(t *testing.T) {
 	}
 	t.Fatal("get missing")
 }
+
+func TestScannerGlobalInsideModule(t *testing.T) {
+	src := "declare module \"process\" {\n  global {\n    var process: NodeJS.Process;\n    namespace NodeJS {\n      interface Process {\n        env: ProcessEnv;\n      }\n    }\n  }\n}\n"
+	syms := (&Scanner{Read: func(n string) ([]byte, bool) { return []byte(src), n == "index.d.ts" }}).Scan("index.d.ts")
+	for _, s := range syms {
+		if s.Name == "NodeJS.Process.env" {
+			if len(s.Aliases) != 1 || s.Aliases[0] != "process.env" {
+				t.Fatalf("aliases %q, want process.env", s.Aliases)
+			}
+			return
+		}
+	}
+	var names []string
+	for _, s := range syms {
+		names = append(names, s.Name)
+	}
+	t.Fatalf("NodeJS.Process.env missing from %q", names)
+}
