@@ -53,3 +53,24 @@ func TestResolveProject(t *testing.T) {
 		}
 	}
 }
+
+func TestWantedVersion(t *testing.T) {
+	locked := &projectView{version: "4.17.21", from: "package-lock.json"}
+	tests := []struct {
+		asked   string
+		view    *projectView
+		want    versionChoice
+		meaning string
+	}{
+		{"", &projectView{}, versionChoice{"latest", "dist-tag latest"}, "nothing asked, no project: the latest"},
+		{"", locked, versionChoice{"4.17.21", "package-lock.json"}, "nothing asked: the project's version"},
+		{"4.17.20", locked, versionChoice{"4.17.20", "explicit"}, "an exact version beats the project's"},
+		{"^4.17.0", locked, versionChoice{"^4.17.0", "semver range ^4.17.0"}, "a range"},
+		{"next", locked, versionChoice{"next", "dist-tag next"}, "a dist-tag"},
+	}
+	for _, tt := range tests {
+		if got := wantedVersion(tt.asked, tt.view); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.meaning, got, tt.want)
+		}
+	}
+}
