@@ -43,8 +43,19 @@ func specialised(sig string) int {
 // literals first; at most
 // maxOverloadLines lines in all, so a long list never hides the common form.
 func commonFirst(sigs []string) string {
-	ordered := append([]string(nil), sigs...)
-	sort.SliceStable(ordered, func(i, j int) bool { return specialised(ordered[i]) < specialised(ordered[j]) })
+	type scored struct {
+		sig   string
+		score int
+	}
+	byScore := make([]scored, len(sigs))
+	for i, sig := range sigs {
+		byScore[i] = scored{sig, specialised(sig)}
+	}
+	sort.SliceStable(byScore, func(i, j int) bool { return byScore[i].score < byScore[j].score })
+	ordered := make([]string, len(sigs))
+	for i, sc := range byScore {
+		ordered[i] = sc.sig
+	}
 	var b strings.Builder
 	lines := 0
 	for i, s := range ordered {
@@ -64,7 +75,11 @@ func commonFirst(sigs []string) string {
 // constructorsCommonFirst orders a class's constructors as commonFirst
 // orders overloads.
 func constructorsCommonFirst(ctors []member) []member {
+	scores := make(map[string]int, len(ctors))
+	for _, c := range ctors {
+		scores[c.sig] = specialised(c.sig)
+	}
 	out := append([]member(nil), ctors...)
-	sort.SliceStable(out, func(i, j int) bool { return specialised(out[i].sig) < specialised(out[j].sig) })
+	sort.SliceStable(out, func(i, j int) bool { return scores[out[i].sig] < scores[out[j].sig] })
 	return out
 }
