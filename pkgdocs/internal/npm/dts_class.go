@@ -312,10 +312,11 @@ func (s *Scanner) applyInstances() {
 // maxAliasLines bounds the type alias shown with a constant it types.
 const maxAliasLines = 40
 
-// typeAliasOf returns the declaration of the type alias name, declared in
-// file or imported into it from another of the package's files, when it
-// is at most maxAliasLines long: a constant typed by it (zustand's
-// "const create: Create") is called as the alias says.
+// typeAliasOf returns the declaration of the type alias (or interface of
+// call signatures) name, declared in file or imported into it from another
+// of the package's files, when it is at most maxAliasLines long: a
+// constant typed by it (zustand's "const create: Create", immer's
+// "const produce: IProduce") is called as it says.
 func (s *Scanner) typeAliasOf(file, name string) string {
 	if strings.Contains(name, ".") {
 		return ""
@@ -324,8 +325,7 @@ func (s *Scanner) typeAliasOf(file, name string) string {
 	if f == nil {
 		return ""
 	}
-	idx := f.declared("type", name)
-	if len(idx) == 0 {
+	if _, ok := f.exports.imports[name]; ok {
 		target, remote, ok := s.importedDeclaration(file, name)
 		if !ok {
 			return ""
@@ -333,14 +333,39 @@ func (s *Scanner) typeAliasOf(file, name string) string {
 		if f = s.read(target); f == nil {
 			return ""
 		}
-		idx = f.declared("type", remote)
+		name = remote
+	}
+	idx := f.declared("type", name)
+	if len(idx) == 0 {
+		// An interface of call signatures (immer's IProduce) is one too.
+		for _, i := range f.declared("interface", name) {
+			if callSignatures(body(f.stmts[i].raw)) {
+				idx = append(idx, i)
+			}
+		}
 	}
 	if len(idx) == 0 {
 		return ""
 	}
-	sig := dedent(signature0(f.stmts[idx[0]].text))
-	if strings.Count(sig, "\n") >= maxAliasLines {
+	var lines []string // comments were removed: their lines go too
+	for _, l := range strings.Split(dedent(signature0(f.stmts[idx[0]].text)), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > maxAliasLines {
 		return ""
 	}
-	return sig
+	return strings.Join(lines, "\n")
+}
+
+// callSignatures reports an interface body declaring call signatures
+// ("(x: T): R;" or "<T>(x: T): R;").
+func callSignatures(b string) bool {
+	for _, st := range splitMembers(b) {
+		if t := strings.TrimSpace(st.text); strings.HasPrefix(t, "(") || strings.HasPrefix(t, "<") {
+			return true
+		}
+	}
+	return false
 }

@@ -143,6 +143,11 @@ func TestScannerDeclarationShapes(t *testing.T) {
 		},
 		sym: "const create",
 		has: []string{"const create: Create\n\ntype Create = {\n    <T>(initializer: StateCreator<T>): UseBoundStore<T>;\n}"},
+	}, {
+		name:  "a constant typed by an interface of call signatures shows the interface (immer's produce)",
+		files: map[string]string{"index.d.ts": "interface IProduce {\n    /** Curried. */\n    <Recipe>(recipe: Recipe): Curried<Recipe>;\n    <Base>(base: Base, recipe: (draft: Draft<Base>) => void): Base;\n}\nexport declare const produce: IProduce;\n"},
+		sym:   "const produce",
+		has:   []string{"const produce: IProduce\n\ninterface IProduce {\n    <Recipe>(recipe: Recipe): Curried<Recipe>;\n    <Base>(base: Base"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
