@@ -451,7 +451,7 @@ func (s *Scanner) add(sym model.Symbol) {
 			}
 		}
 		if prev.Doc == "" {
-			prev.Doc = sym.Doc
+			prev.Doc = overloadDoc(sym)
 		}
 		return
 	}
@@ -460,6 +460,18 @@ func (s *Scanner) add(sym model.Symbol) {
 	if sym.Hidden {
 		s.hidden++
 	}
+}
+
+// overloadDoc is the doc a later declaration of a symbol gives it when the
+// first had none: a deprecation that covers only that form (rxjs's map
+// with a thisArg) says which form, not that the symbol is deprecated.
+func overloadDoc(sym model.Symbol) string {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(sym.Doc), "@deprecated")
+	if !ok || !callable(sym.Kind) {
+		return sym.Doc
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(sym.Signature), "\n")
+	return "The form `" + strings.ReplaceAll(first, "`", "'") + "` is deprecated: " + strings.TrimSpace(rest)
 }
 
 func callable(kind string) bool { return kind == "function" || kind == "method" }

@@ -31,3 +31,15 @@ func TestCommonFirst(t *testing.T) {
 		t.Errorf("a long list: %d lines, first %q", strings.Count(got, "\n")+1, firstLine(got))
 	}
 }
+
+func TestOverloadDeprecationNamesTheForm(t *testing.T) {
+	src := "export declare function map<T, R>(project: (value: T) => R): Op<T, R>;\n/** @deprecated Use a closure instead of a `thisArg`. */\nexport declare function map<T, R, A>(project: (value: T) => R, thisArg: A): Op<T, R>;\n"
+	syms := (&Scanner{Read: func(n string) ([]byte, bool) { return []byte(src), n == "index.d.ts" }}).Scan("index.d.ts")
+	if len(syms) != 1 {
+		t.Fatalf("symbols %+v", syms)
+	}
+	want := "The form `function map<T, R, A>(project: (value: T) => R, thisArg: A): Op<T, R>` is deprecated: Use a closure instead of a `thisArg`."
+	if syms[0].Doc != want {
+		t.Fatalf("doc %q, want %q", syms[0].Doc, want)
+	}
+}
