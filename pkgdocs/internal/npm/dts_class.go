@@ -11,26 +11,11 @@ import (
 const maxConstructorLines = 40
 
 // bodyStart returns the index of the brace opening a statement's body (the
-// one body reads to), or -1: generic arguments holding object types
+// one body reads from), or -1: generic arguments holding object types
 // ("class Redis<…> extends Commander<{ … }> {") come before it.
 func bodyStart(t string) int {
-	end := strings.LastIndexByte(t, '}')
-	if end < 0 {
-		return -1
-	}
-	depth := 0
-	for i := end; i >= 0; i-- {
-		switch t[i] {
-		case '}':
-			depth++
-		case '{':
-			depth--
-			if depth == 0 && !(i > 0 && t[i-1] == '$') {
-				return i
-			}
-		}
-	}
-	return -1
+	open, _ := lastBraceGroup(t)
+	return open
 }
 
 // classSignature is a class's declaration as an answer shows it: its

@@ -148,6 +148,11 @@ func TestScannerDeclarationShapes(t *testing.T) {
 		files: map[string]string{"index.d.ts": "interface IProduce {\n    /** Curried. */\n    <Recipe>(recipe: Recipe): Curried<Recipe>;\n    <Base>(base: Base, recipe: (draft: Draft<Base>) => void): Base;\n}\nexport declare const produce: IProduce;\n"},
 		sym:   "const produce",
 		has:   []string{"const produce: IProduce\n\ninterface IProduce {\n    <Recipe>(recipe: Recipe): Curried<Recipe>;\n    <Base>(base: Base"},
+	}, {
+		name: "braces in comments and strings do not end a namespace's body (joi)",
+		files: map[string]string{"index.d.ts": "declare namespace Joi {\n  /** wrapper: `'{'` or `'['` */\n  type Wrapper = '}' | ']';\n  interface Root {\n    string(): StringSchema;\n  }\n}\ndeclare const Joi: Joi.Root;\nexport = Joi;\n"},
+		sym:   "function string",
+		has:   []string{"string(): StringSchema"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
