@@ -356,7 +356,11 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
 		// Members are found by name (Moment.format), not listed.
 		for _, mem := range parseMembers(body(st.raw)) {
-			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: sc.file, Hidden: true})
+			sig := mem.sig
+			if alias := s.memberAlias(f, sc.file, mem); alias != "" {
+				sig += "\n" + alias // get: RouteShorthandMethod<…>, and its call forms
+			}
+			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: sig, Doc: mem.doc, File: sc.file, Hidden: true})
 		}
 		s.inheritLocal(name, sc.file, t)
 		if s.External != nil {
@@ -638,7 +642,22 @@ const (
 // wholeSignature is signature for declarations shown whole: functions and
 // class headers.
 func wholeSignature(t string) string {
-	return elide(dedent(signature0(t)), maxWholeLines)
+	return elide(dropBlankLines(dedent(signature0(t))), maxWholeLines)
+}
+
+// dropBlankLines removes the lines comments left empty.
+func dropBlankLines(t string) string {
+	if !strings.Contains(t, "\n\n") && !strings.Contains(t, "\n \n") {
+		return t
+	}
+	lines := strings.Split(t, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // signature0 is signature without elision.

@@ -149,10 +149,23 @@ func TestScannerDeclarationShapes(t *testing.T) {
 		sym:   "const produce",
 		has:   []string{"const produce: IProduce\n\ninterface IProduce {\n    <Recipe>(recipe: Recipe): Curried<Recipe>;\n    <Base>(base: Base"},
 	}, {
-		name: "braces in comments and strings do not end a namespace's body (joi)",
+		name:  "braces in comments and strings do not end a namespace's body (joi)",
 		files: map[string]string{"index.d.ts": "declare namespace Joi {\n  /** wrapper: `'{'` or `'['` */\n  type Wrapper = '}' | ']';\n  interface Root {\n    string(): StringSchema;\n  }\n}\ndeclare const Joi: Joi.Root;\nexport = Joi;\n"},
 		sym:   "function string",
 		has:   []string{"string(): StringSchema"},
+	}, {
+		name: "a property typed by an imported interface of call signatures shows it (fastify's get)",
+		files: map[string]string{
+			"index.d.ts": "import { RouteShorthandMethod } from './route';\nexport interface FastifyInstance {\n  get: RouteShorthandMethod<Server>;\n  port: number;\n}\n",
+			"route.d.ts": "export interface RouteShorthandMethod<S> {\n  (path: string, handler: Handler<S>): FastifyInstance;\n}\n",
+		},
+		sym: "property FastifyInstance.get",
+		has: []string{"get: RouteShorthandMethod<Server>\ninterface RouteShorthandMethod<S> {\n    (path: string, handler: Handler<S>): FastifyInstance;\n}"},
+	}, {
+		name:  "lines comments leave empty in a class header go (socket.io's Server)",
+		files: map[string]string{"index.d.ts": "export declare class Server<\n    /** listen */\n    L = D,\n    /** emit */\n    E = L> {\n  constructor(opts?: Options);\n}\n"},
+		sym:   "class Server",
+		has:   []string{"class Server<\n    L = D,\n    E = L> {"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -32,6 +32,7 @@ var recordedPackages = []string{
 	// and interfaces, overloads, README deprecations, long generics.
 	"mongoose", "openai", "@anthropic-ai/sdk", "vue", "@vue/runtime-dom", "@vue/runtime-core", "@vue/reactivity",
 	"@vue/shared", "node-sass", "tslint", "lru-cache", "eventemitter3", "p-queue", "pg", "@types/pg", "pg-protocol",
+	"fastify", "joi", "socket.io", "sequelize",
 }
 
 // TestRecordNPMFixtures re-records testdata/npm/registry from the live npm
