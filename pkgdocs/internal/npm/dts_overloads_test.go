@@ -15,6 +15,8 @@ func TestCommonFirst(t *testing.T) {
 		{"flag values come after the plain options", []string{"verify(token: string, options: VerifyOptions & { complete: true }): Jwt", "verify(token: string, options?: VerifyOptions): Jwt | string"}, "verify(token: string, options?: VerifyOptions)"},
 		{"declaration order otherwise", []string{"useState<S>(initialState: S | (() => S)): [S, Dispatch<S>]", "useState<S = undefined>(): [S | undefined, Dispatch<S>]"}, "useState<S>(initialState"},
 		{"a literal in the return type is no specialisation", []string{`f(a: string): "x"`, `f(a: "y"): string`}, `f(a: string): "x"`},
+		{"a form whose parameters may all be left out first (fastify)", []string{"fastify<S extends Http2>(opts: Http2Options<S>): I", "fastify<S extends Http = Http>(opts?: HttpOptions<S>): I"}, "fastify<S extends Http = Http>(opts?: HttpOptions<S>): I"},
+		{"but not a form with no parameters (useState)", []string{"useState<S>(initialState: S): [S]", "useState<S = undefined>(): [S]"}, "useState<S>(initialState: S)"},
 		{"nor one inside another type; fewer literals first", []string{`set(key: K, v: V, t: 'EX', n: 'NX'): R`, `set(key: K, v: V, t: 'EX'): R`, `set(key: K, v: V, callback?: Callback<"OK">): R`}, `set(key: K, v: V, callback?: Callback<"OK">): R` + "\n" + `set(key: K, v: V, t: 'EX'): R`},
 	}
 	for _, tt := range tests {
