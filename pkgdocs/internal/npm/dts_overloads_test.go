@@ -45,3 +45,17 @@ func TestOverloadDeprecationNamesTheForm(t *testing.T) {
 		t.Fatalf("doc %q, want %q", syms[0].Doc, want)
 	}
 }
+
+func FuzzOverloads(f *testing.F) {
+	for _, s := range []string{"on(event: \"x\", cb: () => void): this", "f<T extends (a: A) => B>(opts?: O, ...rest: R[]): T", "g(a: { k: true }, b?: null", "h<>(", ")(", "<T>(x?: T,): void"} {
+		f.Add(s, "k(a: string): void")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		got := commonFirst([]string{a, b})
+		if len(got) > len(a)+len(b)+1 {
+			t.Fatalf("output longer than its input: %q", got)
+		}
+		_ = allOptional(a)
+		_, _ = paramList(b)
+	})
+}
