@@ -223,7 +223,7 @@ func (s *Scanner) statements(f *dtsFile, stmts []statement, sc scope) {
 				s.statements(f, splitStatements(body(st.raw)), scope{file: sc.file, ambient: true})
 			}
 		case localExpRE.MatchString(t):
-			s.exportImported(sc, ex, f.exports.imports, localExpRE.FindStringSubmatch(t)[1])
+			s.exportImported(sc, ex, s.fileImports(sc.file), localExpRE.FindStringSubmatch(t)[1])
 		default:
 			s.declaration(f, st, sc, ex)
 		}
@@ -239,10 +239,12 @@ func (s *Scanner) exportImported(sc scope, ex exports, fileImports map[string]im
 	var order []string
 	for local, as := range parseSpecifiers(list) {
 		imp, ok := ex.imports[local]
+		fromFile := false
 		if !ok {
 			if imp, ok = fileImports[local]; !ok {
 				continue
 			}
+			fromFile = true
 		}
 		final, ok := rename(sc.only, as)
 		if !ok {
@@ -253,6 +255,9 @@ func (s *Scanner) exportImported(sc scope, ex exports, fileImports map[string]im
 			continue
 		}
 		if imp.name == "*" {
+			if tf := s.read(target); fromFile && tf != nil && tf.exports.equals != "" {
+				continue // import x = require() of an export= module: the require case's
+			}
 			s.add(model.Symbol{Name: sc.prefix + final, Kind: "namespace", Signature: "namespace " + final, File: sc.file})
 			s.scanFile(target, nil, sc.prefix+final+".")
 			continue
@@ -336,7 +341,8 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 			s.add(model.Symbol{Name: name, Kind: k, Signature: sig, Doc: firstSet(st.doc, doc), File: sc.file})
 			return
 		}
-		if typ := typeOf(t); typeNameRE.MatchString(typ) {
+		if typ := typeOf(t); typeNameRE.MatchString(typeName(typ)) {
+			typ = typeName(typ)
 			// const program: Command: program.command is Command.command;
 			// var process: NodeJS.Process: process.env is NodeJS.Process.env.
 			s.instances = append(s.instances, instance{name: name, typ: sc.prefix + typ})
@@ -706,6 +712,15 @@ func typeofFunction(stmts []statement, typ, name string) string {
 		}
 	}
 	return strings.Join(sigs, "\n")
+}
+
+// typeName drops a type reference's arguments: "CreateAppFunction<Element>"
+// names CreateAppFunction.
+func typeName(typ string) string {
+	if i := strings.IndexByte(typ, '<'); i > 0 && strings.HasSuffix(typ, ">") {
+		return strings.TrimSpace(typ[:i])
+	}
+	return typ
 }
 
 // typeOf returns the declared type of "declare const x: T".

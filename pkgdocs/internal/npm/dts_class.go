@@ -214,7 +214,11 @@ func (s *Scanner) typeofDeclaration(file, typ, final string) (kind, sig, doc str
 // declares itself (axios's AxiosInstance extends the class Axios), as
 // hidden members; those it declares win.
 func (s *Scanner) inheritLocal(owner, file, t string) {
+	imports := s.fileImports(file)
 	for _, base := range heritage(t) {
+		if ref, ok := imports[base]; ok && !strings.HasPrefix(ref.spec, ".") {
+			continue // another package's: inheritExternal's, for interfaces
+		}
 		if target, remote, ok := s.importedDeclaration(file, base); ok {
 			s.inheritFrom(owner, target, remote, 1, map[string]bool{})
 			continue
@@ -226,15 +230,16 @@ func (s *Scanner) inheritLocal(owner, file, t string) {
 }
 
 // importedDeclaration finds where a name that file imports from another
-// of the package's files is declared: the file and the name there, for
+// of the package's files (or of a package its declarations lead into) is
+// declared: the file and the name there, for
 // named imports and for default ones ("import Commander from
 // \"./utils/Commander\"", whose file says "export default Commander").
 func (s *Scanner) importedDeclaration(file, name string) (string, string, bool) {
 	ref, ok := s.fileImports(file)[name]
-	if !ok || ref.name == "*" || !strings.HasPrefix(ref.spec, ".") {
+	if !ok || ref.name == "*" {
 		return "", "", false
 	}
-	target := s.resolve(file, ref.spec)
+	target := s.resolve(file, ref.spec) // the package's, or a followed one's (vue's runtime-core)
 	if target == "" {
 		return "", "", false
 	}

@@ -166,6 +166,19 @@ func TestScannerDeclarationShapes(t *testing.T) {
 		files: map[string]string{"index.d.ts": "export declare class Server<\n    /** listen */\n    L = D,\n    /** emit */\n    E = L> {\n  constructor(opts?: Options);\n}\n"},
 		sym:   "class Server",
 		has:   []string{"class Server<\n    L = D,\n    E = L> {"},
+	}, {
+		name: "export { X } of an import = require() namespace (sequelize's DataTypes)",
+		files: map[string]string{
+			"index.d.ts":      "import DataTypes = require('./data-types');\nexport { DataTypes };\n",
+			"data-types.d.ts": "export const STRING: StringConstructor;\ninterface StringConstructor {\n  (length?: number): StringType;\n}\n",
+		},
+		sym: "const DataTypes.STRING",
+		has: []string{"const STRING: StringConstructor\n\ninterface StringConstructor {\n    (length?: number): StringType;\n}"},
+	}, {
+		name:  "a constant typed by a generic alias shows the alias (vue's createApp)",
+		files: map[string]string{"index.d.ts": "type CreateAppFunction<H> = (root: Component) => App<H>;\nexport declare const createApp: CreateAppFunction<Element>;\n"},
+		sym:   "const createApp",
+		has:   []string{"const createApp: CreateAppFunction<Element>\n\ntype CreateAppFunction<H> = (root: Component) => App<H>"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
