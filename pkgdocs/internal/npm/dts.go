@@ -327,30 +327,8 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 		s.statements(f, splitStatements(body(st.raw)), scope{file: sc.file, prefix: inner, ambient: true})
 		return
 	case "const":
-		if local == ex.equals {
-			if tm := typeRefRE.FindStringSubmatch(typeOf(t)); tm != nil {
-				s.promote = append(s.promote, promotion{iface: tm[1], prefix: sc.prefix, file: sc.file, local: local})
-			}
-		}
-		if sig := typeofFunction(f.stmts, typeOf(t), final); sig != "" {
-			// const glob: typeof glob_ & {...}: callable as glob_ is.
-			s.add(model.Symbol{Name: name, Kind: "function", Signature: sig, Doc: st.doc, File: sc.file})
+		if s.constant(f, st, sc, local == ex.equals, local, final, name) {
 			return
-		}
-		if k, sig, doc := s.typeofDeclaration(sc.file, typeOf(t), final); k != "" {
-			s.add(model.Symbol{Name: name, Kind: k, Signature: sig, Doc: firstSet(st.doc, doc), File: sc.file})
-			return
-		}
-		if typ := typeOf(t); typeNameRE.MatchString(typeName(typ)) {
-			typ = typeName(typ)
-			// const program: Command: program.command is Command.command;
-			// var process: NodeJS.Process: process.env is NodeJS.Process.env.
-			s.instances = append(s.instances, instance{name: name, typ: sc.prefix + typ})
-			if alias := s.typeAliasOf(sc.file, typ); alias != "" {
-				// const create: Create, with type Create = { <T>(…): … }
-				s.add(model.Symbol{Name: name, Kind: "const", Signature: signature(t) + "\n\n" + alias, Doc: st.doc, File: sc.file})
-				return
-			}
 		}
 	}
 	switch kind {
@@ -377,6 +355,40 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 	default:
 		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
 	}
+}
+
+// constant emits a constant documented by what its type is, reporting
+// whether it did; otherwise the caller emits it as declared. isEquals is
+// set for the value "export =" exports.
+func (s *Scanner) constant(f *dtsFile, st statement, sc scope, isEquals bool, local, final, name string) bool {
+	t := st.text
+	if isEquals {
+		if tm := typeRefRE.FindStringSubmatch(typeOf(t)); tm != nil {
+			s.promote = append(s.promote, promotion{iface: tm[1], prefix: sc.prefix, file: sc.file, local: local})
+		}
+	}
+	if sig := typeofFunction(f.stmts, typeOf(t), final); sig != "" {
+		// const glob: typeof glob_ & {...}: callable as glob_ is.
+		s.add(model.Symbol{Name: name, Kind: "function", Signature: sig, Doc: st.doc, File: sc.file})
+		return true
+	}
+	if k, sig, doc := s.typeofDeclaration(sc.file, typeOf(t), final); k != "" {
+		s.add(model.Symbol{Name: name, Kind: k, Signature: sig, Doc: firstSet(st.doc, doc), File: sc.file})
+		return true
+	}
+	typ := typeName(typeOf(t))
+	if !typeNameRE.MatchString(typ) {
+		return false
+	}
+	// const program: Command: program.command is Command.command;
+	// var process: NodeJS.Process: process.env is NodeJS.Process.env.
+	s.instances = append(s.instances, instance{name: name, typ: sc.prefix + typ})
+	if alias := s.typeAliasOf(sc.file, typ); alias != "" {
+		// const create: Create, with type Create = { <T>(…): … }
+		s.add(model.Symbol{Name: name, Kind: "const", Signature: signature(t) + "\n\n" + alias, Doc: st.doc, File: sc.file})
+		return true
+	}
+	return false
 }
 
 // ambientModule reads "declare module \"x\" { ... }": a relative name
