@@ -36,7 +36,8 @@ func TestAncestorsStayInTheProject(t *testing.T) {
 	}
 	// A lock file above the repository root is not used.
 	os.WriteFile(filepath.Join(root, "package-lock.json"), []byte(`{"packages": {"node_modules/x": {"version": "1.0.0"}}}`), 0o644)
-	if v, from := lockedVersion(deep, "x"); v != "" {
+	if v := resolveProject(deep, "x"); v.version != "" {
+		v, from := v.version, v.from
 		t.Fatalf("lock file above the repository read: %s from %s", v, from)
 	}
 }

@@ -3,6 +3,7 @@ package npm
 import (
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,7 +18,7 @@ var (
 	requireRE   = regexp.MustCompile(`^(export\s+)?import\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)`)
 	importRE    = regexp.MustCompile(`^import\s+(?:type\s+)?(?:([A-Za-z_$][\w$]*)\s*,?\s*)?(?:\*\s+as\s+([A-Za-z_$][\w$]*)|\{([^}]*)\})?\s*from\s+['"]([^'"]+)['"]`)
 	ambientRE   = regexp.MustCompile(`^(?:export\s+)?declare\s+module\s+['"]([^'"]+)['"]\s*\{`)
-	globalRE    = regexp.MustCompile(`^(?:export\s+)?declare\s+global\s*\{`)
+	globalRE    = regexp.MustCompile(`^(?:export\s+)?(?:declare\s+)?global\s*\{`)
 	asNamespace = regexp.MustCompile(`^export\s+as\s+namespace\s+`)
 	referenceRE = regexp.MustCompile(`(?m)^\s*///\s*<reference\s+path\s*=\s*["']([^"']+)["']`)
 	typeRefRE   = regexp.MustCompile(`^(?:typeof\s+)?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)\s*(?:<.*)?;?$`)
@@ -53,18 +54,20 @@ type Scanner struct {
 	parsedBefore map[string]*dtsFile
 	MaxFiles     int // default 300
 
-	visited  map[string]bool
-	files    int // scans so far, bounded by 20*MaxFiles
-	hidden   int // hidden symbols so far, bounded by 4*MaxSymbols
-	out      []model.Symbol
-	index    map[string]int       // symbol name+kind -> position in out
-	ifaces   map[string][]member  // interface members, merged across declarations
-	promote  []promotion          // values typed by an interface, exported by "export ="
-	promoted map[string]bool      // interfaces whose members became functions
-	parsed   map[string]*dtsFile  // parsed files by path
-	readLog  map[string]struct{}  // every file read, for fixture trimming
-	modules  map[string]bool      // ambient module names already emitted
-	ambients map[string]*ambientM // ambient module bodies by name, for non-relative re-exports
+	visited   map[string]bool
+	files     int // scans so far, bounded by 20*MaxFiles
+	hidden    int // hidden symbols so far, bounded by 4*MaxSymbols
+	out       []model.Symbol
+	index     map[string]int       // symbol name+kind -> position in out
+	overloads map[int][]string     // the signatures of symbols declared more than once, by position in out
+	instances []instance           // constants typed by a class or interface
+	ifaces    map[string][]member  // interface members, merged across declarations
+	promote   []promotion          // values typed by an interface, exported by "export ="
+	promoted  map[string]bool      // interfaces whose members became functions
+	parsed    map[string]*dtsFile  // parsed files by path
+	readLog   map[string]struct{}  // every file read, for fixture trimming
+	modules   map[string]bool      // ambient module names already emitted
+	ambients  map[string]*ambientM // ambient module bodies by name, for non-relative re-exports
 }
 
 // ambientM is the body of one ambient module declaration.
@@ -79,6 +82,7 @@ type promotion struct {
 	iface  string
 	prefix string
 	file   string
+	local  string // the value's name ("_")
 }
 
 // scope is where statements are being read: which names they export
@@ -101,11 +105,16 @@ func (s *Scanner) Scan(entry string) []model.Symbol {
 		s.MaxFiles = 300
 	}
 	s.visited, s.index, s.ifaces = map[string]bool{}, map[string]int{}, map[string][]member{}
+	s.overloads, s.instances = map[int][]string{}, nil
 	s.promoted, s.parsed, s.modules = map[string]bool{}, map[string]*dtsFile{}, map[string]bool{}
 	s.ambients, s.readLog = map[string]*ambientM{}, map[string]struct{}{}
 	s.out, s.hidden, s.files = nil, 0, 0
 	s.scanFile(path.Clean(entry), nil, "")
 	s.applyPromotions()
+	s.applyInstances()
+	for i, sigs := range s.overloads {
+		s.out[i].Signature = commonFirst(sigs)
+	}
 	out := s.out[:0:0]
 	for _, sym := range s.out {
 		if sym.Kind == "interface" && s.promoted[sym.Name[strings.LastIndexByte(sym.Name, '.')+1:]] {
@@ -214,7 +223,7 @@ func (s *Scanner) statements(f *dtsFile, stmts []statement, sc scope) {
 				s.statements(f, splitStatements(body(st.raw)), scope{file: sc.file, ambient: true})
 			}
 		case localExpRE.MatchString(t):
-			s.exportImported(sc, ex, localExpRE.FindStringSubmatch(t)[1])
+			s.exportImported(sc, ex, s.fileImports(sc.file), localExpRE.FindStringSubmatch(t)[1])
 		default:
 			s.declaration(f, st, sc, ex)
 		}
@@ -222,14 +231,20 @@ func (s *Scanner) statements(f *dtsFile, stmts []statement, sc scope) {
 }
 
 // exportImported follows "export { a, b as c }" of names the file imported
-// from another of the package's files.
-func (s *Scanner) exportImported(sc scope, ex exports, list string) {
+// from another of the package's files; inside a namespace the names are
+// those the file imports (fileImports), as SDK clients export their
+// resources ("namespace Anthropic { export { Messages as Messages } }").
+func (s *Scanner) exportImported(sc scope, ex exports, fileImports map[string]importRef, list string) {
 	byTarget := map[string]map[string]string{}
 	var order []string
 	for local, as := range parseSpecifiers(list) {
 		imp, ok := ex.imports[local]
+		fromFile := false
 		if !ok {
-			continue
+			if imp, ok = fileImports[local]; !ok {
+				continue
+			}
+			fromFile = true
 		}
 		final, ok := rename(sc.only, as)
 		if !ok {
@@ -240,6 +255,9 @@ func (s *Scanner) exportImported(sc scope, ex exports, list string) {
 			continue
 		}
 		if imp.name == "*" {
+			if tf := s.read(target); fromFile && tf != nil && tf.exports.equals != "" {
+				continue // import x = require() of an export= module: the require case's
+			}
 			s.add(model.Symbol{Name: sc.prefix + final, Kind: "namespace", Signature: "namespace " + final, File: sc.file})
 			s.scanFile(target, nil, sc.prefix+final+".")
 			continue
@@ -266,6 +284,13 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 	kind, local := declKind(m[1]), m[2]
 	if kind == "interface" {
 		s.ifaces[local] = append(s.ifaces[local], parseMembers(body(st.raw))...)
+	}
+	if kind == "namespace" && local == ex.equals && sc.only != nil {
+		// import { Argv } from "./index.js", whose index.d.ts is
+		// "export = yargs": the names are the namespace's members.
+		if inner := withoutWhole(sc.only); len(inner) > 0 {
+			s.statements(f, splitStatements(body(st.raw)), scope{file: sc.file, only: inner, prefix: sc.prefix, ambient: true})
+		}
 	}
 	as, ok := ex.names[local]
 	if sc.ambient || (!ok && !ex.hasExports) {
@@ -302,36 +327,68 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 		s.statements(f, splitStatements(body(st.raw)), scope{file: sc.file, prefix: inner, ambient: true})
 		return
 	case "const":
-		if local == ex.equals {
-			if tm := typeRefRE.FindStringSubmatch(typeOf(t)); tm != nil {
-				s.promote = append(s.promote, promotion{iface: tm[1], prefix: sc.prefix, file: sc.file})
-			}
-		}
-		if sig := typeofFunction(f.stmts, typeOf(t), final); sig != "" {
-			// const glob: typeof glob_ & {...}: callable as glob_ is.
-			s.add(model.Symbol{Name: name, Kind: "function", Signature: sig, Doc: st.doc, File: sc.file})
+		if s.constant(f, st, sc, local == ex.equals, local, final, name) {
 			return
 		}
 	}
 	switch kind {
 	case "class":
-		// The members follow, one symbol each: the class shows its header.
-		s.add(model.Symbol{Name: name, Kind: kind, Signature: header(t), Doc: st.doc, File: sc.file})
-		for _, mem := range parseMembers(body(st.raw)) {
-			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: sc.file})
-		}
+		// The members follow, one symbol each: the class shows its header
+		// and constructors.
+		s.addClass(name, sc.file, st)
 	case "interface":
 		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
 		// Members are found by name (Moment.format), not listed.
 		for _, mem := range parseMembers(body(st.raw)) {
-			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: mem.sig, Doc: mem.doc, File: sc.file, Hidden: true})
+			sig := mem.sig
+			if alias := s.memberAlias(f, sc.file, mem); alias != "" {
+				sig += "\n" + alias // get: RouteShorthandMethod<…>, and its call forms
+			}
+			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: sig, Doc: mem.doc, File: sc.file, Hidden: true})
 		}
+		s.inheritLocal(name, sc.file, t)
 		if s.External != nil {
 			s.inheritExternal(name, sc.file, t)
 		}
+	case "function":
+		s.add(model.Symbol{Name: name, Kind: kind, Signature: wholeSignature(t), Doc: st.doc, File: sc.file})
 	default:
 		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
 	}
+}
+
+// constant emits a constant documented by what its type is, reporting
+// whether it did; otherwise the caller emits it as declared. isEquals is
+// set for the value "export =" exports.
+func (s *Scanner) constant(f *dtsFile, st statement, sc scope, isEquals bool, local, final, name string) bool {
+	t := st.text
+	if isEquals {
+		if tm := typeRefRE.FindStringSubmatch(typeOf(t)); tm != nil {
+			s.promote = append(s.promote, promotion{iface: tm[1], prefix: sc.prefix, file: sc.file, local: local})
+		}
+	}
+	if sig := typeofFunction(f.stmts, typeOf(t), final); sig != "" {
+		// const glob: typeof glob_ & {...}: callable as glob_ is.
+		s.add(model.Symbol{Name: name, Kind: "function", Signature: sig, Doc: st.doc, File: sc.file})
+		return true
+	}
+	if k, sig, doc := s.typeofDeclaration(sc.file, typeOf(t), final); k != "" {
+		s.add(model.Symbol{Name: name, Kind: k, Signature: sig, Doc: firstSet(st.doc, doc), File: sc.file})
+		return true
+	}
+	typ := typeName(typeOf(t))
+	if !typeNameRE.MatchString(typ) {
+		return false
+	}
+	// const program: Command: program.command is Command.command;
+	// var process: NodeJS.Process: process.env is NodeJS.Process.env.
+	s.instances = append(s.instances, instance{name: name, typ: sc.prefix + typ})
+	if alias := s.typeAliasOf(sc.file, typ); alias != "" {
+		// const create: Create, with type Create = { <T>(…): … }
+		s.add(model.Symbol{Name: name, Kind: "const", Signature: signature(t) + "\n\n" + alias, Doc: st.doc, File: sc.file})
+		return true
+	}
+	return false
 }
 
 // ambientModule reads "declare module \"x\" { ... }": a relative name
@@ -356,11 +413,12 @@ func (s *Scanner) ambientModule(sc scope, name string, st statement) {
 		// under another name, emitted when that one is.
 		return
 	}
-	if s.modules[short] {
-		return
+	if !s.modules[short] {
+		s.modules[short] = true
+		s.add(model.Symbol{Name: short, Kind: "module", Signature: `declare module "` + name + `"`, Doc: st.doc, File: sc.file})
 	}
-	s.modules[short] = true
-	s.add(model.Symbol{Name: short, Kind: "module", Signature: `declare module "` + name + `"`, Doc: st.doc, File: sc.file})
+	// A module declared again (mongoose's types/models.d.ts adds Model
+	// to "declare module 'mongoose'") merges with the first declaration.
 	s.statements(&dtsFile{file: sc.file}, stmts, scope{file: sc.file, prefix: short + ".", ambient: true})
 }
 
@@ -390,7 +448,8 @@ func (s *Scanner) applyPromotions() {
 			if m.kind == "method" {
 				kind = "function"
 			}
-			s.add(model.Symbol{Name: p.prefix + m.name, Kind: kind, Signature: m.sig, Doc: m.doc, File: p.file})
+			// _.get: the name the declarations give the module's value.
+			s.add(model.Symbol{Name: p.prefix + m.name, Kind: kind, Signature: m.sig, Doc: m.doc, File: p.file, Aliases: []string{p.prefix + p.local + "." + m.name}})
 		}
 	}
 }
@@ -405,11 +464,16 @@ func (s *Scanner) add(sym model.Symbol) {
 	}
 	if i, ok := s.index[key]; ok {
 		prev := &s.out[i]
-		if callable(sym.Kind) && !strings.Contains("\n"+prev.Signature+"\n", "\n"+sym.Signature+"\n") && strings.Count(prev.Signature, "\n") < 40 {
-			prev.Signature += "\n" + sym.Signature
+		if callable(sym.Kind) && len(s.overloads[i]) < 4*maxOverloadLines {
+			if s.overloads[i] == nil {
+				s.overloads[i] = []string{prev.Signature}
+			}
+			if !slices.Contains(s.overloads[i], sym.Signature) {
+				s.overloads[i] = append(s.overloads[i], sym.Signature)
+			}
 		}
 		if prev.Doc == "" {
-			prev.Doc = sym.Doc
+			prev.Doc = overloadDoc(sym)
 		}
 		return
 	}
@@ -420,7 +484,31 @@ func (s *Scanner) add(sym model.Symbol) {
 	}
 }
 
+// overloadDoc is the doc a later declaration of a symbol gives it when the
+// first had none: a deprecation that covers only that form (rxjs's map
+// with a thisArg) says which form, not that the symbol is deprecated.
+func overloadDoc(sym model.Symbol) string {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(sym.Doc), "@deprecated")
+	if !ok || !callable(sym.Kind) {
+		return sym.Doc
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(sym.Signature), "\n")
+	return "The form `" + strings.ReplaceAll(first, "`", "'") + "` is deprecated: " + strings.TrimSpace(rest)
+}
+
 func callable(kind string) bool { return kind == "function" || kind == "method" }
+
+// withoutWhole returns an export filter without the names of a module's
+// whole export ("=" and "default").
+func withoutWhole(only map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range only {
+		if k != "=" && k != "default" {
+			out[k] = v
+		}
+	}
+	return out
+}
 
 // rename applies an export filter to a name: the new name, or false when
 // the name is not wanted.
@@ -447,6 +535,11 @@ func declKind(k string) string {
 // reexport follows one "export … from" statement.
 func (s *Scanner) reexport(sc scope, st statement, m []string) {
 	target := s.resolve(sc.file, m[5])
+	if target == "" && m[3] != "" && sc.only == nil && !strings.HasPrefix(m[5], ".") {
+		// export * as promises from "node:fs/promises" in an ambient
+		// module: fs.promises.readFile is fs/promises.readFile.
+		s.instances = append(s.instances, instance{name: sc.prefix + m[3], typ: strings.TrimPrefix(m[5], "node:"), module: true})
+	}
 	if target == "" {
 		if amb, ok := s.ambients[m[5]]; ok && m[3] == "" && m[4] == "" {
 			// export * from "node:fs" inside another ambient module
@@ -552,24 +645,63 @@ func resolveDTS(from, spec string, read func(string) ([]byte, bool)) string {
 // signature shortens a declaration for display: bodies of classes,
 // interfaces and namespaces beyond 30 lines are elided.
 func signature(t string) string {
+	return elide(signature0(t), maxBodyLines)
+}
+
+// Lines a signature is shown in: a declaration with a body (interface,
+// type, enum) is elided past maxBodyLines; a function's or a class
+// header's generics and parameters are shown whole up to maxWholeLines
+// (vue's defineComponent, mongoose's Schema<…>).
+const (
+	maxBodyLines  = 30
+	maxWholeLines = 200
+)
+
+// wholeSignature is signature for declarations shown whole: functions and
+// class headers.
+func wholeSignature(t string) string {
+	return elide(dropBlankLines(dedent(signature0(t))), maxWholeLines)
+}
+
+// dropBlankLines removes the lines comments left empty.
+func dropBlankLines(t string) string {
+	if !strings.Contains(t, "\n\n") && !strings.Contains(t, "\n \n") {
+		return t
+	}
+	lines := strings.Split(t, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// signature0 is signature without elision.
+func signature0(t string) string {
 	t = strings.TrimSuffix(strings.TrimSpace(t), ";")
 	for _, kw := range []string{"export ", "default ", "declare "} {
 		t = strings.TrimPrefix(t, kw)
 	}
+	return t
+}
+
+// elide keeps at most limit lines of t, with its last line.
+func elide(t string, limit int) string {
 	lines := strings.Split(t, "\n")
-	if len(lines) > 30 {
-		lines = append(lines[:29], "  // …", lines[len(lines)-1])
+	if len(lines) > limit {
+		lines = append(lines[:limit-1], "  // …", lines[len(lines)-1])
 	}
 	return strings.Join(lines, "\n")
 }
 
 // header is a namespace's or module's first line, its body elided.
 func header(t string) string {
-	t = signature(t)
-	if i := strings.IndexByte(t, '{'); i >= 0 {
-		return strings.TrimSpace(t[:i]) + " { … }"
+	if i := bodyStart(t); i >= 0 {
+		return wholeSignature(strings.TrimSpace(t[:i])) + " { … }"
 	}
-	return t
+	return signature(t)
 }
 
 // typeofFunction returns the signatures of the local function a
@@ -587,11 +719,20 @@ func typeofFunction(stmts []statement, typ, name string) string {
 	var sigs []string
 	for _, st := range stmts {
 		if m := declRE.FindStringSubmatch(st.text); m != nil && m[2] == fn && declKind(m[1]) == "function" {
-			sig := signature(st.text)
+			sig := wholeSignature(st.text)
 			sigs = append(sigs, strings.Replace(sig, "function "+fn, "function "+name, 1))
 		}
 	}
 	return strings.Join(sigs, "\n")
+}
+
+// typeName drops a type reference's arguments: "CreateAppFunction<Element>"
+// names CreateAppFunction.
+func typeName(typ string) string {
+	if i := strings.IndexByte(typ, '<'); i > 0 && strings.HasSuffix(typ, ">") {
+		return strings.TrimSpace(typ[:i])
+	}
+	return typ
 }
 
 // typeOf returns the declared type of "declare const x: T".

@@ -62,10 +62,10 @@ func (s *Scanner) inheritFrom(owner, file, name string, depth int, seen map[stri
 		return
 	}
 	var bases []string
-	for _, i := range f.declared("interface", name) {
+	for _, i := range append(f.declared("interface", name), f.declared("class", name)...) {
 		for _, mem := range f.membersOf(i) {
 			sig := mem.sig
-			if alias := aliasOf(f, mem); alias != "" {
+			if alias := s.memberAlias(f, file, mem); alias != "" {
 				sig += "\n" + alias
 			}
 			s.add(model.Symbol{Name: owner + "." + mem.name, Kind: mem.kind, Signature: sig, Doc: mem.doc, File: file, Hidden: true})
@@ -74,6 +74,10 @@ func (s *Scanner) inheritFrom(owner, file, name string, depth int, seen map[stri
 	}
 	imports := s.fileImports(file)
 	for _, base := range bases {
+		if target, remote, ok := s.importedDeclaration(file, base); ok {
+			s.inheritFrom(owner, target, remote, depth+1, seen)
+			continue
+		}
 		if ref, remote, ok := importedName(imports, base); ok {
 			if target := s.resolve(file, ref.spec); target != "" {
 				s.inheritFrom(owner, target, remote, depth+1, seen)
@@ -206,3 +210,31 @@ func matchAngle(s string) int {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// maxMemberAliasLines bounds an interface of call signatures shown with a
+// property it types.
+const maxMemberAliasLines = 40
+
+// memberAlias is aliasOf, else the interface of call signatures (declared
+// in file or imported into it) a property's type names, in at most
+// maxMemberAliasLines lines: fastify's "get: RouteShorthandMethod<…>"
+// shows how get is called.
+func (s *Scanner) memberAlias(f *dtsFile, file string, mem member) string {
+	if alias := aliasOf(f, mem); alias != "" || mem.kind != "property" {
+		return alias
+	}
+	m := memberTypeRE.FindStringSubmatch(strings.TrimSpace(mem.sig))
+	if m == nil {
+		return ""
+	}
+	if _, local := f.decls["interface "+m[1]]; !local {
+		if _, imported := s.fileImports(file)[m[1]]; !imported {
+			return "" // not the package's: number, string, Promise…
+		}
+	}
+	alias := s.typeAliasOf(file, m[1])
+	if !strings.HasPrefix(alias, "interface ") || strings.Count(alias, "\n") >= maxMemberAliasLines {
+		return ""
+	}
+	return alias
+}

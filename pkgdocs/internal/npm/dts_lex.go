@@ -95,7 +95,7 @@ func split(src string, members bool) []statement {
 			continue
 		case c == '\n' && depth == 0:
 			t := strings.TrimSpace(cur.String())
-			if t != "" && (statementComplete(t) || members && memberComplete(t)) && !continues(src[i+1:]) {
+			if t != "" && (statementComplete(t) || (members || startsDeclaration(src[i+1:])) && memberComplete(t)) && !continues(src[i+1:]) {
 				flush(i)
 				continue
 			}
@@ -127,6 +127,23 @@ func memberComplete(t string) bool {
 		return false
 	}
 	return true
+}
+
+// declarationStarts are the words a top-level declaration starts with.
+var declarationStarts = []string{"declare ", "export ", "import ", "interface ", "type ", "function ", "class ",
+	"namespace ", "module ", "const ", "let ", "var ", "enum ", "abstract ", "async "}
+
+// startsDeclaration reports whether the next non-blank text starts a new
+// declaration: a statement without a semicolon ("declare function f(): T")
+// ends at the line break before it, so one statement never holds the next.
+func startsDeclaration(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	for _, w := range declarationStarts {
+		if strings.HasPrefix(rest, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // continues reports whether the next non-blank text continues the current

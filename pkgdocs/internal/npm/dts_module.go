@@ -145,28 +145,53 @@ func exportsOf(stmts []statement) exports {
 }
 
 // body returns the text between a statement's outermost braces: the body
-// of a class, interface, namespace or module.
+// of a class, interface, namespace or module (its last top-level brace
+// group: generic arguments holding object types come before it). Braces
+// in comments, strings and template literals do not count.
 func body(t string) string {
-	end := strings.LastIndexByte(t, '}')
-	if end < 0 {
+	open, end := lastBraceGroup(t)
+	if open < 0 {
 		return ""
 	}
-	depth := 0
-	for i := end; i >= 0; i-- {
-		switch t[i] {
-		case '}':
-			depth++
-		case '{':
-			depth--
+	return t[open+1 : end]
+}
+
+// lastBraceGroup returns the offsets of the braces opening and closing
+// the last top-level brace group of t, or -1, -1.
+func lastBraceGroup(t string) (int, int) {
+	depth, open, lastOpen, lastClose := 0, -1, -1, -1
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c == '/' && i+1 < len(t) && t[i+1] == '/':
+			j := strings.IndexByte(t[i:], '\n')
+			if j < 0 {
+				return lastOpen, lastClose
+			}
+			i += j
+		case c == '/' && i+1 < len(t) && t[i+1] == '*':
+			j := strings.Index(t[i+2:], "*/")
+			if j < 0 {
+				return lastOpen, lastClose
+			}
+			i += j + 3
+		case c == '"' || c == '\'':
+			i = skipString(t, i) - 1
+		case c == '`':
+			i = skipTemplate(t, i) - 1
+		case c == '{':
 			if depth == 0 {
-				if i > 0 && t[i-1] == '$' {
-					continue // a ${} in a template literal type
+				open = i
+			}
+			depth++
+		case c == '}':
+			if depth > 0 {
+				if depth--; depth == 0 {
+					lastOpen, lastClose = open, i
 				}
-				return t[i+1 : end]
 			}
 		}
 	}
-	return ""
+	return lastOpen, lastClose
 }
 
 // member is one member of a class or interface.
@@ -211,7 +236,7 @@ func parseMembers(b string) []member {
 		if !accessor && (strings.HasPrefix(after, "(") || strings.HasPrefix(after, "<")) {
 			kind = "method"
 		}
-		out = append(out, member{name: strings.Trim(name, `"'`), kind: kind, sig: t, doc: st.doc})
+		out = append(out, member{name: strings.Trim(name, `"'`), kind: kind, sig: dedent(t), doc: st.doc})
 	}
 	return out
 }

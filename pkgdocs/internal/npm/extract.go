@@ -62,6 +62,9 @@ func extractSubpath(tree *archive.Tree, description, subpath string) (*model.Pac
 		return !strings.Contains(n, "/") && strings.HasPrefix(strings.ToLower(n), "readme")
 	}); ok {
 		pkg.Sections = append(pkg.Sections, readme.Sections(data, name)...)
+		if notice := readmeDeprecation(data); notice != "" {
+			pkg.Deprecated = notice + " (README)"
+		}
 		origin = append(origin, name)
 	} else {
 		pkg.Notes = append(pkg.Notes, "The package tarball has no README.")

@@ -19,7 +19,7 @@ import (
 // Bounds on following declarations into other packages.
 const (
 	maxFollowed    = 4 // dependency packages read per package
-	maxFollowDepth = 2 // a dependency of a dependency, no further
+	maxFollowDepth = 3 // vue -> @vue/runtime-dom -> @vue/runtime-core -> @vue/reactivity, no further
 	// maxFollowedFile bounds the size of a declaration file read from a
 	// followed package: larger ones (csstype's 950 KiB of CSS properties)
 	// cost more to parse than they tell about the package described.

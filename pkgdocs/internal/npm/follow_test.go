@@ -61,7 +61,7 @@ func symbolNamed(syms []model.Symbol, name string) *model.Symbol {
 // TestFollowTypes: an interface extending one imported from a dependency
 // gets its members (and those it inherits, one package further), with the
 // package each comes from; "export … from" a dependency is followed; a
-// package that is not a declared dependency, or is two packages away, is
+// package that is not a declared dependency, or is four packages away, is
 // never asked for.
 func TestFollowTypes(t *testing.T) {
 	src, requested := loggedRegistry(t, map[string]map[string][]testutil.File{
@@ -101,7 +101,14 @@ export interface Base extends X {
     deepMember(): void;
 }
 `)},
-		"deeper": {"1.0.0": declPackage("deeper", "1.0.0", "", `export interface X { tooFar(): void }`)},
+		"deeper": {"1.0.0": declPackage("deeper", "1.0.0", `"deepest": "*"`, `
+import { Y } from "deepest";
+export interface X extends Y {
+    /** Comes from three packages away (vue's ref, from @vue/reactivity). */
+    threeAway(): void;
+}
+`)},
+		"deepest": {"1.0.0": declPackage("deepest", "1.0.0", "", `export interface Y { tooFar(): void }`)},
 		"@types/helper-lib": {"2.0.0": append(declPackage("@types/helper-lib", "2.0.0", "", "/** Helps. */\nexport declare class Helper {\n    run(): void;\n}\n"),
 			testutil.File{Name: "extra.d.ts", Data: []byte("/** A subpath export. */\nexport declare function Extra(): void;\n")})},
 	})
@@ -116,6 +123,7 @@ export interface Base extends X {
 		{"App.listen", "web-core@1.0.0", "listen(port: number): void", ""},
 		{"App.init", "", "init(): void", "Own members win over inherited ones."},
 		{"App.deepMember", "deep@3.1.0", "deepMember(): void", "Comes from two packages away."},
+		{"App.threeAway", "deeper@1.0.0", "threeAway(): void", "Comes from three packages away (vue's ref, from @vue/reactivity)."},
 		{"Helper", "@types/helper-lib@2.0.0", "class Helper", "Helps."},
 		{"Helper.run", "@types/helper-lib@2.0.0", "run(): void", ""},
 		{"Extra", "@types/helper-lib@2.0.0", "function Extra(): void", "A subpath export."},
@@ -138,11 +146,11 @@ export interface Base extends X {
 			t.Errorf("%s should not be there", absent)
 		}
 	}
-	if want := " + @types/helper-lib@2.0.0 + deep@3.1.0 + web-core@1.0.0"; !strings.HasSuffix(pkg.Origin, want) {
+	if want := " + @types/helper-lib@2.0.0 + deep@3.1.0 + deeper@1.0.0 + web-core@1.0.0"; !strings.HasSuffix(pkg.Origin, want) {
 		t.Errorf("origin %q, want it to end with %q", pkg.Origin, want)
 	}
 	for _, p := range requested() {
-		if strings.Contains(p, "deeper") || strings.Contains(p, "undeclared") {
+		if strings.Contains(p, "deepest") || strings.Contains(p, "undeclared") {
 			t.Errorf("requested %s: not a dependency within reach", p)
 		}
 	}

@@ -63,10 +63,11 @@ func readInstalled(dir string, keep func(string) bool) (*archive.Tree, error) {
 	return archive.FromFiles(files), nil
 }
 
-// describeInstalled documents the copy of name installed under the
-// project, with no network: its own declarations, else an installed
-// @types package.
-func describeInstalled(project, name, subpath, dir string) (*model.Package, error) {
+// describeInstalled documents the copy of a package installed under the
+// project (view.dir), with no network: its own declarations, else the
+// installed @types package (view.typesDir).
+func describeInstalled(view *projectView, subpath string) (*model.Package, error) {
+	project, name, dir := view.project, view.name, view.dir
 	tree, err := readInstalled(dir, wanted)
 	if err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ func describeInstalled(project, name, subpath, dir string) (*model.Package, erro
 	pkg.Origin = "installed " + filepath.ToSlash(filepath.Join("node_modules", name)) + " (" + strings.TrimPrefix(pkg.Origin, "tarball ") + ")"
 	types := own
 	if own == nil && !strings.HasPrefix(name, "@types/") {
-		if tdir := installedDir(project, TypesPackage(name)); tdir != "" {
+		if tdir := view.typesDir; tdir != "" {
 			if ttree, err := readInstalled(tdir, wanted); err == nil {
 				if tpkg, tts, err := extractSubpath(ttree, "", subpath); err == nil {
 					types = tts
@@ -107,7 +108,9 @@ func describeInstalled(project, name, subpath, dir string) (*model.Package, erro
 	}
 	pkg.Name, pkg.Version, pkg.Ecosystem = name, ver.Version, model.NPM
 	pkg.Registry, pkg.SourceURL, pkg.ResolvedFrom = "local", dir, "installed node_modules"
-	pkg.Deprecated = string(ver.Deprecated)
+	if ver.Deprecated != "" {
+		pkg.Deprecated = string(ver.Deprecated)
+	}
 	pkg.Install = fmt.Sprintf("```sh\nnpm install %s@%s\n```", name, ver.Version)
 	return pkg, nil
 }

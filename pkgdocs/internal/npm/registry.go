@@ -123,50 +123,78 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	return pkg, nil
 }
 
-// describe documents the module at subpath of the package req.Name.
+// describe documents the module at subpath of the package req.Name: the
+// project's view of the package is resolved once, then the installed copy
+// or the registry's release is read.
 func (s *Source) describe(ctx context.Context, req Request, subpath string) (*model.Package, error) {
 	cfg, err := s.Config(req.ProjectPath)
 	if err != nil {
 		return nil, err
 	}
+	view := resolveProject(req.ProjectPath, req.Name)
 	// A copy installed in the project answers before any network.
-	if req.ProjectPath != "" {
-		if dir := installedDir(req.ProjectPath, req.Name); dir != "" {
-			pkg, err := describeInstalled(req.ProjectPath, req.Name, subpath, dir)
-			if errors.Is(err, ErrNotFound) {
-				return nil, err
-			}
-			if err == nil && (req.Version == "" || req.Version == pkg.Version) {
-				return pkg, nil
-			}
+	if view.dir != "" {
+		pkg, err := describeInstalled(view, subpath)
+		if errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+		if err == nil && (req.Version == "" || req.Version == pkg.Version) {
+			return pkg, nil
 		}
 	}
 	if s.Offline {
 		return nil, fmt.Errorf("npm package %q is not installed under the project and pkgdocs is offline: %w", req.Name, ErrNotFound)
 	}
-	reg := cfg.Registry(req.Name)
-	version, how := req.Version, "explicit"
-	if version == "" && req.ProjectPath != "" {
-		if v, from := lockedVersion(req.ProjectPath, req.Name); v != "" {
-			version, how = v, from
-		}
+	rel, err := s.fetchRelease(ctx, cfg, req.Name, wantedVersion(req.Version, view))
+	if err != nil {
+		return nil, err
 	}
-	if version == "" {
-		version, how = "latest", "dist-tag latest"
-	} else if how == "explicit" {
-		if _, err := semver.StrictNewVersion(version); err != nil {
-			if _, rerr := semver.NewConstraint(version); rerr == nil && !isTag(version) {
-				how = "semver range " + version
-			} else {
-				how = "dist-tag " + version
-			}
-		}
+	return s.describeRelease(ctx, cfg, rel, subpath)
+}
+
+// versionChoice is the version a request asks the registry for and why
+// (ResolvedFrom): explicit, a dist-tag, a semver range, or the project's.
+type versionChoice struct {
+	version, how string
+}
+
+// wantedVersion chooses the version to ask the registry for: the one
+// asked, else the project's, else the latest dist-tag.
+func wantedVersion(asked string, view *projectView) versionChoice {
+	switch {
+	case asked == "" && view.version != "":
+		return versionChoice{view.version, view.from}
+	case asked == "":
+		return versionChoice{"latest", "dist-tag latest"}
 	}
+	if _, err := semver.StrictNewVersion(asked); err == nil {
+		return versionChoice{asked, "explicit"}
+	}
+	if _, err := semver.NewConstraint(asked); err == nil && !isTag(asked) {
+		return versionChoice{asked, "semver range " + asked}
+	}
+	return versionChoice{asked, "dist-tag " + asked}
+}
+
+// release is what the registry serves for one version of a package,
+// fetched once per request: its version document and tarball, which the
+// readers (README and declarations, JSDoc) receive.
+type release struct {
+	name, reg, how string
+	vd             *versionDoc
+	body           []byte
+}
+
+// fetchRelease resolves the version choice against the registry and
+// downloads the tarball.
+func (s *Source) fetchRelease(ctx context.Context, cfg *Config, name string, choice versionChoice) (*release, error) {
+	reg := cfg.Registry(name)
 	var vd *versionDoc
-	if strings.HasPrefix(how, "semver range") {
-		vd, err = s.resolveRange(ctx, cfg, reg, req.Name, version)
+	var err error
+	if strings.HasPrefix(choice.how, "semver range") {
+		vd, err = s.resolveRange(ctx, cfg, reg, name, choice.version)
 	} else {
-		vd, err = s.versionDoc(ctx, cfg, reg, req.Name, version)
+		vd, err = s.versionDoc(ctx, cfg, reg, name, choice.version)
 	}
 	if err != nil {
 		return nil, err
@@ -175,19 +203,27 @@ func (s *Source) describe(ctx context.Context, req Request, subpath string) (*mo
 	if err != nil {
 		return nil, err
 	}
-	tree, err := unpack(vd, body, wanted)
+	return &release{name: name, reg: reg, how: choice.how, vd: vd, body: body}, nil
+}
+
+// describeRelease documents the module at subpath of a release: its own
+// declarations, else those of its @types package, followed into the
+// packages they lead to; and the JSDoc of plain JavaScript.
+func (s *Source) describeRelease(ctx context.Context, cfg *Config, rel *release, subpath string) (*model.Package, error) {
+	vd, name := rel.vd, rel.name
+	tree, err := unpack(vd, rel.body, wanted)
 	if err != nil {
 		return nil, err
 	}
 	pkg, types, err := extractSubpath(tree, vd.Description, subpath)
 	if err != nil {
-		return nil, fmt.Errorf("%s@%s: %w", req.Name, vd.Version, err)
+		return nil, fmt.Errorf("%s@%s: %w", name, vd.Version, err)
 	}
 	// The package's own declarations win over @types, even when they
 	// declare nothing pkgdocs can list.
 	own := types != nil
-	if !own && !strings.HasPrefix(req.Name, "@types/") {
-		types = s.typesFallback(ctx, cfg, req.Name, vd.Version, subpath, pkg)
+	if !own && !strings.HasPrefix(name, "@types/") {
+		types = s.typesFallback(ctx, cfg, name, vd.Version, subpath, pkg)
 	}
 	if types != nil {
 		followTypes(types, pkg, func(w wantedDep) (*mount, error) { return s.mountTypes(ctx, cfg, w) })
@@ -195,16 +231,18 @@ func (s *Source) describe(ctx context.Context, req Request, subpath string) (*mo
 	if !own && subpath == "" {
 		// Plain JavaScript: its JSDoc documents what @types declares
 		// without comments, or is the whole API.
-		if js, err := unpack(vd, body, wantedJS); err == nil {
-			addJSAPI(pkg, js, req.Name+"@"+vd.Version)
+		if js, err := unpack(vd, rel.body, wantedJS); err == nil {
+			addJSAPI(pkg, js, name+"@"+vd.Version)
 		}
 	}
-	pkg.Deprecated = string(vd.Deprecated)
-	pkg.Name, pkg.Version, pkg.Ecosystem = req.Name, vd.Version, model.NPM
-	pkg.Registry = hostOf(reg)
+	if vd.Deprecated != "" {
+		pkg.Deprecated = string(vd.Deprecated) // the registry's word wins over the README's
+	}
+	pkg.Name, pkg.Version, pkg.Ecosystem = name, vd.Version, model.NPM
+	pkg.Registry = hostOf(rel.reg)
 	pkg.SourceURL = vd.Dist.Tarball
-	pkg.ResolvedFrom = how
-	pkg.Install = fmt.Sprintf("```sh\nnpm install %s@%s\n```", req.Name, vd.Version)
+	pkg.ResolvedFrom = rel.how
+	pkg.Install = fmt.Sprintf("```sh\nnpm install %s@%s\n```", name, vd.Version)
 	return pkg, nil
 }
 

@@ -25,8 +25,10 @@ var All = Include{Readme: true, API: true, Examples: true}
 func Header(p *model.Package) string {
 	var b strings.Builder
 	if p.Deprecated != "" {
-		// The first thing a reader must know.
-		fmt.Fprintf(&b, "**Deprecated:** %s\n\n", strings.Join(strings.Fields(p.Deprecated), " "))
+		// The first thing a reader must know. The notice is quoted: most
+		// are the package's own words (its registry entry, its README).
+		b.WriteString("**Deprecated:**\n\n")
+		b.WriteString(Quote(strings.Join(strings.Fields(p.Deprecated), " ")) + "\n")
 	}
 	fmt.Fprintf(&b, "# %s@%s\n\n", p.Name, p.Version)
 	parts := []string{p.Ecosystem}
@@ -295,6 +297,8 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		return nil
 	}
 	var out []Block
+	matches = declarationsFirst(matches)
+	listed := map[string]bool{} // owners whose members are shown already
 	for _, s := range matches {
 		var b strings.Builder
 		fmt.Fprintf(&b, "## %s %s\n\n", s.Kind, s.Name)
@@ -308,7 +312,16 @@ func symbolBlocks(p *model.Package, matches []model.Symbol, membersOf func(owner
 		if s.DefinedIn == "" {
 			b.WriteString(definedLine(s))
 		}
-		b.WriteString(memberList(s.Name, membersOf(s.Name)))
+		var mems []model.Symbol // members are listed once for symbols sharing a name
+		if !listed[s.Name] {
+			listed[s.Name] = true
+			for _, m := range membersOf(s.Name) {
+				if !shownInSignature(s, m) {
+					mems = append(mems, m)
+				}
+			}
+		}
+		b.WriteString(memberList(s.Name, mems))
 		out = append(out, Block{Title: s.Kind + " " + s.Name, Text: b.String()})
 		for _, ex := range p.Examples {
 			if exampleFor(ex.Name, s.Name) {
@@ -402,6 +415,33 @@ func memberList(owner string, members []model.Symbol) string {
 		}
 	}
 	return b.String()
+}
+
+// declarationsFirst orders symbols sharing a name so that the one a
+// reader means comes first: a class or function before the interface or
+// namespace merged with it (TypeScript declaration merging), which would
+// otherwise push the class onto a later page.
+func declarationsFirst(syms []model.Symbol) []model.Symbol {
+	merged := func(k string) bool { return k == "namespace" || k == "interface" || k == "module" }
+	if len(syms) < 2 {
+		return syms
+	}
+	out := make([]model.Symbol, 0, len(syms))
+	for _, pass := range []bool{false, true} {
+		for _, s := range syms {
+			if merged(s.Kind) == pass {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// shownInSignature reports a member (a constructor) whose declaration the
+// owner's signature block already shows.
+func shownInSignature(owner, m model.Symbol) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(m.Signature), "\n")
+	return strings.HasSuffix(m.Name, ".constructor") && first != "" && strings.Contains(owner.Signature, first)
 }
 
 // FindSymbols returns the symbols matching name: exact matches if any,

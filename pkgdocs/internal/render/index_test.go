@@ -98,7 +98,7 @@ func TestImportantAPIFirst(t *testing.T) {
 func TestDeprecationFirst(t *testing.T) {
 	p := &model.Package{Name: "request", Version: "2.88.2", Ecosystem: model.NPM, Deprecated: "request has been deprecated,\n see issue 3142"}
 	h := Header(p)
-	if !strings.HasPrefix(h, "**Deprecated:** request has been deprecated, see issue 3142\n\n# request@2.88.2\n") {
+	if !strings.HasPrefix(h, "**Deprecated:**\n\n> request has been deprecated, see issue 3142\n\n# request@2.88.2\n") {
 		t.Fatalf("header %q", h)
 	}
 	if strings.HasPrefix(Header(&model.Package{Name: "x", Version: "1"}), "**") {

@@ -112,7 +112,7 @@ func TestHiddenTextNeverReachesAnAnswer(t *testing.T) {
 		more    string // another symbol whose answer is checked
 	}{
 		{"npm", "hidden-demo", "", "greet", []string{"VISIBLE-SIG", "```html\n>\n> <div id=\"app\"></div>", "VISIBLE-README-ESC[8m", "👨\u200D👩\u200D👧", "می\u200Cخواهم", "VISIBLE-MEMBER-DOC"}, "Options.size"},
-		{"npm-js", "hidden-js", "", "greet", []string{"**Deprecated:** VISIBLE-DEPRECATED use hidden-js 3\n"}, ""},
+		{"npm-js", "hidden-js", "", "greet", []string{"**Deprecated:**\n\n> VISIBLE-DEPRECATED use hidden-js 3\n"}, ""},
 		{"python", "hiddendemo", "", "greet", []string{"VISIBLE-DOC-DIRECTIVE"}, ""},
 		{"python-rst", "hiddenrst", "", "greet", nil, ""},
 		{"rust", "hidden-demo", "", "greet", []string{"VISIBLE-CRATE-COMMENT", "VISIBLE-CRATE-TAG", "VISIBLE-CRATE-EXAMPLE", "VISIBLE-DOC-EXAMPLE"}, ""},

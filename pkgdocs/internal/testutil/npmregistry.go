@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -79,8 +80,11 @@ type NPMRegistry struct {
 	*httptest.Server
 	Requests atomic.Int64 // requests served so far
 
+	t        testing.TB
+	mu       sync.Mutex
 	byName   map[string][]NPMFixture
-	tarballs map[string][]byte
+	fixtures map[string]NPMFixture // by name@version
+	tarballs map[string][]byte     // built on first use: most tests ask for a few packages
 }
 
 // NewNPMRegistry serves every *.txtar fixture in dir.
@@ -90,11 +94,11 @@ func NewNPMRegistry(t testing.TB, dir string) *NPMRegistry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &NPMRegistry{byName: map[string][]NPMFixture{}, tarballs: map[string][]byte{}}
+	r := &NPMRegistry{t: t, byName: map[string][]NPMFixture{}, fixtures: map[string]NPMFixture{}, tarballs: map[string][]byte{}}
 	for _, p := range paths {
 		f := ReadNPMFixture(t, p)
 		r.byName[f.Name] = append(r.byName[f.Name], f)
-		r.tarballs[f.Name+"@"+f.Version] = TarGz(t, "package/", f.Files)
+		r.fixtures[f.Name+"@"+f.Version] = f
 	}
 	r.Server = httptest.NewServer(http.HandlerFunc(r.serve))
 	t.Cleanup(r.Close)
@@ -109,7 +113,7 @@ func (r *NPMRegistry) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	if rest, ok := strings.CutPrefix(p, "-/tarball/"); ok {
-		if tgz, ok := r.tarballs[strings.TrimSuffix(rest, ".tgz")]; ok {
+		if tgz, ok := r.tarball(strings.TrimSuffix(rest, ".tgz")); ok {
 			w.Write(tgz)
 			return
 		}
@@ -147,13 +151,29 @@ func (r *NPMRegistry) serve(w http.ResponseWriter, req *http.Request) {
 	http.Error(w, `{"error":"version not found"}`, http.StatusNotFound)
 }
 
+// tarball returns the tarball of the fixture name@version, built once.
+func (r *NPMRegistry) tarball(key string) ([]byte, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if tgz, ok := r.tarballs[key]; ok {
+		return tgz, true
+	}
+	f, ok := r.fixtures[key]
+	if !ok {
+		return nil, false
+	}
+	tgz := TarGz(r.t, "package/", f.Files)
+	r.tarballs[key] = tgz
+	return tgz, true
+}
+
 // doc is a fixture's version document with dist pointing at this server.
 func (r *NPMRegistry) doc(f NPMFixture) json.RawMessage {
 	var doc map[string]any
 	if json.Unmarshal(f.Doc, &doc) != nil || doc == nil {
 		doc = map[string]any{}
 	}
-	tgz := r.tarballs[f.Name+"@"+f.Version]
+	tgz, _ := r.tarball(f.Name + "@" + f.Version)
 	sum := sha512.Sum512(tgz)
 	doc["name"], doc["version"] = f.Name, f.Version
 	doc["dist"] = map[string]string{
