@@ -106,7 +106,7 @@ func (h *StreamableHTTPHandler) runListen(ctx *listenContext, s *Server, st *res
 	if d, ok := err.(*detachedListen); ok {
 		// The stream is open and written by its broadcasters: what is
 		// left is to wait for its end, on a goroutine that starts with a
-		// small stack, and this one ends (listen_detached.go).
+		// small stack, and this one ends (detachedListen).
 		go h.finishListen(ctx, st, id, d)
 		return
 	}

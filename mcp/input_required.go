@@ -119,7 +119,7 @@ func (s *Server) openState(state, method, digest string) (*requestStatePayload, 
 	if err1 != nil || err2 != nil {
 		return nil, invalid("malformed")
 	}
-	if !s.stateMACOK(body, sig) { // request_state_keys.go
+	if !s.stateMACOK(body, sig) { // the current key or a previous one
 		return nil, invalid("signature does not match (tampered, or issued by another server)")
 	}
 	var p requestStatePayload
@@ -280,4 +280,36 @@ type inputKeyContextKey struct{}
 // within one request's handler.
 func InputKey(ctx context.Context, key string) context.Context {
 	return context.WithValue(ctx, inputKeyContextKey{}, key)
+}
+
+// IsInputRequired reports whether err ends a handler, or a server-to-client
+// request (Elicit, CreateMessage, ListRoots), that in protocol 2026-07-28
+// was answered with an input-required result rather than an error: the
+// client answers the question and retries the request. Middleware that
+// observes outcomes, such as telemetry, uses it to tell this from a
+// failure.
+func IsInputRequired(err error) bool { return errors.Is(err, errInputRequired) }
+
+// stateMACOK reports whether sig is the HMAC-SHA256 of body under the
+// server's current requestState key or one of its previous keys
+// (ServerOptions.PreviousRequestStateKeys), so that every instance behind
+// a load balancer verifies what any instance minted, and keys can rotate
+// without failing the retries in progress. States are minted with the
+// current key only; their expiry bounds how long a previous key matters.
+func (s *Server) stateMACOK(body, sig []byte) bool {
+	if macEqual(s.stateKey(), body, sig) {
+		return true
+	}
+	for _, k := range s.opts.PreviousRequestStateKeys {
+		if len(k) > 0 && macEqual(k, body, sig) {
+			return true
+		}
+	}
+	return false
+}
+
+func macEqual(key, body, sig []byte) bool {
+	mac := hmac.New(sha256.New, key)
+	mac.Write(body)
+	return hmac.Equal(sig, mac.Sum(nil))
 }

@@ -3,7 +3,7 @@ package mcp
 import "strings"
 
 // Every row of a method table names the capability its method belongs to
-// (server_methods.go, client_methods.go; an extension's methods belong to
+// (serverMethods, clientMethods; an extension's methods belong to
 // capabilities.extensions[id]). The dispatch step of each side serves a
 // request only when its side declares that capability now, as its
 // server/discover or initialize result (server) or its capabilities

@@ -1,6 +1,11 @@
 package mcp
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+)
 
 // A MethodHandler handles one MCP request or notification after its params
 // have been decoded. params is the method's *XxxParams (for example
@@ -55,4 +60,17 @@ func sendBase[S ClientSession | ServerSession](ctx context.Context, _ *S, _ stri
 func sendVia[S ClientSession | ServerSession](ctx context.Context, h MethodHandler[S], rc *requestContext, s *S, params any) (any, error) {
 	rc.Context, rc.sending = ctx, true
 	return h(rc, s, rc.method, params)
+}
+
+// Panic recovery: like net/http, the SDK turns a panic in a handler or
+// middleware into an internal error for that one request, logs the stack
+// once, and keeps the session and the process going. ServerOptions and
+// ClientOptions.DisablePanicRecovery turn this off.
+
+// panicError logs a panic recovered while serving method, with its stack,
+// and returns the error the peer gets: an internal error that does not
+// reveal the panic's value.
+func panicError(log *slog.Logger, method string, v any) error {
+	log.Error("mcp: recovered panic", "method", method, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	return newError(CodeInternalError, "internal error while serving %s", method)
 }

@@ -1,7 +1,10 @@
 package mcp
 
 import (
+	"context"
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
@@ -82,4 +85,121 @@ func FuzzCallToolResultDecoding(f *testing.F) {
 	f.Fuzz(func(t *testing.T, result []byte) {
 		checkCallToolResultDecoding(t, result)
 	})
+}
+
+type sumInput struct {
+	A int `json:"a"`
+	B int `json:"b"`
+}
+
+type sumOutput struct {
+	Sum int `json:"sum"`
+}
+
+// DecodeStructured reads a structured result into the tool's output type,
+// and says clearly when there is none to read, in every era.
+func TestDecodeStructured(t *testing.T) {
+	eras(t, func(t *testing.T, version string) {
+		server := NewServer("s", "v1", nil)
+		server.AddTools(
+			NewStructuredTool("sum", "adds", func(_ context.Context, _ *ServerSession, in sumInput) (sumOutput, error) {
+				if in.A < 0 {
+					return sumOutput{}, errors.New("negative numbers are not supported")
+				}
+				return sumOutput{Sum: in.A + in.B}, nil
+			}),
+			NewTool("plain", "text only", func(context.Context, *ServerSession, struct{}) ([]*Content, error) {
+				return []*Content{NewTextContent("hi")}, nil
+			}),
+		)
+		cs, _ := connect(t, server, &ClientOptions{ProtocolVersion: version})
+		call := func(name string, args any) *CallToolResult {
+			t.Helper()
+			res, err := cs.CallTool(context.Background(), name, args, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+
+		got, err := DecodeStructured[sumOutput](call("sum", sumInput{A: 2, B: 3}))
+		if err != nil || got.Sum != 5 {
+			t.Errorf("sum: %+v, %v; want 5", got, err)
+		}
+		if m, err := DecodeStructured[map[string]int](call("sum", sumInput{A: 1, B: 1})); err != nil || m["sum"] != 2 {
+			t.Errorf("sum into a map: %v, %v", m, err)
+		}
+
+		for _, tt := range []struct {
+			name    string
+			res     *CallToolResult
+			wantErr string
+		}{
+			{"failed tool", call("sum", sumInput{A: -1}), "the tool failed: negative numbers are not supported"},
+			{"tool without structured output", call("plain", struct{}{}), ""},
+			{"nil result", nil, "nil result"},
+		} {
+			_, err := DecodeStructured[sumOutput](tt.res)
+			if !errors.Is(err, ErrNoStructuredContent) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%s: %v, want ErrNoStructuredContent saying %q", tt.name, err, tt.wantErr)
+			}
+		}
+
+		// Content of another shape is a decoding error, not a zero value.
+		if _, err := DecodeStructured[struct {
+			Sum string `json:"sum"`
+		}](call("sum", sumInput{A: 2, B: 3})); err == nil || errors.Is(err, ErrNoStructuredContent) {
+			t.Errorf("decoding a number into a string field: %v, want a decoding error", err)
+		}
+	})
+}
+
+// Structured content set by Go code rather than decoded is read too.
+func TestDecodeStructuredGoValue(t *testing.T) {
+	for _, sc := range []any{sumOutput{Sum: 7}, map[string]any{"sum": 7}} {
+		got, err := DecodeStructured[sumOutput](&CallToolResult{StructuredContent: sc})
+		if err != nil || got.Sum != 7 {
+			t.Errorf("%T: %+v, %v", sc, got, err)
+		}
+	}
+}
+
+// NewStructuredTool refuses, at registration, an output type whose values
+// are not JSON objects: earlier revisions than 2026-07-28 require
+// structuredContent to be one.
+func TestStructuredOutputMustBeAnObject(t *testing.T) {
+	tests := []struct {
+		name   string
+		define func()
+		ok     bool
+	}{
+		{"struct", func() { NewStructuredTool("t", "", typedHandler[sumOutput]) }, true},
+		{"pointer to struct", func() { NewStructuredTool("t", "", typedHandler[*sumOutput]) }, true},
+		{"map", func() { NewStructuredTool("t", "", typedHandler[map[string]int]) }, true},
+		{"int", func() { NewStructuredTool("t", "", typedHandler[int]) }, false},
+		{"slice", func() { NewStructuredTool("t", "", typedHandler[[]string]) }, false},
+		{"any", func() { NewStructuredTool("t", "", typedHandler[any]) }, false},
+	}
+	for _, tt := range tests {
+		var msg string
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					msg, _ = v.(string)
+				}
+			}()
+			tt.define()
+		}()
+		switch {
+		case tt.ok && msg != "":
+			t.Errorf("%s: panicked: %s", tt.name, msg)
+		case !tt.ok && !strings.Contains(msg, "must be a struct"):
+			t.Errorf("%s: panic %q, want one saying the output must be a struct", tt.name, msg)
+		}
+	}
+}
+
+func typedHandler[Out any](context.Context, *ServerSession, struct{}) (Out, error) {
+	var out Out
+	return out, nil
 }
