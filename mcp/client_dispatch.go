@@ -52,7 +52,7 @@ func (cs *ClientSession) handle(ctx context.Context, req *jsonrpc2.Request) (any
 		return nil, notInRevision(req.Method, v)
 	}
 	if !notification {
-		if m, err = cs.client.admit(req.Method, m, cs); err != nil { // methods_capability.go
+		if m, err = cs.client.admit(req.Method, m, cs); err != nil { // method_capability.go
 			return nil, err
 		}
 	}
@@ -136,7 +136,7 @@ var clientMethods = map[string]*methodInfo[ClientSession]{
 	NotificationCancelled: notificationMethod((*ClientSession).cancelledNotification, methodSpec[ClientSession]{}),
 	NotificationProgress:  notificationMethod((*ClientSession).progressNotification, methodSpec[ClientSession]{}),
 
-	// Requests of the server (ask.go); since 2026-07-28 input requests.
+	// Requests of the server (server_ask.go); since 2026-07-28 input requests.
 	MethodListRoots:     requestMethod((*ClientSession).listRoots, methodSpec[ClientSession]{capability: "roots"}),
 	MethodCreateMessage: requestMethod((*ClientSession).createMessage, methodSpec[ClientSession]{capability: "sampling"}),
 	MethodElicit:        requestMethod((*ClientSession).elicit, methodSpec[ClientSession]{since: Version20250618, capability: "elicitation"}),

@@ -34,7 +34,7 @@ type methodSpec[S ClientSession | ServerSession] struct {
 	// capability names the capability the method belongs to (for example
 	// "tools", "resources.subscribe", "extensions.<id>"), or "" for none.
 	// A request is served only while its side declares it
-	// (methods_capability.go).
+	// (method_capability.go).
 	capability string
 	// enabled, if set, reports whether the session's side supports the
 	// method now; if not, the request fails with -32601 and unsupported.

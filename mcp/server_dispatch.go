@@ -93,7 +93,7 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request, src source
 		return nil, src.checked(nil, newError(CodeMethodNotFound, "method not found: %s", req.Method))
 	}
 	var decodeErr error
-	// Params an authorizer's step decoded (authorize.go) are of the
+	// Params an authorizer's step decoded (http_authorize.go) are of the
 	// protocol's type, as every row of a protocol method's params are
 	// (splitRow in method.go refuses another).
 	params := jsonrpc2.TakeDecodedParams(req)
@@ -119,7 +119,7 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request, src source
 	if err != nil {
 		return nil, err
 	}
-	if m, err = s.admit(req.Method, m, ss); err != nil { // methods_capability.go
+	if m, err = s.admit(req.Method, m, ss); err != nil { // method_capability.go
 		return nil, err
 	}
 	if err := m.check(params); err != nil {
@@ -389,7 +389,7 @@ var serverMethods = map[string]*methodInfo[ServerSession]{
 	MethodListPrompts: requestMethod((*ServerSession).listPrompts, methodSpec[ServerSession]{capability: "prompts"}),
 	MethodGetPrompt:   requestMethod((*ServerSession).getPrompt, methodSpec[ServerSession]{capability: "prompts", validate: requirePromptName}),
 
-	// Resources (resource.go, resource_read.go, subscribe.go).
+	// Resources (resource.go, resource_read.go, resource_subscribe.go).
 	MethodListResources:         requestMethod((*ServerSession).listResources, methodSpec[ServerSession]{capability: "resources"}),
 	MethodListResourceTemplates: requestMethod((*ServerSession).listResourceTemplates, methodSpec[ServerSession]{capability: "resources"}),
 	MethodReadResource:          requestMethod((*ServerSession).readResource, methodSpec[ServerSession]{capability: "resources", validate: requireResourceURI}),

@@ -61,7 +61,7 @@ type sessionState struct {
 
 	logging loggingState // logging.go: level and rate limit of log messages
 
-	subs subscriptionSet // subscribe.go: resources subscribed to (legacy)
+	subs subscriptionSet // resource_subscribe.go: resources subscribed to (legacy)
 
 	legacyTasks legacyTaskIndex // task_legacy_server.go: tasks created (2025-11-25), for tasks/list
 
@@ -393,7 +393,7 @@ func (ss *ServerSession) NotifyProgress(ctx context.Context, params *ProgressNot
 
 func (ss *ServerSession) sendCancelled(id jsonrpc2.ID) {
 	p := &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"}
-	sendCancelledNotification(ss.server.logger(), ss.notify, p) // cancelled_notification.go
+	sendCancelledNotification(ss.server.logger(), ss.notify, p) // session_cancel.go
 }
 
 func (ss *ServerSession) startKeepAlive(interval time.Duration) {

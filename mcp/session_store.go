@@ -322,7 +322,7 @@ func (h *StreamableHTTPHandler) addAdopted(sess *httpSession) (*httpSession, err
 }
 
 // changesSharedState holds the methods whose handlers write what
-// snapshot reads (server_lifecycle.go, logging.go, subscribe.go): only
+// snapshot reads (server_lifecycle.go, logging.go, resource_subscribe.go): only
 // they can change a session's shared state, so no other request encodes
 // it to find out.
 var changesSharedState = map[string]bool{

@@ -313,7 +313,7 @@ func (t *SSEServerTransport) serve(w http.ResponseWriter, r *http.Request, closi
 		writeHTTPErrorResponse(w, http.StatusBadRequest, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, err))
 		return
 	}
-	if !authorize(w, r, t.authorizeFn, msg) { // authorize.go
+	if !authorize(w, r, t.authorizeFn, msg) { // http_authorize.go
 		return
 	}
 	req, isCall := msg.(*jsonrpc2.Request)

@@ -39,7 +39,7 @@ func (h *StreamableHTTPHandler) servePOST(w http.ResponseWriter, r *http.Request
 		return
 	}
 	msg, ok := h.readMessage(w, r)
-	if !ok || !authorize(w, r, h.opts.Authorize, msg) { // authorize.go
+	if !ok || !authorize(w, r, h.opts.Authorize, msg) { // http_authorize.go
 		return
 	}
 	px := postExchange{h: h, w: w, r: r, accept: accept, msg: msg,
@@ -295,7 +295,7 @@ func (px *postExchange) serveDetachable(ctx context.Context, req *jsonrpc2.Reque
 	st.mu.Unlock()
 	h.active.Add(1)
 	entered := sess.enter()
-	h.workers.run(func() { // handler_workers.go
+	h.workers.run(func() { // streamable_workers.go
 		defer h.active.Add(-1)
 		if entered {
 			defer sess.leave()

@@ -166,7 +166,7 @@ type StreamableHTTPHandler struct {
 	policy    *originPolicy
 	cfg       streamConfig // shared by the handler's response streams
 	live      liveStreams  // subscriptions/listen streams
-	workers   workerPool   // handler_workers.go: run the handlers of resumable requests
+	workers   workerPool   // streamable_workers.go: run the handlers of resumable requests
 	conns     hijackedConns
 
 	closing   atomic.Bool

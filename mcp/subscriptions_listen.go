@@ -52,7 +52,7 @@ type listener struct {
 	// listChanged is the encoding of the stream's list-change params,
 	// made by serve on first use: every list change sends the same bytes.
 	listChanged json.RawMessage
-	// idJSON is the encoded subscription id (broadcast_event.go); guarded
+	// idJSON is the encoded subscription id (subscriptions_broadcast.go); guarded
 	// by mu.
 	idJSON []byte
 }
@@ -530,7 +530,7 @@ func eachConcurrently[T any](items []T, f func(T)) {
 // it (they end).
 func (ls *listeners) resourceUpdated(ctx context.Context, p *ResourceUpdatedParams) error {
 	var dropped atomic.Int64
-	// Encoded once for the streams written directly (broadcast_event.go).
+	// Encoded once for the streams written directly (subscriptions_broadcast.go).
 	b := &broadcastEvent{method: NotificationResourceUpdated, fresh: func() any { c := *p; return &c }}
 	eachConcurrently(ls.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }), func(l *listener) {
 		if !l.enqueue(NotificationResourceUpdated, b) {

@@ -5,12 +5,6 @@ import (
 	"iter"
 )
 
-// Tools iterates over all the server's tools, page by page, starting at
-// params.Cursor if params is not nil. It stops at the first error.
-func (cs *ClientSession) Tools(ctx context.Context, params *ListToolsParams) iter.Seq2[*Tool, error] {
-	return paginate(ctx, params, cs.ListTools, func(r *ListToolsResult) ([]*Tool, string) { return r.Tools, r.NextCursor })
-}
-
 // paginate walks a paginated list method. setCursor is done on a copy of
 // the caller's params.
 func paginate[P any, R any, T any](ctx context.Context, params *P, list func(context.Context, *P) (*R, error), items func(*R) ([]T, string)) iter.Seq2[T, error] {
