@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"reflect"
 	"slices"
 	"strconv"
@@ -313,7 +314,7 @@ func (cs *ClientSession) sendCancelled(id jsonrpc2.ID) {
 	if cs.modern {
 		cs.fillMeta(&p.Meta)
 	}
-	sendCancelledNotification(cs.client.logger(), cs.notify, p) // session_cancel.go
+	sendCancelledNotification(cs.client.logger(), cs.notify, p) // session_call.go
 }
 
 // fillMeta adds the per-request metadata of 2026-07-28 to meta.
@@ -563,4 +564,30 @@ func (cs *ClientSession) unregisterProgress(token string) {
 	cs.mu.Lock()
 	delete(cs.progress, token)
 	cs.mu.Unlock()
+}
+
+// paginate walks a paginated list method. setCursor is done on a copy of
+// the caller's params.
+func paginate[P any, R any, T any](ctx context.Context, params *P, list func(context.Context, *P) (*R, error), items func(*R) ([]T, string)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		p := cloneParams(params)
+		for {
+			res, err := list(ctx, p)
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			page, next := items(res)
+			for _, item := range page {
+				if !yield(item, nil) {
+					return
+				}
+			}
+			if next == "" {
+				return
+			}
+			setCursor(p, next)
+		}
+	}
 }

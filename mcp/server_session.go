@@ -393,7 +393,7 @@ func (ss *ServerSession) NotifyProgress(ctx context.Context, params *ProgressNot
 
 func (ss *ServerSession) sendCancelled(id jsonrpc2.ID) {
 	p := &CancelledParams{RequestID: id.Raw(), Reason: "request cancelled"}
-	sendCancelledNotification(ss.server.logger(), ss.notify, p) // session_cancel.go
+	sendCancelledNotification(ss.server.logger(), ss.notify, p) // session_call.go
 }
 
 func (ss *ServerSession) startKeepAlive(interval time.Duration) {
