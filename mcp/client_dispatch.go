@@ -130,7 +130,7 @@ func (cs *ClientSession) progressNotification(ctx context.Context, p *ProgressNo
 // and never changed; methods beyond the protocol's are added per client
 // with Client.AddMethods. Every incoming message, and every input request
 // of a 2026-07-28 input-required result, is served from it
-// (client_dispatch.go).
+// (ClientSession.handle, ClientSession.answerInput).
 var clientMethods = map[string]*methodInfo[ClientSession]{
 	MethodPing:            requestMethod((*ClientSession).ping, methodSpec[ClientSession]{until: lastHandshakeVersion}),
 	NotificationCancelled: notificationMethod((*ClientSession).cancelledNotification, methodSpec[ClientSession]{}),

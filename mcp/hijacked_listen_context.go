@@ -7,7 +7,7 @@ import (
 )
 
 // A listenContext is the context of a subscriptions/listen request served
-// on a goroutine of its own (hijacked_serve.go): the values of its HTTP
+// on a goroutine of its own (StreamableHTTPHandler.runListen): the values of its HTTP
 // request's context, without its cancellation (the request outlives
 // ServeHTTP), plus its stream, cancelled once. It stands in for
 // context.WithCancel(context.WithoutCancel(r.Context())) and withStream in

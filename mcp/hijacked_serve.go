@@ -211,7 +211,7 @@ func (ls *listeners) interruptWaiting() {
 // hijacked stream, on the broadcaster's goroutine: the write never blocks
 // (what the socket does not take waits for the connection's writer). A
 // broadcast is encoded once for all streams, cut where the subscription
-// id goes (subscriptions_broadcast.go); the caller holds l.mu.
+// id goes (broadcastEvent); the caller holds l.mu.
 func (st *responseStream) notifyDirect(l *listener, method string, params any) error {
 	var event []byte
 	var b *broadcastEvent

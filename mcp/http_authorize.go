@@ -167,7 +167,7 @@ func newAuthorizeRequest(r *http.Request, msg jsonrpc2.Message) *AuthorizeReques
 // decodeTarget returns the name (tool, prompt) or URI (resource) that req
 // acts on, or "" for other methods. It decodes the params of those methods
 // with their protocol type and keeps them on req, so that the dispatch
-// step (server_dispatch.go) does not decode them again.
+// step (Server.dispatch) does not decode them again.
 func decodeTarget(req *jsonrpc2.Request) string {
 	var params any
 	var target *string

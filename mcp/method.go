@@ -33,8 +33,7 @@ type methodSpec[S ClientSession | ServerSession] struct {
 	beforeInit bool
 	// capability names the capability the method belongs to (for example
 	// "tools", "resources.subscribe", "extensions.<id>"), or "" for none.
-	// A request is served only while its side declares it
-	// (method_capability.go).
+	// A request is served only while its side declares it (admit).
 	capability string
 	// enabled, if set, reports whether the session's side supports the
 	// method now; if not, the request fails with -32601 and unsupported.

@@ -369,7 +369,7 @@ func requestMeta(params any) *Meta {
 // it exists in, the capability it belongs to and the params it requires.
 // It is written once here and never changed; methods beyond the protocol's
 // are added per server with Server.AddMethods. Every incoming message is
-// served from it by Server.dispatch (server_dispatch.go).
+// served from it by Server.dispatch.
 var serverMethods = map[string]*methodInfo[ServerSession]{
 	// Lifecycle (server_lifecycle.go).
 	MethodInitialize:        requestMethod((*ServerSession).initialize, methodSpec[ServerSession]{until: lastHandshakeVersion}),

@@ -222,7 +222,7 @@ const storeTimeout = 5 * time.Second
 // or nil. With a SessionStore, the store decides: a session it does not
 // hold is gone (deleted or expired on another instance), and one this
 // instance has not seen yet is adopted from the stored state. A session
-// whose owner is not the request's (session_owner.go) is nil too.
+// whose owner is not the request's (WithSessionOwner) is nil too.
 func (h *StreamableHTTPHandler) lookupSession(r *http.Request, sid string) *httpSession {
 	sess := h.session(sid)
 	owner := SessionOwnerFromContext(r.Context())
@@ -322,7 +322,7 @@ func (h *StreamableHTTPHandler) addAdopted(sess *httpSession) (*httpSession, err
 }
 
 // changesSharedState holds the methods whose handlers write what
-// snapshot reads (server_lifecycle.go, logging.go, resource_subscribe.go): only
+// snapshot reads (initialization, the log level, resource subscriptions): only
 // they can change a session's shared state, so no other request encodes
 // it to find out.
 var changesSharedState = map[string]bool{

@@ -279,7 +279,7 @@ func (px *postExchange) serveRequest(req *jsonrpc2.Request) *jsonrpc2.Response {
 // runs on its own goroutine, since the HTTP response may end first (client
 // gone, or CloseSSEStream) while the stream goes on. The stream starts,
 // with its priming event, when the handler first sends on it or after
-// StreamStartDelay (streamable_lazy.go); a response that comes first is
+// StreamStartDelay (startTimers); a response that comes first is
 // one JSON object.
 func (px *postExchange) serveDetachable(ctx context.Context, req *jsonrpc2.Request) {
 	h, sess, st := px.h, px.sess, px.stream

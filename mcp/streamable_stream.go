@@ -60,11 +60,11 @@ type responseStream struct {
 	queued   bool
 	hijacked bool // the response attached last took its connection
 	// deferWatch: the stream's owner watches the hijacked connection's
-	// client itself (hijacked_serve.go).
+	// client itself (serveListenHijacked).
 	deferWatch bool
 	// Guarded by mu.
 	started bool // SSE headers written to w
-	lazy    bool // resumable, not started yet: a response now is JSON (streamable_lazy.go)
+	lazy    bool // resumable, not started yet: a response now is JSON (startTimers)
 	done    bool // the final message was sent
 
 	queue sendQueue
@@ -73,11 +73,11 @@ type responseStream struct {
 	abort atomic.Pointer[writeDeadliner]
 
 	// onHijackClose, when set, lets the stream take its connection from
-	// net/http as it starts (hijacked_stream.go); it runs once when that
+	// net/http as it starts (hijackResponse); it runs once when that
 	// connection closes.
 	onHijackClose func(*hijackedConn)
 	// listenDone is the Done channel of the stream's own context, for a
-	// listen stream served on a goroutine of its own (hijacked_serve.go).
+	// listen stream served on a goroutine of its own (StreamableHTTPHandler.runListen).
 	listenDone <-chan struct{}
 	// onNoHijack, if set, runs when the stream could not take its
 	// connection and stays on net/http.
@@ -194,7 +194,7 @@ func (st *responseStream) startSSELocked(prime bool) error {
 	h["Content-Type"] = hdrSSE
 	h["Cache-Control"] = hdrNoCache
 	h["X-Accel-Buffering"] = hdrNoBuffer
-	st.lazy = false // started now (streamable_lazy.go)
+	st.lazy = false // started now (startTimers)
 	if st.cancel != nil && !st.tracked && st.cfg.live != nil {
 		st.tracked = st.cfg.live.add(st)
 	}

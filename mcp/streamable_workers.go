@@ -11,10 +11,10 @@ const workerIdle = 2 * time.Second
 
 // A workerPool runs jobs on goroutines that outlive one job: the
 // handlers of resumable legacy requests, which run apart from the
-// goroutine serving their HTTP request (streamable_post.go). A new
+// goroutine serving their HTTP request (servePOST). A new
 // goroutine starts with a small stack and grows it by copying, which took
 // about a tenth of an echo tool call's server CPU in the scale-out
-// benchmark (bench/scaleout_test.go); a worker reuses the stack it grew,
+// benchmark of the bench module; a worker reuses the stack it grew,
 // as net/http's goroutine of a kept-alive connection does. A job goes to an idle worker if there is one, and to
 // a new worker otherwise, so jobs never wait; a worker idle for
 // workerIdle exits, and all idle ones exit when the pool is stopped.

@@ -9,7 +9,7 @@ import (
 )
 
 // A broadcastEvent is a notification sent to many listen streams. For the
-// streams written directly (hijacked connections, hijacked_serve.go) it is
+// streams written directly (hijacked connections, responseStream.notifyDirect) it is
 // encoded once, as an SSE event cut where the subscription id goes: each
 // stream's event is prefix, its own subscription id, suffix. Streams
 // written through their queue (and sending middleware) get a copy of the

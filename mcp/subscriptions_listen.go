@@ -30,7 +30,7 @@ type listener struct {
 	// never waits for a client, and many streams are written at once.
 	queue chan queuedNotification
 	// direct, set by serve instead of queue on a stream whose writes
-	// never block (a hijacked connection, hijacked_stream.go), writes a
+	// never block (a hijackedConn), writes a
 	// notification on the broadcaster's goroutine.
 	direct func(method string, params any) error
 	// writeDirect is what direct becomes when serve starts, and
@@ -52,7 +52,7 @@ type listener struct {
 	// listChanged is the encoding of the stream's list-change params,
 	// made by serve on first use: every list change sends the same bytes.
 	listChanged json.RawMessage
-	// idJSON is the encoded subscription id (subscriptions_broadcast.go); guarded
+	// idJSON is the encoded subscription id (broadcastEvent); guarded
 	// by mu.
 	idJSON []byte
 }
@@ -530,7 +530,7 @@ func eachConcurrently[T any](items []T, f func(T)) {
 // it (they end).
 func (ls *listeners) resourceUpdated(ctx context.Context, p *ResourceUpdatedParams) error {
 	var dropped atomic.Int64
-	// Encoded once for the streams written directly (subscriptions_broadcast.go).
+	// Encoded once for the streams written directly (broadcastEvent).
 	b := &broadcastEvent{method: NotificationResourceUpdated, fresh: func() any { c := *p; return &c }}
 	eachConcurrently(ls.matching(func(f *SubscriptionFilter) bool { return slices.Contains(f.ResourceSubscriptions, p.URI) }), func(l *listener) {
 		if !l.enqueue(NotificationResourceUpdated, b) {
@@ -591,7 +591,7 @@ func (*detachedListen) Error() string {
 
 // finish waits for the stream's end, unregisters the listener, and
 // returns what the dispatch would have made of the request's result
-// (server_dispatch.go).
+// (Server.dispatch).
 func (d *detachedListen) finish() (any, error) {
 	err := d.l.waitDirect(d.ctx, d.s, d.hc, d.interruptible)
 	d.s.listeners.remove(d.l)

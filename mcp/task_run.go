@@ -47,7 +47,7 @@ type taskRun struct {
 	done     chan struct{}
 	doneOnce sync.Once
 
-	// legacy is set for a task of 2025-11-25 (task_legacy_server.go): its handler
+	// legacy is set for a task of 2025-11-25 (legacyRun): its handler
 	// asks with server-to-client requests, and its changes go to owner.
 	legacy legacyRun
 }
