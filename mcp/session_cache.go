@@ -50,13 +50,24 @@ func (sess *httpSession) markFreshLocked() {
 	sess.shared.fresh = time.Now().Add(sess.h.recheckAfter())
 }
 
+// closeSettleTime is how long a DELETE waits, once the router has carried
+// its RouteClose back to this instance, before it answers: the other
+// instances received the message at the same moment but handle it on
+// their own goroutines, and a client that sends its next request with the
+// deleted session at once must get 404 from whichever instance it reaches.
+// A DELETE is rare, so the wait costs little; it narrows the window to a
+// scheduling delay longer than this on another instance (an instance that
+// misses the message altogether answers from its copy for sessionRecheck
+// at most).
+const closeSettleTime = 20 * time.Millisecond
+
 // announce tells the other instances serving the session that it changed
 // (RouteState) or ended (RouteClose), and waits until the router has
 // carried the message back to this instance, which it does for the
-// others at the same time.
-func (sess *httpSession) announce(ctx context.Context, kind string) {
+// others at the same time. It reports whether the message came back.
+func (sess *httpSession) announce(ctx context.Context, kind string) bool {
 	if sess.h.opts.SessionRouter == nil {
-		return
+		return false
 	}
 	nonce := []byte(`"` + rand.Text() + `"`)
 	echo := make(chan struct{})
@@ -71,14 +82,16 @@ func (sess *httpSession) announce(ctx context.Context, kind string) {
 	sess.shared.mu.Unlock()
 	if sess.publishRoute(ctx, &SessionMessage{Kind: kind, Data: nonce}) != nil || !subscribed {
 		sess.dropEcho(string(nonce))
-		return
+		return false
 	}
 	t := time.NewTimer(settleWait)
 	defer t.Stop()
 	select {
 	case <-echo:
+		return true
 	case <-t.C:
 		sess.dropEcho(string(nonce))
+		return false
 	}
 }
 

@@ -399,7 +399,9 @@ func (sess *httpSession) forgetShared(ctx context.Context) {
 	if err := h.opts.SessionStore.Delete(ctx, sess.id); err != nil {
 		h.opts.Logger.Warn("mcp: deleting a session from the store failed", "session", sess.id, "error", err)
 	}
-	sess.announce(ctx, RouteClose) // session_cache.go
+	if sess.announce(ctx, RouteClose) {
+		time.Sleep(closeSettleTime) // the others handle it now too
+	}
 	if store := h.cfg.store; store != nil {
 		if err := store.SessionClosed(ctx, sess.id); err != nil {
 			h.opts.Logger.Warn("mcp: the event store failed to drop a closed session's events", "session", sess.id, "error", err)
