@@ -4,12 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-
-	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
-	"github.com/gomcp/sdk/pkgdocs/internal/render"
+	"slices"
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
+	"github.com/gomcp/sdk/pkgdocs/internal/render"
 )
 
 // The speed goals: a warm answer (the package already loaded) in under
@@ -76,99 +77,6 @@ func BenchmarkColdAnswer(b *testing.B) {
 				b.StartTimer()
 				start := time.Now()
 				if _, _, err := ask(context.Background(), s, q, ""); err != nil {
-					b.Fatal(err)
-				}
-				durs = append(durs, time.Since(start))
-			}
-			reportPercentiles(b, durs)
-		})
-	}
-}
-
-// BenchmarkWarmLocalPython measures describe calls about recorded local
-// Python installations on a warm service (each project's service has
-// answered every question once), cycling through the questions, and
-// reports the 99th percentile.
-func BenchmarkWarmLocalPython(b *testing.B) {
-	dirs := map[string]string{}
-	services := map[string]*Service{}
-	ctx := context.Background()
-	type asked struct {
-		q   evalQuestion
-		s   *Service
-		dir string
-	}
-	var warm []asked
-	for _, q := range loadQuestions(b) {
-		if q.Eco != "python" || q.Project == "" {
-			continue
-		}
-		dir, err := evalProject(b, dirs, q.Project)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if services[dir] == nil {
-			services[dir] = projectService(b, dir)
-		}
-		if _, _, err := ask(ctx, services[dir], q, dir); err == nil {
-			warm = append(warm, asked{q, services[dir], dir})
-		}
-	}
-	if len(warm) == 0 {
-		b.Fatal("no Python project questions")
-	}
-	durs := make([]time.Duration, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		a := warm[i%len(warm)]
-		start := time.Now()
-		if _, _, err := ask(ctx, a.s, a.q, a.dir); err != nil {
-			b.Fatal(err)
-		}
-		durs = append(durs, time.Since(start))
-	}
-	b.StopTimer()
-	reportPercentiles(b, durs)
-}
-
-// coldLocalPython are cold questions answered from a recorded local
-// installation (testdata/eval/projects/python.txtar): pydantic is the
-// largest distribution there (96 modules read, lazy imports resolved).
-var coldLocalPython = []evalQuestion{
-	{ID: "pydantic", Eco: "python", Package: "pydantic", Symbol: "BaseModel", Project: "python"},
-	{ID: "flask", Eco: "python", Package: "flask", Symbol: "Flask.route", Project: "python"},
-}
-
-// BenchmarkColdLocalPython measures first answers about a distribution
-// installed in the project's virtual environment, read from disk with
-// nothing cached (goal: under 300 ms). PKGDOCS_SITE_PACKAGES_PROJECT names
-// a project directory whose .venv is a real interpreter to measure too
-// (networkx and sympy, the largest distributions on these machines).
-func BenchmarkColdLocalPython(b *testing.B) {
-	dirs := map[string]string{}
-	qs := append([]evalQuestion(nil), coldLocalPython...)
-	if real := os.Getenv("PKGDOCS_SITE_PACKAGES_PROJECT"); real != "" {
-		qs = append(qs, evalQuestion{ID: "networkx-real", Eco: "python", Package: "networkx", Symbol: "shortest_path", Project: real},
-			evalQuestion{ID: "sympy-real", Eco: "python", Package: "sympy", Symbol: "solve", Project: real})
-	}
-	for _, q := range qs {
-		dir := q.Project
-		if !filepath.IsAbs(dir) {
-			var err error
-			if dir, err = evalProject(b, dirs, q.Project); err != nil { // unpacked once, outside the timing
-				b.Fatal(err)
-			}
-		}
-		b.Run(q.ID, func(b *testing.B) {
-			durs := make([]time.Duration, 0, b.N)
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				s := projectService(b, dir)
-				b.StartTimer()
-				start := time.Now()
-				if _, _, err := ask(context.Background(), s, q, dir); err != nil {
 					b.Fatal(err)
 				}
 				durs = append(durs, time.Since(start))
@@ -282,8 +190,11 @@ func BenchmarkWarmSearch(b *testing.B) {
 
 // localSpeedQuestions are cold questions answered from a project's local
 // installation (recorded from real artefacts under testdata/eval/projects):
-// the goal is a first answer in under 300 ms.
+// the goal is a first answer in under 300 ms. pydantic is the largest
+// Python distribution recorded (96 modules read, lazy imports resolved).
 var localSpeedQuestions = []evalQuestion{
+	{ID: "python-pydantic", Eco: "python", Package: "pydantic", Symbol: "BaseModel", Project: "python"},
+	{ID: "python-flask", Eco: "python", Package: "flask", Symbol: "Flask.route", Project: "python"},
 	{ID: "rust-tokio", Eco: "rust", Package: "tokio", Symbol: "net::TcpListener::bind", Project: "rust-registry"},
 	{ID: "rust-tokio-overview", Eco: "rust", Package: "tokio", Project: "rust-registry"},
 	{ID: "rust-clap", Eco: "rust", Package: "clap", Symbol: "Command.arg", Project: "rust-registry"},
@@ -299,12 +210,23 @@ var localSpeedQuestions = []evalQuestion{
 // BenchmarkColdLocalAnswer measures first answers read from a local
 // installation by a new service (nothing in memory; the files themselves
 // are in the operating system's cache after the first run).
+// PKGDOCS_SITE_PACKAGES_PROJECT names a project directory whose .venv is a
+// real interpreter to measure too (networkx and sympy, the largest
+// distributions on these machines).
 func BenchmarkColdLocalAnswer(b *testing.B) {
 	dirs := map[string]string{}
-	for _, q := range localSpeedQuestions {
-		dir, err := evalProject(b, dirs, q.Project) // unpacked once, kept for every run
-		if err != nil {
-			b.Fatal(err)
+	qs := slices.Clone(localSpeedQuestions)
+	if real := os.Getenv("PKGDOCS_SITE_PACKAGES_PROJECT"); real != "" {
+		qs = append(qs, evalQuestion{ID: "python-networkx-real", Eco: "python", Package: "networkx", Symbol: "shortest_path", Project: real},
+			evalQuestion{ID: "python-sympy-real", Eco: "python", Package: "sympy", Symbol: "solve", Project: real})
+	}
+	for _, q := range qs {
+		dir := q.Project
+		if !filepath.IsAbs(dir) {
+			var err error
+			if dir, err = evalProject(b, dirs, q.Project); err != nil { // unpacked once, outside the timing
+				b.Fatal(err)
+			}
 		}
 		b.Run(q.ID, func(b *testing.B) {
 			durs := make([]time.Duration, 0, b.N)
@@ -325,7 +247,9 @@ func BenchmarkColdLocalAnswer(b *testing.B) {
 }
 
 // BenchmarkWarmLocalAnswer measures answers from local installations
-// already loaded: the Rust questions of testdata/eval, cycled.
+// already loaded (each project's service has answered every question
+// once): the project questions of testdata/eval, one sub-benchmark per
+// ecosystem, cycled.
 func BenchmarkWarmLocalAnswer(b *testing.B) {
 	ctx := context.Background()
 	dirs, services := map[string]string{}, map[string]*Service{}
@@ -334,9 +258,9 @@ func BenchmarkWarmLocalAnswer(b *testing.B) {
 		s   *Service
 		dir string
 	}
-	var warm []asked
+	byEco := map[string][]asked{}
 	for _, q := range loadQuestions(b) {
-		if q.Project == "" || q.Eco != "rust" {
+		if q.Project == "" {
 			continue
 		}
 		dir, err := evalProject(b, dirs, q.Project)
@@ -347,19 +271,28 @@ func BenchmarkWarmLocalAnswer(b *testing.B) {
 			services[dir] = projectService(b, dir)
 		}
 		if _, _, err := ask(ctx, services[dir], q, dir); err == nil {
-			warm = append(warm, asked{q, services[dir], dir})
+			byEco[q.Eco] = append(byEco[q.Eco], asked{q, services[dir], dir})
 		}
 	}
-	durs := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		a := warm[i%len(warm)]
-		start := time.Now()
-		if _, _, err := ask(ctx, a.s, a.q, a.dir); err != nil {
-			b.Fatal(err)
+	for _, eco := range []string{"go", "python", "rust"} {
+		warm := byEco[eco]
+		if len(warm) == 0 {
+			b.Fatalf("no %s project questions answered", eco)
 		}
-		durs = append(durs, time.Since(start))
+		b.Run(eco, func(b *testing.B) {
+			durs := make([]time.Duration, 0, b.N)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				a := warm[i%len(warm)]
+				start := time.Now()
+				if _, _, err := ask(ctx, a.s, a.q, a.dir); err != nil {
+					b.Fatal(err)
+				}
+				durs = append(durs, time.Since(start))
+			}
+			b.StopTimer()
+			reportPercentiles(b, durs)
+		})
 	}
-	b.StopTimer()
-	reportPercentiles(b, durs)
 }
