@@ -368,6 +368,7 @@ const maxOwnMemberBytes = 8000
 // their own (promoted methods) by name.
 func memberList(owner string, members []model.Symbol) string {
 	var own, ownNames, byName, bases []string
+	ownBytes := 0
 	inherited := map[string][]string{}
 	heading := "Methods"
 	for _, m := range members {
@@ -384,7 +385,9 @@ func memberList(owner string, members []model.Symbol) string {
 		case m.Hidden && len(members) > maxDetailedMembers:
 			byName = append(byName, name)
 		default:
-			own = append(own, indexLine(m, true))
+			line := indexLine(m, true)
+			own = append(own, line)
+			ownBytes += len(line)
 			ownNames = append(ownNames, name)
 		}
 	}
@@ -397,7 +400,7 @@ func memberList(owner string, members []model.Symbol) string {
 	}
 	var b strings.Builder
 	b.WriteString("\n### " + heading + "\n\n")
-	if size := len(strings.Join(own, "")); size > maxOwnMemberBytes {
+	if ownBytes > maxOwnMemberBytes {
 		fmt.Fprintf(&b, "  - %d members: %s\n", len(ownNames), strings.Join(ownNames, ", "))
 		b.WriteString(inheritedLines.String())
 	} else {
