@@ -26,87 +26,110 @@ func splitMembers(body string) []statement {
 }
 
 func split(src string, members bool) []statement {
-	var out []statement
-	var cur strings.Builder
-	var doc string
-	depth := 0
-	start := -1 // offset of the statement's first byte in src
-	flush := func(end int) {
-		t := strings.TrimSpace(cur.String())
-		if t != "" && t != ";" {
-			raw := t
-			if start >= 0 && end >= start {
-				raw = src[start:min(end, len(src))]
-			}
-			out = append(out, statement{text: t, raw: raw, doc: doc})
-		}
-		cur.Reset()
-		doc = ""
-		start = -1
+	s := &splitter{src: src, members: members, start: -1}
+	for i := 0; i < len(src); i++ {
+		i = s.step(i)
 	}
-	mark := func(i int) {
-		if start < 0 {
-			start = i
+	s.flush(len(src))
+	return s.out
+}
+
+// splitter holds the state of one split: the statements so far and the
+// one being read.
+type splitter struct {
+	src     string
+	members bool
+	out     []statement
+	cur     strings.Builder
+	doc     string
+	depth   int
+	start   int // offset of the current statement's first byte in src, or -1
+}
+
+// flush ends the current statement at offset end.
+func (s *splitter) flush(end int) {
+	t := strings.TrimSpace(s.cur.String())
+	if t != "" && t != ";" {
+		raw := t
+		if s.start >= 0 && end >= s.start {
+			raw = s.src[s.start:min(end, len(s.src))]
+		}
+		s.out = append(s.out, statement{text: t, raw: raw, doc: s.doc})
+	}
+	s.cur.Reset()
+	s.doc = ""
+	s.start = -1
+}
+
+// mark records offset i as the current statement's start if it has none.
+func (s *splitter) mark(i int) {
+	if s.start < 0 {
+		s.start = i
+	}
+}
+
+// step reads the token at offset i and returns the offset of its last byte.
+func (s *splitter) step(i int) int {
+	src, n := s.src, len(s.src)
+	c := src[i]
+	switch {
+	case c == '/' && i+1 < n && (src[i+1] == '/' || src[i+1] == '*'):
+		return s.comment(i)
+	case c == '"' || c == '\'' || c == '`':
+		s.mark(i)
+		var j int
+		if c == '`' {
+			j = skipTemplate(src, i)
+		} else {
+			j = skipString(src, i)
+		}
+		s.cur.WriteString(src[i:j])
+		return j - 1
+	case c == '{' || c == '(' || c == '[':
+		s.depth++
+	case c == '}' || c == ')' || c == ']':
+		if s.depth > 0 {
+			s.depth--
+		}
+	case c == ';' && s.depth == 0:
+		s.cur.WriteByte(c)
+		s.flush(i + 1)
+		return i
+	case c == '\n' && s.depth == 0:
+		t := strings.TrimSpace(s.cur.String())
+		if t != "" && (statementComplete(t) || (s.members || startsDeclaration(src[i+1:])) && memberComplete(t)) && !continues(src[i+1:]) {
+			s.flush(i)
+			return i
 		}
 	}
-	n := len(src)
-	for i := 0; i < n; i++ {
-		c := src[i]
-		switch {
-		case c == '/' && i+1 < n && src[i+1] == '/':
-			j := strings.IndexByte(src[i:], '\n')
-			if j < 0 {
-				j = n - i
-			}
-			i += j - 1
-			continue
-		case c == '/' && i+1 < n && src[i+1] == '*':
-			j := strings.Index(src[i+2:], "*/")
-			end := n
-			if j >= 0 {
-				end = i + 2 + j + 2
-			}
-			if depth == 0 && strings.TrimSpace(cur.String()) == "" && strings.HasPrefix(src[i:], "/**") {
-				doc = cleanJSDoc(src[i:end])
-			}
-			i = end - 1
-			continue
-		case c == '"' || c == '\'':
-			mark(i)
-			j := skipString(src, i)
-			cur.WriteString(src[i:j])
-			i = j - 1
-			continue
-		case c == '`':
-			mark(i)
-			j := skipTemplate(src, i)
-			cur.WriteString(src[i:j])
-			i = j - 1
-			continue
-		case c == '{' || c == '(' || c == '[':
-			depth++
-		case c == '}' || c == ')' || c == ']':
-			if depth > 0 {
-				depth--
-			}
-		case c == ';' && depth == 0:
-			cur.WriteByte(c)
-			flush(i + 1)
-			continue
-		case c == '\n' && depth == 0:
-			t := strings.TrimSpace(cur.String())
-			if t != "" && (statementComplete(t) || (members || startsDeclaration(src[i+1:])) && memberComplete(t)) && !continues(src[i+1:]) {
-				flush(i)
-				continue
-			}
-		}
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			mark(i)
-		}
-		cur.WriteByte(c)
+	if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+		s.mark(i)
 	}
-	flush(n)
-	return out
+	s.cur.WriteByte(c)
+	return i
+}
+
+// comment skips the comment at offset i, keeping a JSDoc block that
+// starts a top-level statement as its doc, and returns the offset of the
+// comment's last byte.
+func (s *splitter) comment(i int) int {
+	src, n := s.src, len(s.src)
+	if src[i+1] == '/' {
+		j := strings.IndexByte(src[i:], '\n')
+		if j < 0 {
+			j = n - i
+		}
+		return i + j - 1
+	}
+	j := strings.Index(src[i+2:], "*/")
+	end := n
+	if j >= 0 {
+		end = i + 2 + j + 2
+	}
+	if s.depth == 0 && strings.TrimSpace(s.cur.String()) == "" && strings.HasPrefix(src[i:], "/**") {
+		s.doc = cleanJSDoc(src[i:end])
+	}
+	return end - 1
 }
 
 // statementComplete reports a statement that may end at a line break.

@@ -363,19 +363,7 @@ func (m *module) item(i, end int, h *itemHead, owner string) int {
 		return stop + 1
 	case "fn", "struct", "enum", "union", "trait", "type", "const", "static":
 	default:
-		if bang := m.macroCall(k, end); bang > 0 && !h.test && !h.hidden {
-			return m.macroItems(bang+1, end, owner)
-		}
-		if def := m.s.localMacros[kw.text]; def != nil && k+2 < end && m.toks[k+1].text == "!" && (m.toks[k+2].text == "(" || m.toks[k+2].text == "[") && !h.test && !h.hidden {
-			close := m.matching(k+2, end)
-			if m.expandCall(def, k+2, close, owner) {
-				if close+1 < end && m.toks[close+1].text == ";" {
-					close++
-				}
-				return close + 1
-			}
-		}
-		return m.skipItem(k, end)
+		return m.macroItem(k, end, h, owner)
 	}
 	name := ""
 	nameAt := k + 1
@@ -411,6 +399,29 @@ func (m *module) item(i, end int, h *itemHead, owner string) int {
 		return stop + 1
 	}
 	return m.itemBody(stop, end, h, kw.text, name, owner, sig, visible)
+}
+
+// macroItem scans an item that starts with a name other than a keyword at
+// k: a macro call whose items are read (cfg_if!, the crate's own
+// macro_rules! expanded), or anything else, skipped. It returns the index
+// after it.
+func (m *module) macroItem(k, end int, h *itemHead, owner string) int {
+	if h.test || h.hidden {
+		return m.skipItem(k, end)
+	}
+	if bang := m.macroCall(k, end); bang > 0 {
+		return m.macroItems(bang+1, end, owner)
+	}
+	if def := m.s.localMacros[m.toks[k].text]; def != nil && k+2 < end && m.toks[k+1].text == "!" && (m.toks[k+2].text == "(" || m.toks[k+2].text == "[") {
+		close := m.matching(k+2, end)
+		if m.expandCall(def, k+2, close, owner) {
+			if close+1 < end && m.toks[close+1].text == ";" {
+				close++
+			}
+			return close + 1
+		}
+	}
+	return m.skipItem(k, end)
 }
 
 // itemBody handles an item with a { body }: struct, enum and union bodies
