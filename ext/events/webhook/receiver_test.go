@@ -143,25 +143,30 @@ func TestReceiver(t *testing.T) {
 			if g.count() != 1 {
 				t.Fatalf("handed on %d messages, want 1", g.count())
 			}
-			m := g.msgs[0]
-			if m.Type != tt.handled || m.SubscriptionID != "sub-1" || m.ID != tt.req.id || string(m.Body) != tt.req.body || !m.Timestamp.Equal(time.Unix(tt.req.ts.Unix(), 0)) {
-				t.Fatalf("handed on %+v", m)
-			}
-			switch m.Type {
-			case "":
-				if m.EventID != "evt_7" || m.Name != "email.received" || m.Cursor == nil || *m.Cursor != "c-7" {
-					t.Fatalf("event %+v", m)
-				}
-			case "gap":
-				if m.Cursor == nil || *m.Cursor != "c-9" {
-					t.Fatalf("gap %+v", m)
-				}
-			case "terminated":
-				if m.Error == nil || m.Error.Code != -32024 || m.Error.Message != "Forbidden" || string(m.Error.Data) != `{"reason":"Access revoked"}` {
-					t.Fatalf("terminated %+v", m.Error)
-				}
-			}
+			checkHanded(t, g.msgs[0], tt.req, tt.handled)
 		})
+	}
+}
+
+// checkHanded checks the message a Receiver handed on for req.
+func checkHanded(t *testing.T, m *Message, req signedRequest, typ string) {
+	t.Helper()
+	if m.Type != typ || m.SubscriptionID != "sub-1" || m.ID != req.id || string(m.Body) != req.body || !m.Timestamp.Equal(time.Unix(req.ts.Unix(), 0)) {
+		t.Fatalf("handed on %+v", m)
+	}
+	switch m.Type {
+	case "":
+		if m.EventID != "evt_7" || m.Name != "email.received" || m.Cursor == nil || *m.Cursor != "c-7" {
+			t.Fatalf("event %+v", m)
+		}
+	case "gap":
+		if m.Cursor == nil || *m.Cursor != "c-9" {
+			t.Fatalf("gap %+v", m)
+		}
+	case "terminated":
+		if m.Error == nil || m.Error.Code != -32024 || m.Error.Message != "Forbidden" || string(m.Error.Data) != `{"reason":"Access revoked"}` {
+			t.Fatalf("terminated %+v", m.Error)
+		}
 	}
 }
 
