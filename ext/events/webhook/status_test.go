@@ -2,6 +2,9 @@ package webhook
 
 import (
 	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,5 +79,55 @@ func TestDeliveryStatusSuspension(t *testing.T) {
 	}
 	if !v.Active() {
 		t.Fatal("60 failures an hour suspended")
+	}
+}
+
+// TestDeliveryStatusFromDeliveries: the status a refresh reports follows
+// real deliveries, recorded in the registry after each: a 503 run, then a
+// success.
+func TestDeliveryStatusFromDeliveries(t *testing.T) {
+	var fail atomic.Bool
+	fail.Store(true)
+	e := newEndpoint(t, func(_ int, w http.ResponseWriter, _ hit) {
+		if fail.Load() {
+			http.Error(w, "down for maintenance: internal host db-7", http.StatusServiceUnavailable)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	s := testSender(t, e.srv, SenderOptions{InsecureAllowPrivateAndHTTP: true, MaxAttempts: 2})
+	reg := NewMemoryRegistry(nil)
+	ctx := context.Background()
+	key, err := NewKey("alice", e.srv.URL, "email.received", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := &Subscription{ID: key.ID(), Key: key, Secret: GenerateSecret(), Grant: GrantPolicy{}.Grant(time.Now(), TTL{})}
+	if err := reg.Put(ctx, sub); err != nil {
+		t.Fatal(err)
+	}
+	deliver := func() string {
+		t.Helper()
+		rec, err := s.Deliver(ctx, testDelivery(e.srv.URL, sub.Secret))
+		if err := reg.Update(ctx, sub.ID, func(s *Subscription) error { s.Status.Record(rec.At, err); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		got, err := reg.Get(ctx, sub.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := strictjson.Marshal(got.Status)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	first := deliver()
+	if !strings.Contains(first, `"lastError":"http_5xx","failedSince":`) || strings.Contains(first, "db-7") {
+		t.Fatalf("after a failed delivery: %s", first)
+	}
+	fail.Store(false)
+	if got := deliver(); !strings.Contains(got, `"active":true`) || !strings.Contains(got, `"lastError":null`) || strings.Contains(got, "failedSince") {
+		t.Fatalf("after a successful delivery: %s", got)
 	}
 }
