@@ -98,9 +98,12 @@ func TestRateLimited(t *testing.T) {
 			break
 		}
 	}
-	const files = 100000
-	for range files {
+	// Files are read until the sink has had a few updates: the flood
+	// lasts several intervals however the goroutines are scheduled.
+	files := 0
+	for len(rec.got) < 3 {
 		r.FileRead()
+		files++
 	}
 	r.Finish()
 	elapsed := time.Since(start)
@@ -108,9 +111,7 @@ func TestRateLimited(t *testing.T) {
 	if limit := int(elapsed/interval) + 2; len(got) > limit {
 		t.Errorf("%d updates in %v, want at most %d (one per %v and the last)", len(got), elapsed, limit, interval)
 	}
-	if len(got) < 2 {
-		t.Fatalf("%d updates, want the first and the last at least", len(got))
-	}
+	t.Logf("%d updates reached the sink in %v, of %d reported", len(got), elapsed, 1<<20/16+files+1)
 	final := got[len(got)-1]
 	if final.Stage != Done || final.Files != files || final.Bytes != 1<<20 {
 		t.Errorf("last update %+v, want Done with %d files and %d bytes", final, files, 1<<20)
