@@ -108,20 +108,32 @@ func gatedProxy(t *testing.T, log *progressLog) *httptest.Server {
 }
 
 // connectPkgdocs returns a client session of a pkgdocs server whose Go
-// packages come from proxy; stray receives progress notifications of
-// calls that did not ask for them.
-func connectPkgdocs(t *testing.T, proxy, version string, stray *progressLog) *mcp.ClientSession {
+// packages come from proxy, in memory or, with overHTTP, over streamable
+// HTTP; stray receives progress notifications of calls that did not ask
+// for them.
+func connectPkgdocs(t *testing.T, proxy, version string, overHTTP bool, stray *progressLog) *mcp.ClientSession {
 	t.Helper()
 	svc, err := service.New(&service.Config{GOPROXY: proxy, GOMODCACHE: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := New(svc, "test").Connect(context.Background(), st)
-	if err != nil {
-		t.Fatal(err)
+	server := New(svc, "test")
+	var ct mcp.Transport
+	if overHTTP {
+		handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+		hs := httptest.NewServer(handler)
+		t.Cleanup(hs.Close)
+		t.Cleanup(func() { handler.Close() })
+		ct = mcp.NewStreamableClientTransport(hs.URL, nil)
+	} else {
+		var st mcp.Transport
+		ct, st = mcp.NewInMemoryTransports()
+		ss, err := server.Connect(context.Background(), st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ss.Close() })
 	}
-	t.Cleanup(func() { ss.Close() })
 	cs, err := mcp.NewClient("test", "v1", &mcp.ClientOptions{
 		ProtocolVersion: version,
 		ProgressNotificationHandler: func(ctx context.Context, _ *mcp.ClientSession, p *mcp.ProgressNotificationParams) {
@@ -148,50 +160,66 @@ func stageOf(msg string) int {
 // A cold answer asked with a progress token reports, in order: resolving,
 // the module zip fetched part way (bytes so far of the total), and done
 // with the files read, progress growing each time and the last with its
-// total; at most a few, however the downloads are cut. The same answer
-// warm reports nothing.
+// total, which the client has before the result; at most a few, however
+// the downloads are cut. The same answer warm reports nothing. In memory
+// and over streamable HTTP, in both protocol revisions.
 func TestProgressOfAColdAnswer(t *testing.T) {
-	for _, version := range []string{mcp.Version20260728, mcp.Version20251125} {
-		t.Run(version, func(t *testing.T) {
-			log, stray := newProgressLog(), newProgressLog()
-			cs := connectPkgdocs(t, gatedProxy(t, log).URL, version, stray)
-			args := map[string]any{"package": "example.com/demo/sub"}
-			res, err := cs.CallTool(context.Background(), "describe_go_package", args, &mcp.CallToolOptions{ProgressHandler: log.add})
-			if err != nil || res.IsError {
-				t.Fatalf("describe_go_package: %v %+v %s", err, res, res.Content[0].Text)
+	for _, overHTTP := range []bool{false, true} {
+		for _, version := range []string{mcp.Version20260728, mcp.Version20251125} {
+			name := version + "/in-memory"
+			if overHTTP {
+				name = version + "/streamable-HTTP"
 			}
-			if !log.waitFor(func(p mcp.ProgressNotificationParams) bool { return stageOf(p.Message) == 3 }) {
-				t.Fatalf("no 'done' notification; got %+v", log.all())
-			}
-			got := log.all()
-			var msgs []string
-			for i, p := range got {
-				msgs = append(msgs, p.Message)
-				if i > 0 && (p.Progress <= got[i-1].Progress || stageOf(p.Message) < stageOf(got[i-1].Message)) {
-					t.Errorf("notification %d %q (progress %v) after %q (progress %v): want later stages, more progress", i, p.Message, p.Progress, got[i-1].Message, got[i-1].Progress)
-				}
-				if stageOf(p.Message) < 0 {
-					t.Errorf("notification %q names no stage", p.Message)
-				}
-			}
-			t.Logf("notifications: %q", msgs)
-			last := got[len(got)-1]
-			if msgs[0] != "resolving the version" || !strings.HasSuffix(last.Message, "files read") || last.Total != last.Progress || len(got) > 8 {
-				t.Errorf("notifications %q (last %+v): want resolving first, done with the files read last, its total equal to its progress, at most 8", msgs, last)
-			}
-			for _, p := range got[:len(got)-1] {
-				if p.Total != 0 {
-					t.Errorf("%q has total %v before the end", p.Message, p.Total)
-				}
-			}
-			warm := newProgressLog()
-			if _, err := cs.CallTool(context.Background(), "describe_go_package", args, &mcp.CallToolOptions{ProgressHandler: warm.add}); err != nil {
-				t.Fatal(err)
-			}
-			if n := len(warm.all()) + len(stray.all()); n != 0 {
-				t.Errorf("the warm answer sent %d notifications, want none", n)
-			}
-		})
+			t.Run(name, func(t *testing.T) { checkColdProgress(t, version, overHTTP) })
+		}
+	}
+}
+
+// checkColdProgress asks for a cold answer, then the same warm, with a
+// progress token, and checks the notifications.
+func checkColdProgress(t *testing.T, version string, overHTTP bool) {
+	log, stray := newProgressLog(), newProgressLog()
+	cs := connectPkgdocs(t, gatedProxy(t, log).URL, version, overHTTP, stray)
+	args := map[string]any{"package": "example.com/demo/sub"}
+	res, err := cs.CallTool(context.Background(), "describe_go_package", args, &mcp.CallToolOptions{ProgressHandler: log.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		t.Fatalf("describe_go_package: %+v", res.Content[0])
+	}
+	// The last notification precedes the result: the client has it
+	// when CallTool returns.
+	got := log.all()
+	if len(got) == 0 || stageOf(got[len(got)-1].Message) != 3 {
+		t.Fatalf("no 'done' notification before the result; got %+v", got)
+	}
+	var msgs []string
+	for i, p := range got {
+		msgs = append(msgs, p.Message)
+		if i > 0 && (p.Progress <= got[i-1].Progress || stageOf(p.Message) < stageOf(got[i-1].Message)) {
+			t.Errorf("notification %d %q (progress %v) after %q (progress %v): want later stages, more progress", i, p.Message, p.Progress, got[i-1].Message, got[i-1].Progress)
+		}
+		if stageOf(p.Message) < 0 {
+			t.Errorf("notification %q names no stage", p.Message)
+		}
+	}
+	t.Logf("notifications: %q", msgs)
+	last := got[len(got)-1]
+	if msgs[0] != "resolving the version" || !strings.HasSuffix(last.Message, "files read") || last.Total != last.Progress || len(got) > 8 {
+		t.Errorf("notifications %q (last %+v): want resolving first, done with the files read last, its total equal to its progress, at most 8", msgs, last)
+	}
+	for _, p := range got[:len(got)-1] {
+		if p.Total != 0 {
+			t.Errorf("%q has total %v before the end", p.Message, p.Total)
+		}
+	}
+	warm := newProgressLog()
+	if _, err := cs.CallTool(context.Background(), "describe_go_package", args, &mcp.CallToolOptions{ProgressHandler: warm.add}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(warm.all()) + len(stray.all()); n != 0 {
+		t.Errorf("the warm answer sent %d notifications, want none", n)
 	}
 }
 
@@ -200,7 +228,7 @@ func TestProgressOfAColdAnswer(t *testing.T) {
 // are handled in order).
 func TestNoProgressWithoutToken(t *testing.T) {
 	stray := newProgressLog()
-	cs := connectPkgdocs(t, fakeProxy(t).URL, mcp.Version20251125, stray)
+	cs := connectPkgdocs(t, fakeProxy(t).URL, mcp.Version20251125, false, stray)
 	for _, tool := range []struct {
 		name string
 		args map[string]any
