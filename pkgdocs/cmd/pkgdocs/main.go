@@ -53,6 +53,7 @@ type options struct {
 	httpAddr  string
 	version   bool
 	offline   bool
+	progress  string
 }
 
 func flags(o *options, stderr io.Writer) *flag.FlagSet {
@@ -68,6 +69,7 @@ func flags(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.httpAddr, "http", "", "serve MCP over streamable HTTP on this address instead of stdio")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolVar(&o.offline, "offline", false, "answer only from local installations and caches (module cache, node_modules under --project, --cache-dir)")
+	fs.StringVar(&o.progress, "progress", "auto", "show a cold answer's progress on stderr (describe, search): auto (when stderr is a terminal), on or off")
 	fs.Usage = func() { printUsage(fs, stderr) }
 	return fs
 }
@@ -140,22 +142,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if len(pos) == 4 {
 			symbol = pos[3]
 		}
-		md, err := describe(ctx, svc, pos[1], pos[2], symbol, o)
-		return output(stdout, stderr, md, err)
+		return answer(ctx, o, stdout, stderr, func(ctx context.Context) (string, error) {
+			return describe(ctx, svc, pos[1], pos[2], symbol, o)
+		})
 	case "search":
 		if len(pos) < 4 {
 			fmt.Fprintln(stderr, "usage: pkgdocs search <ecosystem> <package>[@version] <query>")
 			return 2
 		}
-		name, version := splitVersion(pos[1], pos[2])
-		res, err := svc.SearchPackageDocs(ctx, service.SearchArgs{
-			Package: name, Version: version, Language: pos[1], Query: strings.Join(pos[3:], " "),
-			ProjectPath: o.project, Limit: o.limit, MaxTokens: o.maxTokens,
+		return answer(ctx, o, stdout, stderr, func(ctx context.Context) (string, error) {
+			return search(ctx, svc, pos[1], pos[2], strings.Join(pos[3:], " "), o)
 		})
-		if err != nil {
-			return output(stdout, stderr, "", err)
-		}
-		return output(stdout, stderr, res.Markdown, nil)
 	case "serve":
 		if err := serve(ctx, svc, o.httpAddr, stderr); err != nil {
 			fmt.Fprintln(stderr, "pkgdocs:", err)
@@ -167,6 +164,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+}
+
+// answer asks for an answer, showing its progress as --progress says,
+// and prints it.
+func answer(ctx context.Context, o options, stdout, stderr io.Writer, ask func(context.Context) (string, error)) int {
+	ctx, finish, err := withProgress(ctx, o.progress, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "pkgdocs:", err)
+		return 2
+	}
+	md, err := ask(ctx)
+	finish() // the status line is gone before the answer or the error
+	return output(stdout, stderr, md, err)
 }
 
 func output(stdout, stderr io.Writer, markdown string, err error) int {
@@ -186,6 +196,19 @@ func splitVersion(eco, s string) (string, string) {
 		return s, ""
 	}
 	return s[:i], s[i+1:]
+}
+
+// search answers `pkgdocs search` with the markdown of the results.
+func search(ctx context.Context, svc *service.Service, eco, pkg, query string, o options) (string, error) {
+	name, version := splitVersion(eco, pkg)
+	res, err := svc.SearchPackageDocs(ctx, service.SearchArgs{
+		Package: name, Version: version, Language: eco, Query: query,
+		ProjectPath: o.project, Limit: o.limit, MaxTokens: o.maxTokens,
+	})
+	if err != nil {
+		return "", err
+	}
+	return res.Markdown, nil
 }
 
 func describe(ctx context.Context, svc *service.Service, eco, pkg, symbol string, o options) (string, error) {

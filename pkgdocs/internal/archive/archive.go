@@ -14,6 +14,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 )
 
 // Sentinel errors.
@@ -97,6 +99,8 @@ type Options struct {
 	// Keep selects which files' contents to read; nil keeps all.
 	Keep   func(name string) bool
 	Limits Limits
+	// Progress, if not nil, is told of each kept file as it is read.
+	Progress *progress.Reporter
 }
 
 // clean validates an entry name and applies the prefix options. It returns
@@ -176,6 +180,7 @@ func (b *builder) add(rawName string, size int64, open func() (io.Reader, error)
 		return fmt.Errorf("%w: more than %d bytes", ErrTooLarge, b.o.Limits.MaxTotal)
 	}
 	b.t.files[name] = data
+	b.o.Progress.FileRead()
 	return nil
 }
 

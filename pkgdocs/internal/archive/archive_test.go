@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 	"github.com/gomcp/sdk/pkgdocs/internal/testutil"
 )
 
@@ -103,5 +104,25 @@ func TestTarSymlinksIgnored(t *testing.T) {
 	tr, err := ReadTarGz(buf.Bytes(), Options{StripFirst: true})
 	if err != nil || len(tr.Names()) != 0 {
 		t.Fatalf("symlink handling: %v %v", tr, err)
+	}
+}
+
+// Each kept file read is reported to the answer's progress; files the
+// filter drops or that are too large are not.
+func TestReadReportsFiles(t *testing.T) {
+	data := testutil.TarGz(t, "package/", testutil.Txtar(tree))
+	got := make(chan progress.Update, 10)
+	rep := progress.New(func(u progress.Update) { got <- u }, nil)
+	_, err := ReadTarGz(data, Options{StripFirst: true, Keep: func(n string) bool { return n != "README.md" }, Limits: Limits{MaxFileSize: 20}, Progress: rep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Finish()
+	var last progress.Update
+	for len(got) > 0 {
+		last = <-got
+	}
+	if last.Stage != progress.Done || last.Files != 1 {
+		t.Errorf("last update %+v, want done with 1 file read (lib/a.go)", last)
 	}
 }

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 )
 
 // Options configures a Client. A nil *Options means defaults.
@@ -212,7 +214,9 @@ func (c *Client) once(ctx context.Context, u *url.URL, req Request, limit int64)
 		return nil, fmt.Errorf("fetch %s: %d bytes over the %d-byte limit: %w", u.Redacted(), resp.ContentLength, limit, ErrTooLarge)
 	}
 	var buf bytes.Buffer
-	n, err := io.Copy(&buf, io.LimitReader(resp.Body, limit+1))
+	// The bytes read so far reach the answer's progress reporter, if any.
+	body := progress.FromContext(ctx).Body(resp.Body, resp.ContentLength)
+	n, err := io.Copy(&buf, io.LimitReader(body, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: reading body: %w", u.Redacted(), err)
 	}

@@ -8,9 +8,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 )
 
 func TestClientStatusHandling(t *testing.T) {
@@ -216,5 +219,30 @@ func TestAuthorizationDroppedOnForeignRedirect(t *testing.T) {
 	}
 	if !reached.Load() || leaked.Load() {
 		t.Fatalf("reached=%v leaked=%v: the token must not follow a redirect to another host", reached.Load(), leaked.Load())
+	}
+}
+
+// The bytes of a body reach the progress reporter the context carries, as
+// they are read, with the length the server announced.
+func TestBodyBytesReported(t *testing.T) {
+	body := strings.Repeat("x", 5000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "5000")
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	got := make(chan progress.Update, 100)
+	rep := progress.New(func(u progress.Update) { got <- u }, nil)
+	resp, err := New(nil).Get(progress.NewContext(context.Background(), rep), srv.URL)
+	if err != nil || string(resp.Body) != body {
+		t.Fatalf("Get: %v", err)
+	}
+	rep.Finish()
+	var last progress.Update
+	for len(got) > 0 {
+		last = <-got
+	}
+	if last.Stage != progress.Done || last.Downloads != 1 || last.Bytes != 5000 || last.LatestSize != 5000 {
+		t.Errorf("last update %+v, want done with 1 download of 5000 bytes, 5000 announced", last)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/archive"
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 	"github.com/gomcp/sdk/pkgdocs/internal/projectdir"
 	"github.com/gomcp/sdk/pkgdocs/internal/search"
 )
@@ -200,7 +201,8 @@ func (s *Source) describeModule(ctx context.Context, p string, mods []Resolved, 
 				}
 				return d == dir && (strings.HasSuffix(name, ".go") || strings.HasPrefix(path.Base(name), "README"))
 			},
-			Limits: archive.Limits{MaxEntries: 100000, MaxTotal: limit},
+			Limits:   archive.Limits{MaxEntries: 100000, MaxTotal: limit},
+			Progress: progress.FromContext(ctx),
 		})
 		if err != nil {
 			return nil, fmt.Errorf("reading %s@%s: %w", m.Module, m.Version, err)

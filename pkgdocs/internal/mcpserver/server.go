@@ -50,7 +50,9 @@ func New(svc *service.Service, version string) *mcp.Server {
 		describeTool("describe_swift_package", "Describe a Swift package (owner/repo, a repository URL, or \".\" with projectPath): products and targets from Package.swift, public declarations with doc comments, DocC articles.", svc.DescribeSwiftPackage),
 		mcp.NewStructuredTool("search_package_docs", "Search a package's documentation, symbols and examples; an exact symbol name ranks first.",
 			func(ctx context.Context, ss *mcp.ServerSession, args service.SearchArgs) (searchAnswer, error) {
+				ctx, finish := withProgress(ctx)
 				res, err := svc.SearchPackageDocs(ctx, args)
+				finish()
 				return searchAnswer{res}, toolError(err)
 			}, mcp.ReadOnlyHint(true), mcp.IdempotentHint(true), mcp.OpenWorldHint(true)),
 	)
@@ -61,7 +63,9 @@ func New(svc *service.Service, version string) *mcp.Server {
 func describeTool[In any](name, description string, describe func(context.Context, In) (*service.DocResult, error)) *mcp.ServerTool {
 	return mcp.NewStructuredTool(name, description,
 		func(ctx context.Context, ss *mcp.ServerSession, args In) (docAnswer, error) {
+			ctx, finish := withProgress(ctx)
 			res, err := describe(ctx, args)
+			finish()
 			return docAnswer{res}, toolError(err)
 		}, mcp.ReadOnlyHint(true), mcp.IdempotentHint(true), mcp.OpenWorldHint(true))
 }

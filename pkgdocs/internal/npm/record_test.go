@@ -134,7 +134,7 @@ func recordOne(ctx context.Context, src *Source, cfg *Config, reg, name string) 
 		if err != nil {
 			return fx, err
 		}
-		if js, err = unpack(&vd, body, wantedJS); err != nil {
+		if js, err = unpack(&vd, body, wantedJS, nil); err != nil {
 			return fx, err
 		}
 		var pj packageJSON

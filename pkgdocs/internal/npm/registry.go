@@ -20,6 +20,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/archive"
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 )
 
 // Sentinel errors.
@@ -211,7 +212,7 @@ func (s *Source) fetchRelease(ctx context.Context, cfg *Config, name string, cho
 // packages they lead to; and the JSDoc of plain JavaScript.
 func (s *Source) describeRelease(ctx context.Context, cfg *Config, rel *release, subpath string) (*model.Package, error) {
 	vd, name := rel.vd, rel.name
-	tree, err := unpack(vd, rel.body, wanted)
+	tree, err := unpack(vd, rel.body, wanted, progress.FromContext(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +232,7 @@ func (s *Source) describeRelease(ctx context.Context, cfg *Config, rel *release,
 	if !own && subpath == "" {
 		// Plain JavaScript: its JSDoc documents what @types declares
 		// without comments, or is the whole API.
-		if js, err := unpack(vd, rel.body, wantedJS); err == nil {
+		if js, err := unpack(vd, rel.body, wantedJS, progress.FromContext(ctx)); err == nil {
 			addJSAPI(pkg, js, name+"@"+vd.Version)
 		}
 	}
@@ -399,7 +400,7 @@ func (s *Source) tarball(ctx context.Context, cfg *Config, vd *versionDoc) (*arc
 	if err != nil {
 		return nil, err
 	}
-	return unpack(vd, body, wanted)
+	return unpack(vd, body, wanted, progress.FromContext(ctx))
 }
 
 // tarballBody downloads a version's tarball and checks its integrity.
@@ -414,9 +415,9 @@ func (s *Source) tarballBody(ctx context.Context, cfg *Config, vd *versionDoc) (
 	return body, nil
 }
 
-// unpack reads the files keep selects from a tarball.
-func unpack(vd *versionDoc, body []byte, keep func(string) bool) (*archive.Tree, error) {
-	tree, err := archive.ReadTarGz(body, archive.Options{StripFirst: true, Keep: keep, Limits: archive.Limits{MaxFileSize: 2 << 20}})
+// unpack reads the files keep selects from a tarball, telling rep of each.
+func unpack(vd *versionDoc, body []byte, keep func(string) bool, rep *progress.Reporter) (*archive.Tree, error) {
+	tree, err := archive.ReadTarGz(body, archive.Options{StripFirst: true, Keep: keep, Limits: archive.Limits{MaxFileSize: 2 << 20}, Progress: rep})
 	if err != nil {
 		return nil, fmt.Errorf("%s@%s tarball: %w", vd.Name, vd.Version, err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gomcp/sdk/pkgdocs/internal/archive"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 	"github.com/gomcp/sdk/pkgdocs/internal/render"
 )
 
@@ -99,9 +100,9 @@ func skippedPath(name string) bool {
 }
 
 // readDist unpacks a wheel (zip) or sdist (tar.gz or zip with one root
-// directory).
-func readDist(data []byte, filename string) (*archive.Tree, error) {
-	opts := archive.Options{Keep: keepDistFile, Limits: archive.Limits{MaxFileSize: 2 << 20, MaxTotal: 64 << 20, MaxEntries: 50000}}
+// directory), telling rep of each file read.
+func readDist(data []byte, filename string, rep *progress.Reporter) (*archive.Tree, error) {
+	opts := archive.Options{Keep: keepDistFile, Limits: archive.Limits{MaxFileSize: 2 << 20, MaxTotal: 64 << 20, MaxEntries: 50000}, Progress: rep}
 	lower := strings.ToLower(filename)
 	switch {
 	case strings.HasSuffix(lower, ".whl"):

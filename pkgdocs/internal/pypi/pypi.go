@@ -22,6 +22,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/lockfile"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 	"github.com/gomcp/sdk/pkgdocs/internal/projectdir"
 	"github.com/gomcp/sdk/pkgdocs/internal/readme"
 )
@@ -238,7 +239,7 @@ func (s *Source) addAPI(ctx context.Context, pkg *model.Package, files []distFil
 			return fmt.Errorf("%s: %w", f.Filename, ErrChecksum)
 		}
 	}
-	tree, err := readDist(resp.Body, f.Filename)
+	tree, err := readDist(resp.Body, f.Filename, progress.FromContext(ctx))
 	if err != nil {
 		pkg.Notes = append(pkg.Notes, fmt.Sprintf("%s could not be unpacked (%s); no API signatures.", f.Filename, shortErr(err)))
 		return nil

@@ -78,7 +78,7 @@ module tinyhttp.sessions`
 
 func TestInspectWheelAndSdist(t *testing.T) {
 	for name, data := range map[string][]byte{"tinyhttp-1.4.0-py3-none-any.whl": wheelZip(t), "tinyhttp-1.4.0.tar.gz": sdistTgz(t)} {
-		tree, err := readDist(data, name)
+		tree, err := readDist(data, name, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/lockfile"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 	"github.com/gomcp/sdk/pkgdocs/internal/projectdir"
 	"github.com/gomcp/sdk/pkgdocs/internal/readme"
 )
@@ -198,7 +199,7 @@ func (s *Source) crateArchive(ctx context.Context, u, checksum string) (*archive
 			return nil, ErrChecksum
 		}
 	}
-	tree, err := archive.ReadTarGz(resp.Body, archive.Options{StripFirst: true, Keep: wanted, Limits: archive.Limits{MaxFileSize: 1 << 20}})
+	tree, err := archive.ReadTarGz(resp.Body, archive.Options{StripFirst: true, Keep: wanted, Limits: archive.Limits{MaxFileSize: 1 << 20}, Progress: progress.FromContext(ctx)})
 	if err != nil {
 		return nil, fmt.Errorf("crate archive: %w", err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/gosrc"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 	"github.com/gomcp/sdk/pkgdocs/internal/render"
 	"github.com/gomcp/sdk/pkgdocs/internal/search"
 	"github.com/gomcp/sdk/pkgdocs/internal/untrusted"
@@ -282,6 +283,9 @@ func (s *Service) load(ctx context.Context, key string, exact bool, fn func(cont
 				}
 			}
 		}
+		// Neither memory nor disk holds it: a cold answer, whose progress
+		// the reporter the caller may have put in ctx follows from here.
+		progress.FromContext(ctx).Resolving()
 		p, err := fn(ctx)
 		if err != nil {
 			return nil, err

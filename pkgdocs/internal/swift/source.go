@@ -23,6 +23,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
 	"github.com/gomcp/sdk/pkgdocs/internal/lockfile"
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 )
 
 // Sentinel errors.
@@ -134,7 +135,7 @@ func (s *Source) Describe(ctx context.Context, req Request) (*model.Package, err
 	if err != nil {
 		return nil, fmt.Errorf("downloading %s/%s %s: %w", r.owner, r.name, version, err)
 	}
-	tree, err := archive.ReadTarGz(resp.Body, archive.Options{StripFirst: true, Keep: wanted, Limits: archive.Limits{MaxFileSize: 1 << 20}})
+	tree, err := archive.ReadTarGz(resp.Body, archive.Options{StripFirst: true, Keep: wanted, Limits: archive.Limits{MaxFileSize: 1 << 20}, Progress: progress.FromContext(ctx)})
 	if err != nil {
 		return nil, fmt.Errorf("%s/%s %s: %w", r.owner, r.name, version, err)
 	}
