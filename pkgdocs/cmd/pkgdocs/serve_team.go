@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomcp/sdk/auth"
@@ -39,6 +40,7 @@ type teamServer struct {
 	endpoint string // path of the MCP endpoint
 	mcp      *mcp.StreamableHTTPHandler
 	health   *health
+	refusing atomic.Bool // the MCP handler answers new requests 503
 	http     *http.Server
 }
 
@@ -81,7 +83,7 @@ func newTeamServer(server *mcp.Server, cfg teamConfig) (*teamServer, error) {
 	}
 	t.mcp = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{AllowedHosts: hosts, Stateless: cfg.stateless, Logger: cfg.logger})
-	var endpoint http.Handler = t.mcp
+	var endpoint http.Handler = http.HandlerFunc(t.serveMCP)
 	if limiter != nil {
 		endpoint = limiter.middleware(endpoint)
 	}
@@ -103,6 +105,21 @@ func newTeamServer(server *mcp.Server, cfg teamConfig) (*teamServer, error) {
 		ErrorLog:          slog.NewLogLogger(cfg.logger.Handler(), slog.LevelWarn),
 	}
 	return t, nil
+}
+
+// serveMCP passes r to the MCP handler, or, once the server drains and
+// refuses new requests, answers 503 with Retry-After (at once: another
+// instance takes them) and a JSON-RPC error, as the MCP handler itself
+// does once it shuts down.
+func (t *teamServer) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if t.refusing.Load() {
+		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"server is shutting down"}}` + "\n"))
+		return
+	}
+	t.mcp.ServeHTTP(w, r)
 }
 
 // endpointOf checks the public URL of the MCP endpoint and returns it in
@@ -160,7 +177,7 @@ func (t *teamServer) Serve(ln net.Listener) error {
 // returns ctx's error if ctx ended before the server was drained.
 func (t *teamServer) Shutdown(ctx context.Context) error {
 	t.health.drain()
-	t.cfg.logger.Info("shutting down: finishing the answers in flight", "delay", t.cfg.drainDelay)
+	t.cfg.logger.Info("draining: /readyz answers 503", "delay", t.cfg.drainDelay)
 	var err error // the first error
 	if d := t.cfg.drainDelay; d > 0 {
 		delay := time.NewTimer(d)
@@ -171,6 +188,8 @@ func (t *teamServer) Shutdown(ctx context.Context) error {
 			err = ctx.Err()
 		}
 	}
+	t.refusing.Store(true)
+	t.cfg.logger.Info("shutting down: new requests refused, finishing the answers in flight")
 	if merr := t.mcp.Shutdown(ctx); err == nil {
 		err = merr
 	}

@@ -68,8 +68,8 @@ func TestShutdownDrains(t *testing.T) {
 	if resp, _ := get(t, origin+"/healthz"); resp.StatusCode != http.StatusOK {
 		t.Errorf("/healthz while draining: %d, want 200", resp.StatusCode)
 	}
-	if resp, body := post(t, url, ""); resp.StatusCode != http.StatusServiceUnavailable {
-		t.Errorf("new MCP request while draining: %d %q, want 503", resp.StatusCode, body)
+	if resp, body := post(t, url, ""); resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "1" {
+		t.Errorf("new MCP request while draining: %d (Retry-After %q) %q, want 503 with Retry-After 1", resp.StatusCode, resp.Header.Get("Retry-After"), body)
 	}
 	select {
 	case err := <-shutdown:
@@ -97,7 +97,7 @@ func TestShutdownDrainDelay(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	shutdown := make(chan error, 1)
 	go func() { shutdown <- ts.Shutdown(ctx) }()
-	sink.await(t, "shutting down")
+	sink.await(t, "draining")
 	if resp, _ := get(t, strings.TrimSuffix(url, "/mcp")+"/readyz"); resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("/readyz during the delay: %d, want 503", resp.StatusCode)
 	}
