@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -172,11 +173,14 @@ func TestRegistryCredentialsStayOnTheServer(t *testing.T) {
 // set, the team server's spans, named by the MCP conventions, reach the
 // OTLP endpoint they name, flushed when the server stops.
 func TestTelemetryFromEnvironment(t *testing.T) {
-	traces := make(chan []byte, 16)
+	var mu sync.Mutex
+	var traces []byte // every export's body
 	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		if r.URL.Path == "/v1/traces" {
-			traces <- body
+			mu.Lock()
+			traces = append(traces, body...)
+			mu.Unlock()
 		}
 	}))
 	defer collector.Close()
@@ -203,15 +207,9 @@ func TestTelemetryFromEnvironment(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 	// The spans were flushed before the command returned.
-	var all []byte
-	for drained := false; !drained; {
-		select {
-		case b := <-traces:
-			all = append(all, b...)
-		default:
-			drained = true
-		}
-	}
+	mu.Lock()
+	all := traces
+	mu.Unlock()
 	for _, want := range []string{"tools/call describe_go_package", "pkgdocs-under-test"} {
 		if !strings.Contains(string(all), want) {
 			t.Errorf("the exported spans lack %q (%d bytes exported)", want, len(all))
