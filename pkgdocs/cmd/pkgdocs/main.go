@@ -3,7 +3,7 @@
 //
 //	pkgdocs describe <ecosystem> <package>[@version] [symbol]
 //	pkgdocs search <ecosystem> <package> <query>
-//	pkgdocs serve [--http ADDR]
+//	pkgdocs serve [--http ADDR [--resource URL --issuer URL ...]]
 //	pkgdocs help | --help
 //	pkgdocs version | --version
 package main
@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/service"
@@ -27,7 +26,8 @@ Usage:
   pkgdocs describe <go|npm|python|rust|swift> <package>[@version] [symbol] [flags]
   pkgdocs describe swift . --project DIR   (the Swift package in DIR)
   pkgdocs search <go|npm|python|rust|swift> <package>[@version] <query> [flags]
-  pkgdocs serve [--http ADDR]   (MCP over stdio, or streamable HTTP at /mcp)
+  pkgdocs serve [--http ADDR]   (MCP over stdio, or streamable HTTP at /mcp;
+                                 --resource, --issuer, --rate-limit ... make it a team server)
   pkgdocs help                  (this text)
   pkgdocs version               (the version of this build)
 
@@ -35,7 +35,7 @@ Flags:
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := notifyShutdown(context.Background())
 	defer stop()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -54,6 +54,7 @@ type options struct {
 	version   bool
 	offline   bool
 	progress  string
+	team      teamOptions // serve --http
 }
 
 func flags(o *options, stderr io.Writer) *flag.FlagSet {
@@ -70,6 +71,7 @@ func flags(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolVar(&o.offline, "offline", false, "answer only from local installations and caches (module cache, node_modules under --project, --cache-dir)")
 	fs.StringVar(&o.progress, "progress", "auto", "show a cold answer's progress on stderr (describe, search): auto (when stderr is a terminal), on or off")
+	addTeamFlags(fs, &o.team)
 	fs.Usage = func() { printUsage(fs, stderr) }
 	return fs
 }
@@ -154,7 +156,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return search(ctx, svc, pos[1], pos[2], strings.Join(pos[3:], " "), o)
 		})
 	case "serve":
-		if err := serve(ctx, svc, o.httpAddr, stderr); err != nil {
+		if err := serve(ctx, svc, o, stderr); err != nil {
 			fmt.Fprintln(stderr, "pkgdocs:", err)
 			return 1
 		}

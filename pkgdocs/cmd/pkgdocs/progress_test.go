@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,26 +11,13 @@ import (
 	"testing"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/progress"
-	"github.com/gomcp/sdk/pkgdocs/internal/testutil"
 )
 
-// demoProxy serves example.com/demo@v1.1.0 as the Go module proxy would.
-func demoProxy(t *testing.T) {
-	zip := testutil.Zip(t, "example.com/demo@v1.1.0/", testutil.TxtarFile(t, "../../testdata/go/demo.txtar"))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/example.com/demo/@v/list":
-			w.Write([]byte("v1.1.0\n"))
-		case "/example.com/demo/@v/v1.1.0.info":
-			w.Write([]byte(`{"Version":"v1.1.0"}`))
-		case "/example.com/demo/@v/v1.1.0.zip":
-			w.Write(zip)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	t.Setenv("GOPROXY", srv.URL)
+// useDemoProxy points the go command's settings at a proxy serving
+// example.com/demo@v1.1.0.
+func useDemoProxy(t *testing.T) {
+	p := newDemoProxy(t, false)
+	t.Setenv("GOPROXY", p.URL)
 	t.Setenv("GOPRIVATE", "")
 	t.Setenv("GONOPROXY", "")
 	t.Setenv("PKGDOCS_CACHE_DIR", "")
@@ -43,7 +28,7 @@ func demoProxy(t *testing.T) {
 // update to them, --progress off nothing, and another value is a usage
 // error. Every answer is cold (a new process, a new module cache).
 func TestDescribeProgressOnStderr(t *testing.T) {
-	demoProxy(t)
+	useDemoProxy(t)
 	file, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
 	if err != nil {
 		t.Fatal(err)

@@ -141,7 +141,7 @@ func (c *Client) fromCache(cache Cache, u *url.URL, req Request) (resp *Response
 		return nil, false, nil
 	}
 	if !found {
-		return nil, true, &StatusError{URL: u.Redacted(), Code: http.StatusNotFound, Body: "(cached)"}
+		return nil, true, &StatusError{URL: redacted(u), Code: http.StatusNotFound, Body: "(cached)"}
 	}
 	return &Response{URL: final, Header: http.Header{}, Body: body}, true, nil
 }
@@ -159,7 +159,7 @@ func (c *Client) toCache(cache Cache, u *url.URL, req Request, resp *Response, e
 	case err == nil:
 		_ = cache.Put(cacheKey(u.String(), req.Header, req.Digest), encodeEntry(true, now.Add(MutableTTL), resp.URL, resp.Body))
 	case errors.Is(err, ErrNotFound):
-		_ = cache.Put(cacheKey(u.String(), req.Header, req.Digest), encodeEntry(false, now.Add(NegativeTTL), u.Redacted(), nil))
+		_ = cache.Put(cacheKey(u.String(), req.Header, req.Digest), encodeEntry(false, now.Add(NegativeTTL), redacted(u), nil))
 	}
 }
 

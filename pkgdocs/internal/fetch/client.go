@@ -151,7 +151,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 // network performs req over HTTP, retrying transient failures.
 func (c *Client) network(ctx context.Context, u *url.URL, req Request, limit int64) (*Response, error) {
 	if c.isOffline() {
-		return nil, fmt.Errorf("GET %s: %w: not in the local caches", u.Redacted(), ErrOffline)
+		return nil, fmt.Errorf("GET %s: %w: not in the local caches", redacted(u), ErrOffline)
 	}
 	var lastErr error
 	for attempt := 0; attempt <= c.opts.Retries; attempt++ {
@@ -168,7 +168,7 @@ func (c *Client) network(ctx context.Context, u *url.URL, req Request, limit int
 			if lastErr != nil {
 				return nil, lastErr
 			}
-			return nil, fmt.Errorf("fetch %s: %w", u.Redacted(), err)
+			return nil, fmt.Errorf("fetch %s: %w", redacted(u), err)
 		}
 		resp, err := c.once(ctx, u, req, limit)
 		if err == nil {
@@ -194,36 +194,36 @@ func (c *Client) once(ctx context.Context, u *url.URL, req Request, limit int64)
 	}
 	hr.Header.Set("User-Agent", c.opts.UserAgent)
 	if c.opts.CountRequests != nil {
-		c.opts.CountRequests(http.MethodGet, u.Redacted())
+		c.opts.CountRequests(http.MethodGet, redacted(u))
 	}
 	resp, err := c.opts.HTTPClient.Do(hr)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", u.Redacted(), err)
+		return nil, fmt.Errorf("fetch %s: %w", redacted(u), withoutUserInfo(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 		return nil, &StatusError{
-			URL:        u.Redacted(),
+			URL:        redacted(u),
 			Code:       resp.StatusCode,
 			RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
 			Body:       strings.TrimSpace(string(snippet)),
 		}
 	}
 	if resp.ContentLength > limit {
-		return nil, fmt.Errorf("fetch %s: %d bytes over the %d-byte limit: %w", u.Redacted(), resp.ContentLength, limit, ErrTooLarge)
+		return nil, fmt.Errorf("fetch %s: %d bytes over the %d-byte limit: %w", redacted(u), resp.ContentLength, limit, ErrTooLarge)
 	}
 	var buf bytes.Buffer
 	// The bytes read so far reach the answer's progress reporter, if any.
 	body := progress.FromContext(ctx).Body(resp.Body, resp.ContentLength)
 	n, err := io.Copy(&buf, io.LimitReader(body, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: reading body: %w", u.Redacted(), err)
+		return nil, fmt.Errorf("fetch %s: reading body: %w", redacted(u), err)
 	}
 	if n > limit {
-		return nil, fmt.Errorf("fetch %s: body over the %d-byte limit: %w", u.Redacted(), limit, ErrTooLarge)
+		return nil, fmt.Errorf("fetch %s: body over the %d-byte limit: %w", redacted(u), limit, ErrTooLarge)
 	}
-	return &Response{URL: resp.Request.URL.Redacted(), Header: resp.Header, Body: buf.Bytes()}, nil
+	return &Response{URL: redacted(resp.Request.URL), Header: resp.Header, Body: buf.Bytes()}, nil
 }
 
 func (c *Client) limiter(host string) *rate.Limiter {

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gomcp/sdk/auth/authtest"
+	"github.com/gomcp/sdk/mcp"
+	"github.com/gomcp/sdk/pkgdocs/internal/mcpserver"
+)
+
+// BenchmarkTeamServer makes b.N tools/call from 64 concurrent clients,
+// each with its own access token, through the whole team server: access
+// log, OAuth (JWT verified, then cached), the caller noted, the MCP
+// handler. "pkgdocs" asks for a warm answer (the package in memory, the
+// answer rendered before); "greeter" is the greeter's tools/call
+// ("Hi Ada") through the same stack in the same run, the ceiling pkgdocs
+// is measured against. Rate limits are off, since the clients make
+// calls as fast as they can. It reports calls/s and the p50 and p99
+// latency of a call.
+func BenchmarkTeamServer(b *testing.B) {
+	for _, target := range []string{"greeter", "pkgdocs"} {
+		b.Run(target+"/c64", func(b *testing.B) { benchTeam(b, target, 64) })
+	}
+}
+
+// greetArgs are the arguments of the greeter's tool.
+type greetArgs struct {
+	Name string `json:"name"`
+}
+
+// newGreeter returns the greeter: one tool, "greet", that answers
+// "Hi <name>".
+func newGreeter() *mcp.Server {
+	server := mcp.NewServer("greeter", "v1.0.0", nil)
+	server.AddTools(mcp.NewTool("greet", "say hi", func(ctx context.Context, ss *mcp.ServerSession, in greetArgs) ([]*mcp.Content, error) {
+		return []*mcp.Content{mcp.NewTextContent("Hi " + in.Name)}, nil
+	}, mcp.Input(mcp.Property("name", mcp.Description("who to greet")))))
+	return server
+}
+
+func benchTeam(b *testing.B, target string, clients int) {
+	is := authtest.NewIssuer()
+	defer is.Close()
+	ln := listen(b)
+	cfg := testTeamConfig(io.Discard)
+	cfg.issuer, cfg.resource, cfg.rateLimit = is.URL, "http://"+ln.Addr().String()+"/mcp", 0
+	server, tool, args := newGreeter(), "greet", map[string]any{"name": "Ada"}
+	if target == "pkgdocs" {
+		server = mcpserver.New(newDemoService(b, newDemoProxy(b, false)), "bench")
+		tool, args = "describe_go_package", map[string]any{"package": "example.com/demo/sub"}
+	}
+	_, url := startTeamServer(b, server, cfg, ln)
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 2*clients+8, 2*clients+8
+	hc := &http.Client{Transport: tr}
+	defer hc.CloseIdleConnections()
+	sessions := make([]*mcp.ClientSession, clients)
+	for i := range sessions {
+		var err error
+		if sessions[i], err = connectWith(b, url, mint(is, fmt.Sprint("user", i), "pkgdocs:read", url), hc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	call := func(w int) error {
+		res, err := sessions[w].CallTool(context.Background(), tool, args, nil)
+		if err == nil && res.IsError {
+			err = errors.New(text(res))
+		}
+		return err
+	}
+	// Warm up: every token verified, every connection open, the answer
+	// rendered once.
+	for range 2 {
+		if err := drive(clients, clients, call, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	lat := make([]time.Duration, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	err := drive(b.N, clients, call, lat)
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "calls/s")
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// drive makes n calls from workers concurrent workers, noting the
+// latency of call i in lat[i] when lat is not nil, and returns the first
+// error.
+func drive(n, workers int, call func(w int) error, lat []time.Duration) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Go(func() {
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				t0 := time.Now()
+				if err := call(w); err != nil {
+					errs <- err
+					return
+				}
+				if lat != nil {
+					lat[i] = time.Since(t0)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
