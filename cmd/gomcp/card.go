@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"sort"
 	"strings"
 
 	"github.com/gomcp/sdk/ext/servercard"
+	"github.com/gomcp/sdk/mcp"
 )
 
 // cmdCard fetches and validates a Server Card: from the MCP endpoint's
@@ -30,6 +32,9 @@ func cmdCard(ctx context.Context, c *cmdCtx) error {
 		return usageError("card: %q is not a URL: %v", raw, err)
 	}
 	if c.o.catalog || strings.HasSuffix(u.Path, servercard.CatalogPath) {
+		if c.o.check {
+			return usageError("card: --check compares one card with its server, not a catalog")
+		}
 		return cardCatalog(ctx, c, raw, opts)
 	}
 	cardURL := raw
@@ -42,10 +47,67 @@ func cmdCard(ctx context.Context, c *cmdCtx) error {
 	}
 	printWarnings(c.env.stderr, "", f.Warnings)
 	if c.o.json {
-		return printJSON(c.env.stdout, json.RawMessage(f.Raw))
+		if err := printJSON(c.env.stdout, json.RawMessage(f.Raw)); err != nil {
+			return err
+		}
+	} else {
+		printCard(c.env.stdout, f)
 	}
-	printCard(c.env.stdout, f)
+	if c.o.check {
+		return checkRemotes(ctx, c, f.Card)
+	}
 	return nil
+}
+
+// checkRemotes connects to each streamable HTTP endpoint of card and
+// compares the live server with the card (servercard.Contradictions):
+// the card is advisory, and a server that contradicts it exits 7. The
+// endpoints' URLs come from the card, so they pass the URL rules of a
+// card fetch first: https, or http to a loopback address unless
+// --allow-http.
+func checkRemotes(ctx context.Context, c *cmdCtx, card *servercard.Card) error {
+	checked := 0
+	for _, r := range card.Remotes {
+		if r.Type != servercard.StreamableHTTP {
+			continue
+		}
+		if strings.Contains(r.URL, "{") {
+			fmt.Fprintf(c.env.stderr, "warning: %s has placeholders: not checked\n", r.URL)
+			continue
+		}
+		u, err := url.Parse(r.URL)
+		if err != nil || (u.Scheme == "http" && !c.o.allowHTTP && !isLoopbackHost(u.Hostname())) {
+			return &cliError{exit: exitUsage, code: "url_refused", msg: "checking the card", cause: fmt.Errorf("%s: plain http to a host that is not loopback (--allow-http permits it)", r.URL), url: r.URL}
+		}
+		cs, err := mcp.NewClient("gomcp", version(), nil).Connect(ctx, mcp.NewStreamableClientTransport(r.URL, nil))
+		if err != nil {
+			return classify(err, "connecting to "+r.URL, nil)
+		}
+		problems := servercard.Contradictions(card, cs)
+		protocol := cs.ProtocolVersion()
+		cs.Close()
+		if len(problems) > 0 {
+			return &cliError{exit: exitCardInvalid, code: "card_contradicts", msg: "the server at " + r.URL + " contradicts its card",
+				cause: errors.New(strings.Join(problems, "; ")), url: r.URL}
+		}
+		if !c.o.json {
+			fmt.Fprintf(c.env.stdout, "%-14s%s agrees with the card (protocol %s)\n", "checked:", r.URL, protocol)
+		}
+		checked++
+	}
+	if checked == 0 {
+		fmt.Fprintf(c.env.stderr, "warning: the card lists no streamable-http endpoint to check\n")
+	}
+	return nil
+}
+
+// isLoopbackHost reports whether host is localhost or a loopback address.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // catalogOutput is the --json output of a catalog: the catalog and, for

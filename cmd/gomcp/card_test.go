@@ -147,3 +147,36 @@ func TestCardEverythingServer(t *testing.T) {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// --check connects to the card's endpoint and compares the live server
+// with the card: the everything-server agrees with its own; a card that
+// claims another version exits 7.
+func TestCardCheck(t *testing.T) {
+	r := runCLI(t, "card", "--check", everythingURL)
+	if r.code != exitOK || !strings.Contains(r.stdout, "agrees with the card") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+
+	server := mcp.NewServer("weather", "1.4.2", &mcp.ServerOptions{Description: "Forecasts"})
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	defer mcpHandler.Close()
+	mux := http.NewServeMux()
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	stale := &servercard.Card{Schema: servercard.SchemaURL, Name: "com.example/weather", Version: "1.3.0", Description: "Forecasts",
+		Remotes: []servercard.Remote{{Type: servercard.StreamableHTTP, URL: ts.URL + "/mcp"}}}
+	h, err := servercard.NewCardHandler(stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.Handle("/mcp", mcpHandler)
+	mux.Handle("/mcp/server-card", h)
+	r = runCLI(t, "card", "--check", ts.URL+"/mcp")
+	if r.code != exitCardInvalid || !strings.Contains(r.stderr, "version") {
+		t.Fatalf("exit %d, want %d\nstderr: %s", r.code, exitCardInvalid, r.stderr)
+	}
+	checkErrorLine(t, r, "card_contradicts")
+	if r := runCLI(t, "card", "--check", "--catalog", ts.URL); r.code != exitUsage {
+		t.Fatalf("--check with --catalog: exit %d, want %d", r.code, exitUsage)
+	}
+}

@@ -44,6 +44,7 @@ type options struct {
 	task      bool // call --task
 	catalog   bool // card --catalog
 	allowHTTP bool // card --allow-http
+	check     bool // card --check
 }
 
 // listFlag is a flag that may be repeated.
@@ -63,7 +64,7 @@ const (
 	fOut                // --out
 	fBench              // --tool, -c, -d
 	fTask               // --task
-	fCard               // card: --json, --timeout, --catalog, --allow-http
+	fCard               // card: --json, --timeout, --catalog, --allow-http, --check
 )
 
 // newFlagSet returns the flags of a verb.
@@ -117,6 +118,7 @@ func newFlagSet(verb string, groups int, o *options) *flag.FlagSet {
 		fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each fetch")
 		fs.BoolVar(&o.catalog, "catalog", false, "read the host's AI Catalog (/.well-known/ai-catalog.json) and every card it lists")
 		fs.BoolVar(&o.allowHTTP, "allow-http", false, "fetch plain http from hosts that are not loopback")
+		fs.BoolVar(&o.check, "check", false, "connect to the card's streamable-http endpoints and compare each live server with the card (exit 7 if they disagree)")
 	}
 	if groups&fTask != 0 {
 		fs.BoolVar(&o.task, "task", false, "run the call as a task (tasks extension): print the task instead of waiting")
