@@ -16,10 +16,10 @@ import (
 	"flag"
 	"log"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -143,6 +143,20 @@ func addServerCard(mux *http.ServeMux, server *mcp.Server, base string) error {
 
 // docs:endregion
 
+// publicBase returns the URL clients reach a server listening on addr at:
+// addr's host, or localhost when it names every interface (":8080",
+// "0.0.0.0:8080"), since a card names one reachable endpoint.
+func publicBase(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
 // docs:region stats
 // stats serves the streamable handler's gauges (sessions, listen streams,
 // requests in flight) as JSON, for a metrics scraper.
@@ -168,11 +182,7 @@ func (h *handlers) Shutdown(ctx context.Context) error {
 func run(ctx context.Context, addr string) error {
 	server := newServer()
 	h, mux := newHandlers(server)
-	base := "http://" + addr
-	if strings.HasPrefix(addr, ":") { // every interface: name this machine
-		base = "http://localhost" + addr
-	}
-	if err := addServerCard(mux, server, base); err != nil {
+	if err := addServerCard(mux, server, publicBase(addr)); err != nil {
 		h.Close()
 		return err
 	}

@@ -164,3 +164,20 @@ func TestServerCard(t *testing.T) {
 		t.Fatalf("the card contradicts the server: %q", c)
 	}
 }
+
+// The card names a host clients can reach, also when the server listens
+// on every interface.
+func TestPublicBase(t *testing.T) {
+	for addr, want := range map[string]string{
+		"localhost:8080": "http://localhost:8080",
+		"127.0.0.1:0":    "http://127.0.0.1:0",
+		":8080":          "http://localhost:8080",
+		"0.0.0.0:8080":   "http://localhost:8080",
+		"[::]:8080":      "http://localhost:8080",
+		"[::1]:8080":     "http://[::1]:8080",
+	} {
+		if got := publicBase(addr); got != want {
+			t.Errorf("publicBase(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}
