@@ -84,6 +84,9 @@ func FromServer(s *mcp.Server, opts *Options) (*Card, error) {
 		r.Variables = maps.Clone(r.Variables)
 		if r.SupportedProtocolVersions == nil {
 			r.SupportedProtocolVersions = versionsOn(r.Type, served)
+			if len(r.SupportedProtocolVersions) == 0 {
+				return nil, fmt.Errorf("%w: remotes[%d]: the server serves no protocol version over %s", ErrInvalid, i, r.Type)
+			}
 		} else {
 			r.SupportedProtocolVersions = slices.Clone(r.SupportedProtocolVersions)
 			for _, v := range r.SupportedProtocolVersions {

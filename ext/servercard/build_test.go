@@ -79,6 +79,8 @@ func TestFromServerRefuses(t *testing.T) {
 		{"relative remote url", mcp.NewServer("weather", "1.0.0", described), &Options{Namespace: "com.example", Remotes: []Remote{{Type: StreamableHTTP, URL: "/mcp"}}}, "url"},
 		{"overstated versions", mcp.NewServer("weather", "1.0.0", &mcp.ServerOptions{Description: "d", ProtocolVersions: []string{mcp.Version20251125}}),
 			&Options{Namespace: "com.example", Remotes: []Remote{{Type: StreamableHTTP, URL: "https://e.com/mcp", SupportedProtocolVersions: []string{mcp.Version20260728}}}}, "does not serve"},
+		{"sse for a server of 2026-07-28 only", mcp.NewServer("weather", "1.0.0", &mcp.ServerOptions{Description: "d", ProtocolVersions: []string{mcp.Version20260728}}),
+			&Options{Namespace: "com.example", Remotes: []Remote{{Type: SSE, URL: "https://e.com/sse"}}}, "no protocol version over sse"},
 		{"plain http to a public host", mcp.NewServer("weather", "1.0.0", described), &Options{Namespace: "com.example", Remotes: []Remote{{Type: StreamableHTTP, URL: "http://mcp.example.com/mcp"}}}, "AllowHTTP"},
 		{"secret filled", mcp.NewServer("weather", "1.0.0", described), &Options{Namespace: "com.example", Remotes: []Remote{{Type: StreamableHTTP, URL: "https://e.com/mcp",
 			Headers: []Header{{Name: "X-Api-Key", Input: Input{IsSecret: true, Value: "sk-live-123"}}}}}}, "secret"},
