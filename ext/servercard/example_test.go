@@ -47,3 +47,44 @@ func ExampleNewHandler() {
 	// streamable-http https://mcp.example.com/mcp 2026-07-28
 	// cache for 1h0m0s
 }
+
+// A host lists its servers' cards in an AI Catalog at its well-known
+// path, and a client discovers them from the host's URL alone.
+func ExampleDiscover() {
+	mux := http.NewServeMux()
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	var entries []servercard.CatalogEntry
+	for _, name := range []string{"weather", "notes"} {
+		server := mcp.NewServer(name, "1.0.0", &mcp.ServerOptions{Description: "The " + name + " server"})
+		card, err := servercard.FromServer(server, &servercard.Options{
+			Namespace: "com.example",
+			Remotes:   []servercard.Remote{{Type: servercard.StreamableHTTP, URL: ts.URL + "/" + name + "/mcp"}},
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		mux.Handle("/"+name+"/mcp/server-card", must(servercard.NewCardHandler(card)))
+		entries = append(entries, must(servercard.EntryFor(card, servercard.URLFor(ts.URL+"/"+name+"/mcp"))))
+	}
+	mux.Handle(servercard.CatalogPath, must(servercard.NewCatalogHandler(&servercard.Catalog{Entries: entries})))
+
+	d, err := servercard.Discover(context.Background(), ts.URL, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range d.Cards {
+		fmt.Println(c.Entry.Identifier, "->", c.Card.Card.Name, c.Card.Card.Description)
+	}
+	// Output:
+	// urn:air:example.com:mcp:weather -> com.example/weather The weather server
+	// urn:air:example.com:mcp:notes -> com.example/notes The notes server
+}
+
+// must returns v, and stops the example on an error.
+func must[T any](v T, err error) T {
+	if err != nil {
+		log.Fatal(err)
+	}
+	return v
+}
