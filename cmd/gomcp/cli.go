@@ -41,6 +41,7 @@ func init() {
 		{name: "ping", groups: client, client: true, synopsis: "check that the server answers", run: cmdPing},
 		{name: "watch", groups: client | fLimit, client: true, args: "[URI ...]", synopsis: "print list changes and updates of the given resources as they come", run: cmdWatch},
 		{name: "tasks", groups: client, client: true, args: "get|result|cancel TASK_ID", synopsis: "follow a task (tasks extension)", run: cmdTasks},
+		{name: "card", groups: fCard, args: "URL", synopsis: "fetch and validate a server card: of an MCP URL, a card URL, or a host's catalog with --catalog (exit 7 invalid, 8 missing)", run: cmdCard},
 		{name: "lint", groups: client, client: true, synopsis: "check tool names and schema portability (exit 6 on problems)", run: cmdLint},
 		{name: "bench", groups: fTarget | fOutput | fArgs | fBench, client: true, args: "[key=value ...]", synopsis: "load-test a tool: calls/s, p50/p99 latency, errors", run: cmdBench},
 		{name: "shell", groups: fTarget | fAsk, client: true, synopsis: "an interactive session with completion and history", run: cmdShell},
@@ -139,7 +140,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(tw, "  %s\t%s\n", v.name, v.synopsis)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nexit codes: 0 ok, 1 usage or unexpected, 3 authorization required, 4 unreachable,\n5 tool error, 6 lint problems; every non-zero exit writes one JSON error line to stderr.\n")
+	fmt.Fprintf(w, "\nexit codes: 0 ok, 1 usage or unexpected, 3 authorization required, 4 unreachable,\n5 tool error, 6 lint problems, 7 invalid server card, 8 no server card;\nevery non-zero exit writes one JSON error line to stderr.\n")
 }
 
 func cmdHelp(_ context.Context, c *cmdCtx) error {

@@ -22,6 +22,8 @@ const (
 	exitUnreachable  = 4 // the server could not be reached or started
 	exitToolError    = 5 // the tool reported an error, or there is no such tool
 	exitLint         = 6 // lint found problems
+	exitCardInvalid  = 7 // the server card or catalog is invalid
+	exitCardMissing  = 8 // there is no server card (404, 410, or none in the catalog)
 )
 
 // A cliError is a failure with its exit code and the code of the JSON

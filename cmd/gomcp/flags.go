@@ -35,13 +35,16 @@ type options struct {
 	limit  int
 
 	// Verb specific.
-	args     listFlag // call, bench: --args JSON or @file
-	out      string   // record
-	httpAddr string   // mock, replay
-	tool     string   // bench
-	conc     int      // bench -c
-	duration time.Duration
-	task     bool // call --task
+	args      listFlag // call, bench: --args JSON or @file
+	out       string   // record
+	httpAddr  string   // mock, replay
+	tool      string   // bench
+	conc      int      // bench -c
+	duration  time.Duration
+	task      bool // call --task
+	catalog   bool // card --catalog
+	allowHTTP bool // card --allow-http
+	check     bool // card --check
 }
 
 // listFlag is a flag that may be repeated.
@@ -61,6 +64,7 @@ const (
 	fOut                // --out
 	fBench              // --tool, -c, -d
 	fTask               // --task
+	fCard               // card: --json, --timeout, --catalog, --allow-http, --check
 )
 
 // newFlagSet returns the flags of a verb.
@@ -106,6 +110,15 @@ func newFlagSet(verb string, groups int, o *options) *flag.FlagSet {
 		fs.StringVar(&o.tool, "tool", "", "the tool to call")
 		fs.IntVar(&o.conc, "c", 16, "concurrent callers")
 		fs.DurationVar(&o.duration, "d", 10*time.Second, "how long to run")
+	}
+	if groups&fCard != 0 {
+		// fCard goes without fTarget and fOutput, whose --timeout and
+		// --json it repeats: a card is fetched, not connected to.
+		fs.BoolVar(&o.json, "json", false, "print the card as JSON (a catalog: the catalog and its cards)")
+		fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each fetch")
+		fs.BoolVar(&o.catalog, "catalog", false, "read the host's AI Catalog (/.well-known/ai-catalog.json) and every card it lists")
+		fs.BoolVar(&o.allowHTTP, "allow-http", false, "fetch plain http from hosts that are not loopback")
+		fs.BoolVar(&o.check, "check", false, "connect to the card's streamable-http endpoints and compare each live server with the card (exit 7 if they disagree)")
 	}
 	if groups&fTask != 0 {
 		fs.BoolVar(&o.task, "task", false, "run the call as a task (tasks extension): print the task instead of waiting")

@@ -7,6 +7,9 @@
 //	everything-server -http 127.0.0.1:3001 -stateless # legacy era without sessions
 //	everything-server                                 # stdio
 //
+// Over HTTP it also serves its Server Card at /mcp/server-card and an AI
+// Catalog listing it at /.well-known/ai-catalog.json.
+//
 // With -http it prints "everything-server: listening on http://ADDR" to
 // stderr once it accepts connections; ADDR has the real port when the flag
 // asked for port 0. conformance/run.sh relies on that line.
@@ -73,9 +76,21 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stateless bool
 		handler.Close()
 		return err
 	}
+	// The server's card and the host's catalog (servercard.go); MCP at
+	// any other path.
+	base, err := publicBase(addr, ln.Addr())
+	var routes http.Handler
+	if err == nil {
+		routes, err = withServerCard(srv, base, handler)
+	}
+	if err != nil {
+		ln.Close()
+		handler.Close()
+		return err
+	}
 	// No WriteTimeout: it would cut SSE streams; the handler bounds each
 	// write itself.
-	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second}
+	hs := &http.Server{Handler: routes, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second}
 	fmt.Fprintf(os.Stderr, "everything-server: listening on http://%s\n", ln.Addr())
 
 	errc := make(chan error, 1)

@@ -1,7 +1,10 @@
 // Command http-server serves MCP over HTTP: streamable HTTP at /mcp, for
 // clients of every protocol version (2026-07-28 requests without sessions,
 // and the sessions of 2025-03-26 to 2025-11-25, decided per request), and
-// the HTTP+SSE transport of 2024-11-05 at /sse for old clients.
+// the HTTP+SSE transport of 2024-11-05 at /sse for old clients. Its
+// Server Card, which describes both endpoints to clients before they
+// connect, is at /mcp/server-card, and an AI Catalog listing it at
+// /.well-known/ai-catalog.json.
 //
 //	go run ./examples/http-server [-http localhost:8080]
 package main
@@ -13,12 +16,14 @@ import (
 	"flag"
 	"log"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
+	"github.com/gomcp/sdk/ext/servercard"
 	"github.com/gomcp/sdk/mcp"
 )
 
@@ -38,7 +43,10 @@ func newServer() *mcp.Server {
 	// handler (recovered: the caller gets an internal error), failed
 	// writes, dropped notifications.
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	server := mcp.NewServer("whoami", "v1.0.0", &mcp.ServerOptions{Logger: logger})
+	server := mcp.NewServer("whoami", "v1.0.0", &mcp.ServerOptions{
+		Description: "Says what the server knows of the caller",
+		Logger:      logger,
+	})
 	server.AddSessionObserver(func(ss *mcp.ServerSession) func(error) {
 		logger.Info("session started", "protocol", ss.ProtocolVersion())
 		return func(err error) { logger.Info("session ended", "err", err) }
@@ -98,6 +106,57 @@ func newHandlers(server *mcp.Server) (*handlers, *http.ServeMux) {
 
 // docs:endregion
 
+// docs:region card
+// addServerCard serves the server's card at /mcp/server-card and an AI
+// Catalog listing it at /.well-known/ai-catalog.json. base is the URL
+// clients reach this program at ("http://localhost:8080"): the card
+// names the two endpoints the program serves, and takes the rest (name,
+// version, description) from the server itself, so the two cannot
+// disagree.
+func addServerCard(mux *http.ServeMux, server *mcp.Server, base string) error {
+	card, err := servercard.FromServer(server, &servercard.Options{
+		Namespace: "com.example",
+		Remotes: []servercard.Remote{
+			{Type: servercard.StreamableHTTP, URL: base + "/mcp"},
+			{Type: servercard.SSE, URL: base + "/sse"},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	h, err := servercard.NewCardHandler(card)
+	if err != nil {
+		return err
+	}
+	entry, err := servercard.EntryFor(card, servercard.URLFor(base+"/mcp"))
+	if err != nil {
+		return err
+	}
+	catalog, err := servercard.NewCatalogHandler(&servercard.Catalog{Entries: []servercard.CatalogEntry{entry}})
+	if err != nil {
+		return err
+	}
+	mux.Handle("/mcp"+servercard.Suffix, h)
+	mux.Handle(servercard.CatalogPath, catalog)
+	return nil
+}
+
+// docs:endregion
+
+// publicBase returns the URL clients reach a server listening on addr at:
+// addr's host, or localhost when it names every interface (":8080",
+// "0.0.0.0:8080"), since a card names one reachable endpoint.
+func publicBase(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
 // docs:region stats
 // stats serves the streamable handler's gauges (sessions, listen streams,
 // requests in flight) as JSON, for a metrics scraper.
@@ -121,7 +180,12 @@ func (h *handlers) Shutdown(ctx context.Context) error {
 
 // docs:region run
 func run(ctx context.Context, addr string) error {
-	h, mux := newHandlers(newServer())
+	server := newServer()
+	h, mux := newHandlers(server)
+	if err := addServerCard(mux, server, publicBase(addr)); err != nil {
+		h.Close()
+		return err
+	}
 	srv := &http.Server{
 		Addr:              addr,
 		Handler:           mux,
@@ -138,7 +202,7 @@ func run(ctx context.Context, addr string) error {
 		h.Shutdown(shutdown)
 		srv.Shutdown(shutdown)
 	}()
-	log.Printf("serving MCP at http://%s/mcp (and HTTP+SSE at /sse)", addr)
+	log.Printf("serving MCP at http://%s/mcp (and HTTP+SSE at /sse; the server card at /mcp/server-card)", addr)
 	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomcp/sdk/ext/servercard"
 	"github.com/gomcp/sdk/mcp"
 )
 
@@ -127,5 +128,56 @@ func TestStats(t *testing.T) {
 	}
 	if stats.Sessions != 1 {
 		t.Errorf("stats = %+v, want 1 session", stats)
+	}
+}
+
+// The server card names both endpoints with the server's own identity,
+// and the catalog lists it.
+func TestServerCard(t *testing.T) {
+	server := newServer()
+	h, mux := newHandlers(server)
+	defer h.Close()
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	if err := addServerCard(mux, server, ts.URL); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	d, err := servercard.Discover(ctx, ts.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Cards) != 1 || d.Cards[0].Err != nil {
+		t.Fatalf("discovered %+v", d.Cards)
+	}
+	card := d.Cards[0].Card.Card
+	if card.Name != "com.example/whoami" || card.Version != "v1.0.0" || len(card.Remotes) != 2 ||
+		card.Remotes[0].URL != ts.URL+"/mcp" || card.Remotes[1].URL != ts.URL+"/sse" {
+		t.Fatalf("card %+v", card)
+	}
+	cs, err := mcp.NewClient("test", "v1", nil).Connect(ctx, mcp.NewStreamableClientTransport(card.Remotes[0].URL, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if c := servercard.Contradictions(card, cs); len(c) != 0 {
+		t.Fatalf("the card contradicts the server: %q", c)
+	}
+}
+
+// The card names a host clients can reach, also when the server listens
+// on every interface.
+func TestPublicBase(t *testing.T) {
+	for addr, want := range map[string]string{
+		"localhost:8080": "http://localhost:8080",
+		"127.0.0.1:0":    "http://127.0.0.1:0",
+		":8080":          "http://localhost:8080",
+		"0.0.0.0:8080":   "http://localhost:8080",
+		"[::]:8080":      "http://localhost:8080",
+		"[::1]:8080":     "http://[::1]:8080",
+	} {
+		if got := publicBase(addr); got != want {
+			t.Errorf("publicBase(%q) = %q, want %q", addr, got, want)
+		}
 	}
 }
