@@ -53,6 +53,7 @@ type options struct {
 	httpAddr  string
 	version   bool
 	offline   bool
+	redis     redisFlag // --redis (serve_redis.go)
 }
 
 func flags(o *options, stderr io.Writer) *flag.FlagSet {
@@ -68,6 +69,7 @@ func flags(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.httpAddr, "http", "", "serve MCP over streamable HTTP on this address instead of stdio")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolVar(&o.offline, "offline", false, "answer only from local installations and caches (module cache, node_modules under --project, --cache-dir)")
+	o.redis.register(fs)
 	fs.Usage = func() { printUsage(fs, stderr) }
 	return fs
 }
@@ -125,7 +127,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	svc, err := service.New(&service.Config{CacheDir: o.cacheDir, Offline: o.offline})
+	cfg := &service.Config{CacheDir: o.cacheDir, Offline: o.offline}
+	closeRedis, err := o.redis.open(cfg, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "pkgdocs:", err)
+		return 2
+	}
+	defer closeRedis()
+	svc, err := service.New(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "pkgdocs:", err)
 		return 1
