@@ -59,7 +59,10 @@ func (f *redisFlag) openWith(cfg *service.Config, opts *shared.RedisOptions) (cl
 	defer cancel()
 	_ = store.Ping(ctx) // logs when Redis is not there yet
 	cfg.Shared = store
-	return func() { _ = client.Close() }, nil
+	return func() {
+		_ = store.Close()
+		_ = client.Close()
+	}, nil
 }
 
 // newRedisClient returns a client of the Redis at rawURL with the

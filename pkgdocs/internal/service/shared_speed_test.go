@@ -31,6 +31,7 @@ func BenchmarkAnswerFromRedis(b *testing.B) {
 		b.Fatal(err)
 	}
 	store := shared.NewRedis(client, nil)
+	b.Cleanup(func() { store.Close() })
 	cfg := evalConfig(b, false)
 	cfg.Shared = store
 	first, err := New(cfg)

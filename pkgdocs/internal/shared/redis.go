@@ -65,6 +65,7 @@ type Redis struct {
 	client goredis.UniversalClient
 	opts   RedisOptions
 	health *health
+	notify *notifier
 }
 
 // NewRedis returns a store using client, which the caller keeps ownership
@@ -99,7 +100,17 @@ func NewRedis(client goredis.UniversalClient, opts *RedisOptions) *Redis {
 		o.Logger = slog.Default()
 	}
 	r.health = &health{log: o.Logger, retryAfter: o.RetryAfter, now: time.Now}
+	r.notify = &notifier{client: client, pattern: o.Prefix + "done:*"}
 	return r
+}
+
+// Close ends the subscription through which this instance's waits are
+// woken; the client stays open (its owner closes it).
+func (r *Redis) Close() error {
+	if err := r.notify.close(); err != nil {
+		return fmt.Errorf("shared: %w", err)
+	}
+	return nil
 }
 
 // name returns the Redis key of kind for the caller's key.
@@ -169,7 +180,8 @@ var errWaitedTooLong = errors.New("another instance's fetch took too long")
 
 // Once implements Store: a lock with expiry (SET NX PX) that its holder
 // extends while it fetches and removes afterwards, announcing it on a
-// channel that waiters subscribe to.
+// channel; each instance's waits hear it through one pattern subscription
+// (notifier).
 func (r *Redis) Once(ctx context.Context, key string, found func(context.Context) bool, fetch func(context.Context)) error {
 	lock, channel := r.name("lock", key), r.name("done", key)
 	deadline := time.Now().Add(r.opts.MaxWait)
@@ -241,14 +253,14 @@ func (r *Redis) wait(ctx context.Context, lock, channel string, found func(conte
 	if err := r.health.allow(); err != nil {
 		return false, err
 	}
-	sub := r.client.Subscribe(ctx, channel)
-	defer sub.Close()
-	// The subscription is confirmed before the first look, so an
-	// announcement made after that look is not missed.
-	if _, err := sub.Receive(ctx); err != nil {
+	announced, stop, err := r.notify.watch(ctx, channel)
+	if errors.Is(err, errClosed) {
+		return false, err
+	}
+	if err != nil {
 		return false, r.health.report(ctx, err)
 	}
-	msgs := sub.Channel()
+	defer stop()
 	if r.opts.Waiting != nil {
 		r.opts.Waiting()
 	}
@@ -275,7 +287,7 @@ func (r *Redis) wait(ctx context.Context, lock, channel string, found func(conte
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()
-		case <-msgs:
+		case <-announced:
 		case <-tick.C:
 		}
 	}

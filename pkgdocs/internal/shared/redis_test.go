@@ -22,7 +22,9 @@ func newStore(t *testing.T, opts RedisOptions) (*Redis, *miniredis.Miniredis, *l
 	t.Cleanup(func() { client.Close() })
 	log := &lockedLog{}
 	opts.Logger = slog.New(slog.NewTextHandler(log, nil))
-	return NewRedis(client, &opts), m, log
+	r := NewRedis(client, &opts)
+	t.Cleanup(func() { r.Close() })
+	return r, m, log
 }
 
 type lockedLog struct {
@@ -203,5 +205,56 @@ func TestRedisOutageLoggedOnce(t *testing.T) {
 	out := log.String()
 	if strings.Count(out, "unreachable") != 1 || strings.Count(out, "reachable again") != 1 {
 		t.Errorf("log, want one line for the outage and one for the return:\n%s", out)
+	}
+}
+
+// TestRedisWaitsShareOneSubscription: an instance waiting for several keys
+// at once listens on one pattern subscription, and each announcement
+// wakes the waits of its own key.
+func TestRedisWaitsShareOneSubscription(t *testing.T) {
+	waiting := make(chan struct{}, 3)
+	r, m, _ := newStore(t, RedisOptions{PollInterval: time.Hour, Waiting: func() { waiting <- struct{}{} }})
+	keys := []string{"a", "b", "c"}
+	var mu sync.Mutex
+	stored := map[string]bool{}
+	done := make(chan error, len(keys))
+	for _, k := range keys {
+		m.Set(r.name("lock", k), "another instance")
+		go func() {
+			done <- r.Once(context.Background(), k, func(context.Context) bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return stored[k]
+			}, func(context.Context) { t.Errorf("%s fetched while another instance held its lock", k) })
+		}()
+	}
+	guard := time.NewTimer(30 * time.Second) // a failure guard
+	defer guard.Stop()
+	for range keys {
+		select {
+		case <-waiting:
+		case <-guard.C:
+			t.Fatal("the waits never started")
+		}
+	}
+	if n := m.PubSubNumPat(); n != 1 {
+		t.Errorf("%d pattern subscriptions for 3 waits, want 1", n)
+	}
+	for _, k := range keys {
+		mu.Lock()
+		stored[k] = true
+		mu.Unlock()
+		m.Publish(r.name("done", k), "done")
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-guard.C:
+			t.Fatalf("the wait for %s was not woken by its announcement", k)
+		}
+		if len(done) != 0 {
+			t.Errorf("after announcing %s, the wait of a key not announced yet returned", k)
+		}
 	}
 }
