@@ -175,8 +175,11 @@ var (
 	unlockScript = goredis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
 )
 
-// errWaitedTooLong ends a wait that passed MaxWait.
-var errWaitedTooLong = errors.New("another instance's fetch took too long")
+// Errors that end a wait, after which the caller fetches alone.
+var (
+	errWaitedTooLong = errors.New("another instance's fetch took too long")
+	errHolderFailed  = errors.New("another instance's fetch stored no answer")
+)
 
 // Once implements Store: a lock with expiry (SET NX PX) that its holder
 // extends while it fetches and removes afterwards, announcing it on a
@@ -248,7 +251,9 @@ func (r *Redis) fetchHolding(ctx context.Context, lock, channel, token string, f
 // wait waits for the lock's holder: woken by its announcement, or every
 // PollInterval, it calls found, then looks whether the lock still exists.
 // done is true when found reported the answer; false with no error when
-// the lock is gone without it.
+// the lock is gone without it and without an announcement (its holder
+// died: the caller takes it over); errHolderFailed when the holder
+// announced it was done but stored nothing.
 func (r *Redis) wait(ctx context.Context, lock, channel string, found func(context.Context) bool, deadline time.Time) (done bool, err error) {
 	if err := r.health.allow(); err != nil {
 		return false, err
@@ -266,9 +271,16 @@ func (r *Redis) wait(ctx context.Context, lock, channel string, found func(conte
 	}
 	tick := time.NewTicker(r.opts.PollInterval)
 	defer tick.Stop()
+	woken := false
 	for {
 		if found(ctx) {
 			return true, nil
+		}
+		if woken {
+			// The holder finished without storing an answer (the
+			// registry failed it): fetching alone, as each instance
+			// would without Redis, beats queueing for the lock.
+			return false, errHolderFailed
 		}
 		var n int64
 		if err := r.do(ctx, func() error {
@@ -288,6 +300,7 @@ func (r *Redis) wait(ctx context.Context, lock, channel string, found func(conte
 		case <-ctx.Done():
 			return false, ctx.Err()
 		case <-announced:
+			woken = true
 		case <-tick.C:
 		}
 	}

@@ -258,3 +258,39 @@ func TestRedisWaitsShareOneSubscription(t *testing.T) {
 		}
 	}
 }
+
+// TestRedisOnceAfterHolderFailed: when the holder announces it is done
+// but stored nothing (the registry failed it), a waiter does not queue
+// for the lock: Once returns an error and its caller fetches alone.
+func TestRedisOnceAfterHolderFailed(t *testing.T) {
+	waiting := make(chan struct{}, 1)
+	r, _, _ := newStore(t, RedisOptions{PollInterval: time.Hour, Waiting: func() { waiting <- struct{}{} }})
+	release, holding := make(chan struct{}), make(chan struct{})
+	go r.Once(context.Background(), "k", nil, func(context.Context) {
+		close(holding)
+		<-release // then stores nothing
+	})
+	<-holding
+	done := make(chan error, 1)
+	go func() {
+		done <- r.Once(context.Background(), "k", func(context.Context) bool { return false }, func(context.Context) {
+			t.Error("the waiter queued for the lock after the holder failed")
+		})
+	}()
+	guard := time.NewTimer(30 * time.Second) // a failure guard
+	defer guard.Stop()
+	select {
+	case <-waiting:
+	case <-guard.C:
+		t.Fatal("the second caller never waited")
+	}
+	close(release)
+	select {
+	case err := <-done:
+		if !errors.Is(err, errHolderFailed) {
+			t.Errorf("Once after the holder failed: %v, want errHolderFailed", err)
+		}
+	case <-guard.C:
+		t.Fatal("the waiter was not woken")
+	}
+}

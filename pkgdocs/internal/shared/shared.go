@@ -34,8 +34,9 @@ type Store interface {
 	// and its lock expired, and calls found, which reports whether the
 	// answer is now in the store; if it is not, Once takes the lock over
 	// and calls fetch. found is also called once right after the wait
-	// starts. An error means the store failed, or the wait ran out, before
-	// fetch was called: the caller then fetches alone.
+	// starts. An error means the store failed, the wait ran out, or the
+	// holder finished without storing an answer, before fetch was called:
+	// the caller then fetches alone.
 	Once(ctx context.Context, key string, found func(context.Context) bool, fetch func(context.Context)) error
 }
 
