@@ -52,8 +52,9 @@ type RedisOptions struct {
 	// Logger receives one line when Redis becomes unreachable and one when
 	// it is back (default slog.Default()).
 	Logger *slog.Logger
-	// Waiting, when set, is called each time this instance starts waiting
-	// for another one's fetch (tests and metrics).
+	// Waiting, when set, is called when this instance, having found the
+	// lock held by another one, is about to block until that one's
+	// announcement or the next poll (tests and metrics).
 	Waiting func()
 }
 
@@ -201,6 +202,12 @@ func (r *Redis) Once(ctx context.Context, key string, found func(context.Context
 			return fmt.Errorf("shared: lock: %w", err)
 		}
 		if held {
+			// The answer may have been stored between the caller's look
+			// and the lock: its holder stores before it unlocks.
+			if found != nil && found(ctx) {
+				r.unlock(ctx, lock, token)
+				return nil
+			}
 			r.fetchHolding(ctx, lock, channel, token, fetch)
 			return nil
 		}
@@ -240,12 +247,19 @@ func (r *Redis) fetchHolding(ctx context.Context, lock, channel, token string, f
 	defer func() {
 		close(stop)
 		wg.Wait()
+		r.unlock(ctx, lock, token)
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.LockTTL)
 		defer cancel()
-		_ = r.do(ctx, func() error { return unlockScript.Run(ctx, r.client, []string{lock}, token).Err() })
 		_ = r.do(ctx, func() error { return r.client.Publish(ctx, channel, "done").Err() })
 	}()
 	fetch(ctx)
+}
+
+// unlock removes the lock if it still holds token.
+func (r *Redis) unlock(ctx context.Context, lock, token string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.LockTTL)
+	defer cancel()
+	_ = r.do(ctx, func() error { return unlockScript.Run(ctx, r.client, []string{lock}, token).Err() })
 }
 
 // wait waits for the lock's holder: woken by its announcement, or every
@@ -266,12 +280,9 @@ func (r *Redis) wait(ctx context.Context, lock, channel string, found func(conte
 		return false, r.health.report(ctx, err)
 	}
 	defer stop()
-	if r.opts.Waiting != nil {
-		r.opts.Waiting()
-	}
 	tick := time.NewTicker(r.opts.PollInterval)
 	defer tick.Stop()
-	woken := false
+	woken, told := false, false
 	for {
 		if found(ctx) {
 			return true, nil
@@ -291,10 +302,16 @@ func (r *Redis) wait(ctx context.Context, lock, channel string, found func(conte
 			return false, err
 		}
 		if n == 0 {
-			return false, nil
+			// Released or expired. A holder stores before it unlocks, so
+			// a look now sees what it stored, whatever the announcement.
+			return found(ctx), nil
 		}
 		if time.Now().After(deadline) {
 			return false, errWaitedTooLong
+		}
+		if r.opts.Waiting != nil && !told {
+			told = true
+			r.opts.Waiting() // about to block, listening
 		}
 		select {
 		case <-ctx.Done():

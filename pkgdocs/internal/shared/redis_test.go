@@ -294,3 +294,19 @@ func TestRedisOnceAfterHolderFailed(t *testing.T) {
 		t.Fatal("the waiter was not woken")
 	}
 }
+
+// TestRedisOnceLooksAgainAfterLocking: an answer stored between the
+// caller's look and its taking the lock (another instance finished in
+// between) is found, not fetched again, and the lock is released.
+func TestRedisOnceLooksAgainAfterLocking(t *testing.T) {
+	r, m, _ := newStore(t, RedisOptions{})
+	err := r.Once(t.Context(), "k", func(context.Context) bool { return true }, func(context.Context) {
+		t.Error("fetched an answer already stored")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Exists(r.name("lock", "k")) {
+		t.Error("the lock was kept")
+	}
+}
