@@ -46,6 +46,12 @@ echo "== redis-server $(redis-server --version | sed -n 's/.*v=\([^ ]*\).*/\1/p'
 echo "== redis module tests against it"
 (cd redis && GOMCP_REDIS_ADDR="127.0.0.1:$PORT" go test -race -count=1 ./...)
 
+# pkgdocs instances sharing packages through Redis (--redis): three
+# instances behind a round-robin balancer, concurrent first requests, and
+# Redis taken away mid-run (through a proxy the test takes down).
+echo "== pkgdocs team-server tests against it"
+(cd pkgdocs && GOMCP_REDIS_ADDR="127.0.0.1:$PORT" go test -race -count=1 -run 'TestTeam' ./cmd/pkgdocs)
+
 if [ -n "${SKIP_CONFORMANCE:-}" ]; then
   exit 0
 fi

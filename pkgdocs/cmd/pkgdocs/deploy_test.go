@@ -11,11 +11,6 @@ import (
 	"github.com/gomcp/sdk/mcp"
 )
 
-// pendingFlags are flags the deployment guide uses that another change
-// adds to pkgdocs alongside this one; each is checked like any other flag
-// once it exists, and only its absence is allowed.
-var pendingFlags = map[string]bool{"redis": true}
-
 // composeEnv stands for the variables compose.yaml asks for.
 var composeEnv = map[string]string{"PKGDOCS_ISSUER": "https://auth.example.com/realms/dev"}
 
@@ -65,9 +60,7 @@ func TestDeployFiles(t *testing.T) {
 	for i := 0; i < len(args); i++ {
 		name, isFlag := strings.CutPrefix(args[i], "--")
 		if isFlag && fs.Lookup(name) == nil {
-			if !pendingFlags[name] {
-				t.Errorf("compose.yaml: pkgdocs has no flag --%s", name)
-			}
+			t.Errorf("compose.yaml: pkgdocs has no flag --%s", name)
 			i++ // its value
 			continue
 		}

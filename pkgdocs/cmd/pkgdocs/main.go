@@ -55,6 +55,7 @@ type options struct {
 	offline   bool
 	progress  string
 	team      teamOptions // serve --http
+	redis     redisFlag   // --redis (serve_redis.go)
 }
 
 func flags(o *options, stderr io.Writer) *flag.FlagSet {
@@ -72,6 +73,7 @@ func flags(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&o.offline, "offline", false, "answer only from local installations and caches (module cache, node_modules under --project, --cache-dir)")
 	fs.StringVar(&o.progress, "progress", "auto", "show a cold answer's progress on stderr (describe, search): auto (when stderr is a terminal), on or off")
 	addTeamFlags(fs, &o.team)
+	o.redis.register(fs)
 	fs.Usage = func() { printUsage(fs, stderr) }
 	return fs
 }
@@ -129,7 +131,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	svc, err := service.New(&service.Config{CacheDir: o.cacheDir, Offline: o.offline})
+	cfg := &service.Config{CacheDir: o.cacheDir, Offline: o.offline}
+	closeRedis, err := o.redis.open(cfg, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "pkgdocs:", err)
+		return 2
+	}
+	defer closeRedis()
+	svc, err := service.New(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "pkgdocs:", err)
 		return 1

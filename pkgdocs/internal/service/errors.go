@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
+	"github.com/gomcp/sdk/pkgdocs/internal/gosrc"
 	"github.com/gomcp/sdk/pkgdocs/internal/npm"
 	"github.com/gomcp/sdk/pkgdocs/internal/pypi"
 	"github.com/gomcp/sdk/pkgdocs/internal/rust"
@@ -23,7 +24,7 @@ func (e *classifiedError) Unwrap() []error { return []error{e.err, e.class} }
 
 var (
 	notFoundErrors = []error{
-		fetch.ErrNotFound, npm.ErrNotFound, npm.ErrVersionNotFound, pypi.ErrNotFound, pypi.ErrVersionNotFound,
+		fetch.ErrNotFound, gosrc.ErrNotFound, npm.ErrNotFound, npm.ErrVersionNotFound, pypi.ErrNotFound, pypi.ErrVersionNotFound,
 		rust.ErrNotFound, rust.ErrVersionNotFound, swift.ErrNotFound, swift.ErrVersionNotFound, swift.ErrNotPackage,
 	}
 	invalidErrors = []error{npm.ErrInvalidName, pypi.ErrInvalidName, rust.ErrInvalidName, swift.ErrInvalidName}

@@ -39,7 +39,7 @@ func (s *Service) loadGo(ctx context.Context, pkg, version, project, goos, goarc
 		version = ""
 	}
 	key := strings.Join([]string{"go", pkg, version, project, goos, goarch}, "\x00")
-	return s.load(ctx, key, exact, func(ctx context.Context) (*model.Package, error) {
+	return s.load(ctx, key, exact, project, func(ctx context.Context) (*model.Package, error) {
 		return s.gosrc.Describe(ctx, gosrc.Request{
 			ImportPath: pkg, Version: version, ProjectPath: project,
 			Target: gosrc.Target{GOOS: goos, GOARCH: goarch},

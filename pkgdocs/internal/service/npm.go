@@ -44,7 +44,7 @@ func (s *Service) loadNPM(ctx context.Context, name, version, project string) (*
 	}
 	exact := isExactSemver(version) && project == ""
 	key := strings.Join([]string{"npm", name, version, project}, "\x00")
-	return s.load(ctx, key, exact, func(ctx context.Context) (*model.Package, error) {
+	return s.load(ctx, key, exact, project, func(ctx context.Context) (*model.Package, error) {
 		return s.npmSource().Describe(ctx, npm.Request{Name: name, Version: version, ProjectPath: project})
 	})
 }

@@ -61,7 +61,7 @@ func (s *Service) loadPython(ctx context.Context, name, version, project string)
 	}
 	key := strings.Join([]string{"python", where, pypi.Normalize(name), version, project}, "\x00")
 	exact := version != "" && version != "latest" && project == ""
-	return s.load(ctx, key, exact, func(ctx context.Context) (*model.Package, error) {
+	return s.load(ctx, key, exact, project, func(ctx context.Context) (*model.Package, error) {
 		return src.Describe(ctx, pypi.Request{Name: name, Version: version, ProjectPath: project})
 	})
 }

@@ -32,7 +32,7 @@ func (s *Service) loadRust(ctx context.Context, name, version, project string) (
 	src := &rust.Source{Client: s.client, APIURL: s.cfg.Rust.APIURL, DownloadURL: s.cfg.Rust.DownloadURL, DocsURL: s.cfg.Rust.DocsURL, CargoHome: s.cfg.Rust.CargoHome}
 	exact := rust.IsExactVersion(version) && project == ""
 	key := strings.Join([]string{"rust", s.cfg.Rust.APIURL, strings.ReplaceAll(strings.ToLower(name), "_", "-"), version, project}, "\x00")
-	return s.load(ctx, key, exact, func(ctx context.Context) (*model.Package, error) {
+	return s.load(ctx, key, exact, project, func(ctx context.Context) (*model.Package, error) {
 		return src.Describe(ctx, rust.Request{Name: name, Version: version, ProjectPath: project})
 	})
 }

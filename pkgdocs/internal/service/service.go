@@ -22,6 +22,7 @@ import (
 	"github.com/gomcp/sdk/pkgdocs/internal/progress"
 	"github.com/gomcp/sdk/pkgdocs/internal/render"
 	"github.com/gomcp/sdk/pkgdocs/internal/search"
+	"github.com/gomcp/sdk/pkgdocs/internal/shared"
 	"github.com/gomcp/sdk/pkgdocs/internal/untrusted"
 )
 
@@ -52,6 +53,14 @@ type Config struct {
 	// dist-tags for 10 minutes, not-found answers for 2 minutes. "" disables
 	// it. Setting it also gives Client this cache.
 	CacheDir string
+	// Shared, when set, is shared with the other instances of a team
+	// server: the packages this one reads from registries and its
+	// not-found answers go there, and a package another instance read is
+	// answered from there without asking the registry; concurrent first
+	// requests for the same key on several instances make one upstream
+	// fetch. nil shares nothing. Requests naming a projectPath are never
+	// shared.
+	Shared shared.Store
 }
 
 // Service answers the tools. It is safe for concurrent use.
@@ -61,6 +70,7 @@ type Service struct {
 	mem    *cache.Loader
 	disk   *cache.Disk
 	gosrc  *gosrc.Source
+	shared shared.Store // nil: nothing shared
 }
 
 // New returns a Service. A nil cfg means defaults.
@@ -87,7 +97,7 @@ func New(cfg *Config) (*Service, error) {
 	if c.MemoryBytes <= 0 {
 		c.MemoryBytes = 256 << 20
 	}
-	s := &Service{cfg: c, client: c.Client, mem: cache.NewLoader(c.MemoryBytes)}
+	s := &Service{cfg: c, client: c.Client, mem: cache.NewLoader(c.MemoryBytes), shared: c.Shared}
 	if c.Offline {
 		c.Client.SetOffline(true)
 	}
@@ -267,8 +277,10 @@ func weight(v any) int64 {
 // versions are immutable: they stay 24 hours in memory and, with a cache
 // directory, on disk across restarts. Anything resolved ("latest", a
 // range, a lockfile) is kept 10 minutes; not-found answers 2 minutes;
-// transient failures never.
-func (s *Service) load(ctx context.Context, key string, exact bool, fn func(context.Context) (*model.Package, error)) (*entry, error) {
+// transient failures never. With a shared store, a request that names no
+// project is answered from it when another instance read the package
+// (fetchShared).
+func (s *Service) load(ctx context.Context, key string, exact bool, project string, fn func(context.Context) (*model.Package, error)) (*entry, error) {
 	ttl := 10 * time.Minute
 	if exact {
 		ttl = 24 * time.Hour
@@ -286,7 +298,7 @@ func (s *Service) load(ctx context.Context, key string, exact bool, fn func(cont
 		// Neither memory nor disk holds it: a cold answer, whose progress
 		// the reporter the caller may have put in ctx follows from here.
 		progress.FromContext(ctx).Resolving()
-		p, err := fn(ctx)
+		p, err := s.fetchShared(ctx, key, exact, project == "", fn)
 		if err != nil {
 			return nil, err
 		}

@@ -36,7 +36,7 @@ func (s *Service) loadSwift(ctx context.Context, name, version, project string) 
 	// Tags can move, so only commits are cached as immutable.
 	exact := len(version) == 40 && project == ""
 	key := strings.Join([]string{"swift", s.cfg.Swift.GitURL, strings.ToLower(name), version, project}, "\x00")
-	return s.load(ctx, key, exact, func(ctx context.Context) (*model.Package, error) {
+	return s.load(ctx, key, exact, project, func(ctx context.Context) (*model.Package, error) {
 		return src.Describe(ctx, swift.Request{Package: name, Version: version, ProjectPath: project})
 	})
 }
