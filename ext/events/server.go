@@ -89,11 +89,50 @@ type Server struct {
 	closeOne sync.Once
 }
 
-// A served is a type added to a Server; removed is closed when it is
-// removed, which ends its push streams.
+// A served is a type added to a Server; its ending ends its push streams
+// when it is removed or changed.
 type served struct {
 	*Type
+	*ending
+}
+
+// An ending ends the push streams of a type: it is shared by the served
+// values of a type replaced by an identical one.
+type ending struct {
 	removed chan struct{}
+	err     *mcp.JSONRPCError // set before removed is closed
+}
+
+// end ends the push streams of t with err.
+func (t *served) end(err *mcp.JSONRPCError) {
+	t.err = err
+	close(t.removed)
+}
+
+// changed returns the error that ends the push streams of old when next
+// replaces it, or nil when next describes the same type (same schemas,
+// push still offered): those streams go on.
+func changed(old, next *Type) *mcp.JSONRPCError {
+	unsupported := func(feature string) *mcp.JSONRPCError {
+		return newError(CodeUnsupported, fmt.Sprintf("Unsupported: event type %q changed its %s", next.Name(), feature),
+			map[string]string{"feature": feature, "reason": "schema_changed"})
+	}
+	switch {
+	case !next.offers(DeliveryPush):
+		return errDeliveryUnsupported(next.Name(), DeliveryPush)
+	case !sameJSON(old.desc.InputSchema, next.desc.InputSchema):
+		return unsupported("inputSchema")
+	case !sameJSON(old.desc.PayloadSchema, next.desc.PayloadSchema):
+		return unsupported("payloadSchema")
+	}
+	return nil
+}
+
+// sameJSON reports whether a and b encode the same.
+func sameJSON(a, b any) bool {
+	ja, err1 := strictjson.Marshal(a)
+	jb, err2 := strictjson.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
 // NewServer turns the extension on for s and returns the Server that
@@ -155,8 +194,11 @@ func validateName(params any) error {
 	return nil
 }
 
-// AddTypes adds event types, replacing types of the same names (whose push
-// streams end), and tells listening clients the list changed. It panics
+// AddTypes adds event types, replacing types of the same names, and tells
+// listening clients the list changed. The push streams of a replaced type
+// go on if the new one has the same schemas and offers push; otherwise
+// they end with NotificationTerminated (Unsupported, with data.reason
+// "schema_changed" or the delivery mode no longer offered). It panics
 // for a type that offers DeliveryWebhook on a Server without
 // ServerOptions.Webhooks.
 func (es *Server) AddTypes(types ...*Type) {
@@ -166,10 +208,15 @@ func (es *Server) AddTypes(types ...*Type) {
 			es.mu.Unlock()
 			panic(fmt.Sprintf("events: AddTypes: %q offers webhook delivery, and ServerOptions.Webhooks is not set", t.Name()))
 		}
+		next := &served{Type: t, ending: &ending{removed: make(chan struct{})}}
 		if old := es.types[t.Name()]; old != nil {
-			close(old.removed)
+			if err := changed(old.Type, t); err != nil {
+				old.end(err)
+			} else {
+				next.ending = old.ending // its streams go on
+			}
 		}
-		es.types[t.Name()] = &served{Type: t, removed: make(chan struct{})}
+		es.types[t.Name()] = next
 	}
 	es.mu.Unlock()
 	es.s.NotifyListChanged(NotificationListChanged)
@@ -183,7 +230,7 @@ func (es *Server) RemoveTypes(names ...string) {
 	changed := false
 	for _, name := range names {
 		if old := es.types[name]; old != nil {
-			close(old.removed)
+			old.end(errEventNotFound(name))
 			delete(es.types, name)
 			changed = true
 		}

@@ -11,7 +11,7 @@ import (
 // stream serves events/stream: after checking the subscription it sends
 // NotificationActive, then every matching occurrence as it is recorded,
 // and a heartbeat every ServerOptions.Heartbeat, until the client leaves
-// (no result), the type is removed (NotificationTerminated) or the server
+// (no result), the type is removed or changed (NotificationTerminated) or the server
 // closes (the result). Every notification carries the request's id as its
 // subscription id.
 func (es *Server) stream(ctx context.Context, ss *mcp.ServerSession, p *StreamParams) (*StreamResult, error) {
@@ -89,8 +89,7 @@ func (st *pushStream) run(ctx context.Context) (*StreamResult, error) {
 				return nil, err
 			}
 		case <-st.t.removed:
-			e := errEventNotFound(st.req.Name)
-			if err := st.notify(ctx, NotificationTerminated, &ErrorParams{Meta: st.meta(), Error: errorObject(e)}); err != nil {
+			if err := st.notify(ctx, NotificationTerminated, &ErrorParams{Meta: st.meta(), Error: errorObject(st.t.err)}); err != nil {
 				return nil, err
 			}
 			return &StreamResult{Meta: st.meta()}, nil

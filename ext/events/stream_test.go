@@ -356,3 +356,31 @@ func TestListChanged(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamTypeReplaced: a type replaced by one with the same schemas
+// keeps its push streams; one whose payload schema changed ends them
+// with Unsupported, data.reason "schema_changed".
+func TestStreamTypeReplaced(t *testing.T) {
+	for _, version := range versions {
+		t.Run(version, func(t *testing.T) {
+			s, es := newTestServer(&ServerOptions{Heartbeat: time.Hour}, nil)
+			c := connectTo(t, s, version, nil)
+			r := startStream(t, c, "tick.push", nil)
+			within(t, r.opened, "active")
+			es.AddTypes(NewType[struct{}, tick]("tick.push", "A tick, described anew", &TypeOptions[struct{}, tick]{Delivery: []string{DeliveryPush}}))
+			emit(t, es, "tick.push", tick{N: 1}, nil)
+			if o := within(t, r.events, "the event after an identical replacement"); string(o.Data) != `{"n":1}` {
+				t.Fatalf("event %s", o.Data)
+			}
+			es.AddTypes(NewType[struct{}, mail]("tick.push", "Now carries mail", &TypeOptions[struct{}, mail]{Delivery: []string{DeliveryPush}}))
+			err := within(t, r.done, "the end of Stream")
+			var term *TerminatedError
+			if !errors.As(err, &term) || term.Kind != KindUnsupported {
+				t.Fatalf("Stream: %v, want Unsupported", err)
+			}
+			if data, _ := term.Data.(map[string]any); data["reason"] != "schema_changed" || data["feature"] != "payloadSchema" {
+				t.Errorf("data %v, want payloadSchema schema_changed", term.Data)
+			}
+		})
+	}
+}
