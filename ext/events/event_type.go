@@ -16,9 +16,9 @@ type Type struct {
 	desc    EventType
 	input   *jsonschema.Resolved
 	payload *jsonschema.Resolved
-	// match, if set, reports whether an occurrence's data goes to a
-	// subscription with the given arguments.
-	match func(args, data json.RawMessage) bool
+	// matcher, if set, returns the filter of a subscription with the
+	// given arguments: whether an occurrence's data goes to it.
+	matcher func(args json.RawMessage) func(data json.RawMessage) bool
 }
 
 // TypeOptions configure NewType; nil means defaults.
@@ -72,13 +72,15 @@ func NewType[In, Payload any](name, description string, opts *TypeOptions[In, Pa
 		payload: payloadResolved,
 	}
 	if match := o.Match; match != nil {
-		t.match = func(args, data json.RawMessage) bool {
+		t.matcher = func(args json.RawMessage) func(json.RawMessage) bool {
 			var a In
-			var p Payload
-			if strictjson.Unmarshal(args, &a) != nil || strictjson.Unmarshal(data, &p) != nil {
-				return false
+			if strictjson.Unmarshal(args, &a) != nil {
+				return func(json.RawMessage) bool { return false }
 			}
-			return match(a, p)
+			return func(data json.RawMessage) bool {
+				var p Payload
+				return strictjson.Unmarshal(data, &p) == nil && match(a, p)
+			}
 		}
 	}
 	return t
@@ -127,7 +129,11 @@ func (t *Type) checkArguments(args json.RawMessage) (json.RawMessage, error) {
 	return args, nil
 }
 
-// matches reports whether data goes to a subscription with args.
-func (t *Type) matches(args, data json.RawMessage) bool {
-	return t.match == nil || t.match(args, data)
+// filter returns whether an occurrence's data goes to a subscription
+// with args, the arguments decoded once.
+func (t *Type) filter(args json.RawMessage) func(data json.RawMessage) bool {
+	if t.matcher == nil {
+		return func(json.RawMessage) bool { return true }
+	}
+	return t.matcher(args)
 }

@@ -27,6 +27,7 @@ func (es *Server) poll(ctx context.Context, ss *mcp.ServerSession, p *PollParams
 	if p.MaxEvents > 0 {
 		limit = min(limit, p.MaxEvents)
 	}
+	matches := t.filter(args)
 	res := &PollResult{Events: []*Occurrence{}, NextPollMs: es.opts.PollInterval.Milliseconds()}
 	req := ReadRequest{Name: p.Name, Max: limit}
 	if p.Cursor != nil { // a null cursor reads from now: nothing, and the head
@@ -48,7 +49,7 @@ func (es *Server) poll(ctx context.Context, ss *mcp.ServerSession, p *PollParams
 			break
 		}
 		for i := range r.Records {
-			if t.matches(args, r.Records[i].Data) {
+			if matches(r.Records[i].Data) {
 				o := occurrence(&r.Records[i])
 				o.Cursor = nil // a poll carries the cursor once, beside the events
 				res.Events = append(res.Events, o)

@@ -32,18 +32,19 @@ func (es *Server) stream(ctx context.Context, ss *mcp.ServerSession, p *StreamPa
 	}
 	defer es.streams.Add(-1)
 	info, _ := mcp.RequestInfoFromContext(ctx)
-	st := &pushStream{es: es, ss: ss, t: t, args: args, id: info.ID, req: req}
+	st := &pushStream{es: es, ss: ss, t: t, matches: t.filter(args), id: info.ID, req: req}
 	return st.run(ctx)
 }
 
 // A pushStream is one events/stream request being served.
 type pushStream struct {
-	es   *Server
-	ss   *mcp.ServerSession
-	t    *served
-	args json.RawMessage
-	id   any // the request's id: the subscription id
-	req  ReadRequest
+	es *Server
+	ss *mcp.ServerSession
+	t  *served
+	// matches is the subscription's filter.
+	matches func(data json.RawMessage) bool
+	id      any // the request's id: the subscription id
+	req     ReadRequest
 }
 
 // meta returns the _meta of the stream's notifications.
@@ -119,7 +120,7 @@ func (st *pushStream) deliver(ctx context.Context) (more bool, err error) {
 			continue
 		}
 		for i := range r.Records {
-			if !st.t.matches(st.args, r.Records[i].Data) {
+			if !st.matches(r.Records[i].Data) {
 				continue
 			}
 			o := occurrence(&r.Records[i])
