@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/gomcp/sdk/ext/events"
 	"github.com/gomcp/sdk/mcp"
@@ -22,7 +23,8 @@ type tick struct {
 // payload {"n": integer}) and the tool emit_tick, which emits one
 // occurrence of it with the next n each call.
 func addEvents(srv *mcp.Server) {
-	es := events.NewServer(srv, nil)
+	// Clients poll it every second, the floor they apply anyway.
+	es := events.NewServer(srv, &events.ServerOptions{PollInterval: time.Second})
 	es.AddTypes(events.NewType[struct{}, tick](tickEvent, "A tick: emit_tick emits one, n counting them from 1", nil))
 	var n atomic.Int64
 	srv.AddTools(mcp.NewStructuredTool("emit_tick", "Emit one occurrence of the event type test.tick, with the next n",
