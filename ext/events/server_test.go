@@ -334,3 +334,32 @@ func TestEmitChecks(t *testing.T) {
 		t.Errorf("Emit of raw JSON: %v", err)
 	}
 }
+
+// TestInstancesShareALog: two server instances over one Log hand out
+// cursors either resumes: an occurrence emitted on one is polled from the
+// other with the first's cursor, and reaches a push stream on the other.
+func TestInstancesShareALog(t *testing.T) {
+	log := NewMemoryLog(nil)
+	sa, a := newTestServer(&ServerOptions{Log: log, Heartbeat: time.Hour}, nil)
+	sb, _ := newTestServer(&ServerOptions{Log: log, Heartbeat: time.Hour}, nil)
+	ca := connectTo(t, sa, mcp.Version20260728, nil)
+	cb := connectTo(t, sb, mcp.Version20260728, nil)
+	ctx := context.Background()
+	start, err := Poll(ctx, ca.cs, &PollParams{Name: "email.received"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startStream(t, cb, "email.received", nil)
+	within(t, r.opened, "the stream on the second instance")
+	emit(t, a, "email.received", mail{From: "ada", Subject: "shared"}, nil)
+	if o := within(t, r.events, "the event on the other instance's stream"); subject(t, o) != "shared" {
+		t.Fatalf("pushed %s", o.Data)
+	}
+	res, err := Poll(ctx, cb.cs, &PollParams{Name: "email.received", Cursor: start.Cursor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Events) != 1 || subject(t, res.Events[0]) != "shared" || res.Truncated {
+		t.Fatalf("poll on the second instance with the first's cursor = %+v", res)
+	}
+}
