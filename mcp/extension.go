@@ -59,6 +59,39 @@ func (c *Client) AddExtension(id string, settings any, methods ...*Method[Client
 	c.caps.Store(c.capabilities())
 }
 
+// AddCapability declares a top-level member of the server's
+// capabilities that the protocol does not define, beside tools and
+// extensions: capabilities.name = settings (nil means {}). It exists for
+// extensions whose prototypes declared themselves so before the
+// extensions map, and whose deployed clients still read that member (the
+// Events extension declares "events" so, beside its extensions entry).
+// An extension is otherwise declared with [Server.AddExtension]. Settings
+// given here win over an entry in ServerOptions.Capabilities.Other; the
+// rules of AddExtension on timing apply.
+//
+// It panics if name is empty or a member the protocol defines
+// ("tools", "extensions", ...) or settings do not encode as a JSON
+// object: these are programming errors.
+func (s *Server) AddCapability(name string, settings any) {
+	if name == "" || protocolCapabilities[name] {
+		panic(fmt.Sprintf("mcp: AddCapability: %q is not a member the protocol leaves free", name))
+	}
+	if settings == nil {
+		settings = map[string]any{}
+	}
+	if !isJSONObject(settings) {
+		panic(fmt.Sprintf("mcp: AddCapability: settings of %s must encode as a JSON object (got %T)", name, settings))
+	}
+	s.topLevel.set(name, settings)
+}
+
+// protocolCapabilities are the members of the server's capabilities the
+// protocol defines, in any revision.
+var protocolCapabilities = map[string]bool{
+	"experimental": true, "extensions": true, "logging": true, "completions": true,
+	"prompts": true, "resources": true, "tools": true, "tasks": true,
+}
+
 // extensionMethods returns copies of methods that belong to extension id.
 func extensionMethods[S ClientSession | ServerSession](id string, methods []*Method[S]) []*Method[S] {
 	out := make([]*Method[S], len(methods))

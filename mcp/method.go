@@ -42,6 +42,9 @@ type methodSpec[S ClientSession | ServerSession] struct {
 	// validate, if set, checks the decoded params for members the method
 	// requires; its error is a -32602 error.
 	validate func(params any) error
+	// longLived exempts the method's requests from the in-flight bound
+	// (MethodOptions.LongLived).
+	longLived bool
 }
 
 // Common revision ranges of methods.
@@ -188,13 +191,20 @@ type MethodOptions struct {
 	// Validate, if set, checks the decoded params before the handler runs;
 	// an error is sent as a -32602 (invalid params) error.
 	Validate func(params any) error
+	// LongLived marks a request that stays open as a stream of
+	// notifications for as long as the client wants them, such as the
+	// Events extension's events/stream: it is not counted against
+	// ServerOptions.MaxInFlight (the bound on a session's requests handled
+	// at once), so that a client may hold many such streams and still make
+	// calls. The method bounds these requests itself. Server methods only.
+	LongLived bool
 }
 
 func (o *MethodOptions) spec() methodSpec[ServerSession] {
 	if o == nil {
 		return methodSpec[ServerSession]{}
 	}
-	return methodSpec[ServerSession]{since: o.Since, until: o.Until, validate: o.Validate}
+	return methodSpec[ServerSession]{since: o.Since, until: o.Until, validate: o.Validate, longLived: o.LongLived}
 }
 
 func (o *MethodOptions) clientSpec() methodSpec[ClientSession] {

@@ -1,5 +1,7 @@
 package mcp
 
+import "github.com/gomcp/sdk/internal/strictjson"
+
 // Capabilities: what a client or server supports.
 //
 // Presence matters on the wire: an empty object means "supported", an absent
@@ -132,6 +134,28 @@ type ServerCapabilities struct {
 	// Tasks is present if the server supports task-augmented requests
 	// (2025-11-25; an extension since 2026-07-28).
 	Tasks *ServerTasksCapability `json:"tasks,omitzero"`
+	// Other holds the members beyond the ones above, keyed by name: the
+	// top-level capabilities of extension prototypes that predate the
+	// extensions map and that deployed peers still read, such as the
+	// Events extension's "events" (see [Server.AddCapability]). Each value
+	// is a JSON object. Prefer Extensions.
+	Other map[string]any `json:",inline"`
+}
+
+// serverCapabilitiesWire is ServerCapabilities without its methods: what
+// they encode and decode, Other inline.
+type serverCapabilitiesWire ServerCapabilities
+
+// MarshalJSON encodes c as one JSON object, the members of Other beside
+// the others, with encoding/json as with the SDK's codec.
+func (c ServerCapabilities) MarshalJSON() ([]byte, error) {
+	return strictjson.Marshal((*serverCapabilitiesWire)(&c))
+}
+
+// UnmarshalJSON decodes a capabilities object into c, the members it does
+// not define into Other.
+func (c *ServerCapabilities) UnmarshalJSON(data []byte) error {
+	return strictjson.UnmarshalTrusted(data, (*serverCapabilitiesWire)(c))
 }
 
 // LoggingCapability declares that a server sends log messages.

@@ -1,6 +1,6 @@
 package mcp
 
-import ()
+import "github.com/gomcp/sdk/internal/strictjson"
 
 // ---- Subscriptions (2026-07-28) ----
 
@@ -19,6 +19,26 @@ type SubscriptionFilter struct {
 	// TaskIDs lists tasks to receive notifications/tasks for (tasks
 	// extension, see [TasksExtension]).
 	TaskIDs []string `json:"taskIds,omitempty"`
+	// Other holds the members extensions define, keyed by name, such as
+	// the Events extension's "eventsListChanged" (see
+	// [Server.AddListChangedFilter]).
+	Other map[string]any `json:",inline"`
+}
+
+// subscriptionFilterWire is SubscriptionFilter without its methods: what
+// they encode and decode, Other inline.
+type subscriptionFilterWire SubscriptionFilter
+
+// MarshalJSON encodes f as one JSON object, the members of Other beside
+// the others, with encoding/json as with the SDK's codec.
+func (f SubscriptionFilter) MarshalJSON() ([]byte, error) {
+	return strictjson.Marshal((*subscriptionFilterWire)(&f))
+}
+
+// UnmarshalJSON decodes a filter into f, the members it does not define
+// into Other.
+func (f *SubscriptionFilter) UnmarshalJSON(data []byte) error {
+	return strictjson.UnmarshalTrusted(data, (*subscriptionFilterWire)(f))
 }
 
 // SubscriptionsListenParams are the params of subscriptions/listen

@@ -121,10 +121,29 @@ func (rc *requestContext) Value(key any) any {
 	return rc.Context.Value(key)
 }
 
-// NoteCallID records the id of the request being sent.
+// NoteCallID records the id of the request being sent, and tells it to
+// a WithRequestIDFunc of the context it was sent with.
 func (rc *requestContext) NoteCallID(id jsonrpc2.ID) {
 	rc.id, rc.hasID = id, true
+	if rc.Context != nil {
+		jsonrpc2.NoteCallID(rc.Context, id)
+	}
 }
+
+// WithRequestIDFunc returns a copy of ctx that tells f the JSON-RPC id of
+// each request a ClientSession sends with it, just before the request is
+// written (a string or an int64). A long-lived request, such as the
+// Events extension's events/stream, is answered with notifications that
+// carry its id in Meta.SubscriptionID; f lets its caller match them to it.
+func WithRequestIDFunc(ctx context.Context, f func(id any)) context.Context {
+	return context.WithValue(ctx, jsonrpc2.CallIDKey{}, requestIDFunc(f))
+}
+
+// A requestIDFunc is the jsonrpc2.CallIDNoter of WithRequestIDFunc.
+type requestIDFunc func(id any)
+
+// NoteCallID tells f the id.
+func (f requestIDFunc) NoteCallID(id jsonrpc2.ID) { f(idValue(id)) }
 
 // callID returns the id to send the request rc describes with: the one
 // reserved before the sending middleware ran, or a new one from ids when

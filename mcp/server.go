@@ -134,6 +134,8 @@ type Server struct {
 
 	methods    addedMethods[ServerSession] // beyond the protocol's (method.go)
 	extensions extensionSet                // turned on with AddExtension (extension.go)
+	topLevel   extensionSet                // declared with AddCapability (extension.go)
+	addedLists extensionSet                // listen filter members to methods, AddListChangedFilter (subscriptions_listen.go)
 
 	tasks taskEngine // the tasks extension's state (task_server.go)
 
@@ -283,6 +285,7 @@ func (s *Server) capabilities() *ServerCapabilities {
 		*caps = *s.opts.Capabilities
 	}
 	caps.Extensions = s.extensions.merge(caps.Extensions) // extension.go
+	caps.Other = s.topLevel.merge(caps.Other)
 	if s.tools.len() > 0 && caps.Tools == nil {
 		caps.Tools = &ToolCapabilities{ListChanged: true}
 	}

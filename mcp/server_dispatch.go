@@ -45,6 +45,13 @@ func (s *Server) lookup(method string) *methodInfo[ServerSession] {
 	return s.methods.lookup(serverMethods, method)
 }
 
+// longLived reports whether requests of method are long-lived streams
+// that the in-flight bound does not count (MethodOptions.LongLived).
+func (s *Server) longLived(method string) bool {
+	m := s.lookup(method)
+	return m != nil && (m.longLived || m.alt != nil && m.alt.longLived)
+}
+
 // handle is the jsonrpc2 handler of a connection's session. Results with
 // a direct encoding are returned encoded.
 func (ss *ServerSession) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {

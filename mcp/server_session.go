@@ -161,6 +161,7 @@ func (s *Server) Connect(ctx context.Context, t Transport) (*ServerSession, erro
 		Deferred:    true,
 		Handler:     jsonrpc2.HandlerFunc(ss.handle),
 		MaxInFlight: s.opts.MaxInFlight,
+		Unbounded:   s.longLived,
 		OnCancel:    ss.sendCancelled,
 		AllowBatch:  ss.allowBatch,
 		OnDone:      func() { s.removeSession(ss) },

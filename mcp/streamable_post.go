@@ -246,7 +246,7 @@ func notificationContext(r *http.Request) context.Context {
 // cancelled (it sends notifications/cancelled for that).
 func (px *postExchange) serveRequest(req *jsonrpc2.Request) *jsonrpc2.Response {
 	h, sess := px.h, px.sess
-	ctx, refusal := sess.admit(context.WithoutCancel(px.r.Context()), req.ID)
+	ctx, refusal := sess.admit(context.WithoutCancel(px.r.Context()), req)
 	if refusal != nil {
 		status := http.StatusBadRequest
 		if refusal.Message == jsonrpc2.ErrBusy.Error() {
@@ -335,7 +335,7 @@ func (px *postExchange) serveBatch(batch jsonrpc2.Batch) {
 	out := make(jsonrpc2.Batch, len(reqs))
 	var wg sync.WaitGroup
 	for i, req := range reqs {
-		ctx, refusal := sess.admit(context.WithoutCancel(px.r.Context()), req.ID)
+		ctx, refusal := sess.admit(context.WithoutCancel(px.r.Context()), req)
 		if refusal != nil {
 			out[i] = &jsonrpc2.Response{ID: req.ID, Error: refusal}
 			continue

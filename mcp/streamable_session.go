@@ -46,6 +46,10 @@ type httpSession struct {
 	streams    map[string]*responseStream // resumable streams in progress
 	nextStream int
 	standalone *responseStream // the GET stream, once opened
+	// unbounded holds the ids of incoming that the in-flight bound does
+	// not count: long-lived requests (MethodOptions.LongLived); guarded
+	// by mu.
+	unbounded map[jsonrpc2.ID]bool
 
 	shared sharedSession // with other instances (session_store.go)
 }
@@ -126,13 +130,15 @@ func (sess *httpSession) checkIdle(timeout time.Duration) {
 
 // admit registers an incoming request and returns its context, or the
 // error that refuses it.
-func (sess *httpSession) admit(ctx context.Context, id jsonrpc2.ID) (context.Context, *jsonrpc2.Error) {
+func (sess *httpSession) admit(ctx context.Context, req *jsonrpc2.Request) (context.Context, *jsonrpc2.Error) {
+	id := req.ID
+	longLived := sess.ss.server.longLived(req.Method)
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	switch {
 	case sess.closed:
 		return nil, &jsonrpc2.Error{Code: CodeInternalError, Message: "session closed"}
-	case len(sess.incoming) >= sess.h.maxInFlight(sess.ss.server):
+	case !longLived && len(sess.incoming)-len(sess.unbounded) >= sess.h.maxInFlight(sess.ss.server):
 		return nil, &jsonrpc2.Error{Code: CodeInternalError, Message: jsonrpc2.ErrBusy.Error()}
 	case sess.incoming[id] != nil:
 		return nil, &jsonrpc2.Error{Code: CodeInvalidRequest, Message: "request id " + id.String() + " is already in use"}
@@ -142,6 +148,12 @@ func (sess *httpSession) admit(ctx context.Context, id jsonrpc2.ID) (context.Con
 		sess.incoming = make(map[jsonrpc2.ID]context.CancelFunc)
 	}
 	sess.incoming[id] = cancel
+	if longLived {
+		if sess.unbounded == nil {
+			sess.unbounded = make(map[jsonrpc2.ID]bool)
+		}
+		sess.unbounded[id] = true
+	}
 	return ctx, nil
 }
 
@@ -150,6 +162,7 @@ func (sess *httpSession) release(id jsonrpc2.ID) {
 	sess.mu.Lock()
 	cancel := sess.incoming[id]
 	delete(sess.incoming, id)
+	delete(sess.unbounded, id)
 	sess.mu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -370,7 +383,7 @@ func (sess *httpSession) Close() error {
 	sess.closed = true
 	incoming, pending, streams := sess.incoming, sess.pending, sess.streams
 	standalone := sess.standalone
-	sess.incoming, sess.pending, sess.streams = nil, nil, nil
+	sess.incoming, sess.pending, sess.streams, sess.unbounded = nil, nil, nil, nil
 	close(sess.done)
 	sess.mu.Unlock()
 

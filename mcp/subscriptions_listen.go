@@ -391,7 +391,59 @@ func (s *Server) honoured(f SubscriptionFilter) SubscriptionFilter {
 	if caps.Resources != nil {
 		out.ResourceSubscriptions = slices.Clone(f.ResourceSubscriptions)
 	}
+	if lists := s.addedLists.m.Load(); lists != nil {
+		for member, v := range f.Other {
+			if v == true && (*lists)[member] != nil {
+				if out.Other == nil {
+					out.Other = make(map[string]any)
+				}
+				out.Other[member] = true
+			}
+		}
+	}
 	return out
+}
+
+// AddListChangedFilter declares a list an extension keeps, such as the
+// Events extension's event types: member is the boolean member of the
+// subscriptions/listen filter that asks for its changes
+// ("eventsListChanged"), and method the notification that announces them
+// ("notifications/events/list_changed"). From then on the server honours
+// the member (it echoes it in notifications/subscriptions/acknowledged)
+// and [Server.NotifyListChanged] of method reaches the streams that asked
+// for it, and the initialized sessions of earlier revisions.
+func (s *Server) AddListChangedFilter(member, method string) {
+	if member == "" || method == "" {
+		panic("mcp: AddListChangedFilter: empty member or method")
+	}
+	s.addedLists.set(member, method)
+}
+
+// NotifyListChanged announces a change of a list declared with
+// [Server.AddListChangedFilter], as AddTools does for tools: at once,
+// changes within a few milliseconds coalesced, to every
+// subscriptions/listen stream whose filter asked for it and every
+// initialized session of an earlier revision. It panics if no filter
+// member was declared for method.
+func (s *Server) NotifyListChanged(method string) {
+	if s.addedListMember(method) == "" {
+		panic("mcp: NotifyListChanged: no AddListChangedFilter for " + method)
+	}
+	s.listChanged(method)
+}
+
+// addedListMember returns the filter member declared for method, or "".
+func (s *Server) addedListMember(method string) string {
+	lists := s.addedLists.m.Load()
+	if lists == nil {
+		return ""
+	}
+	for member, m := range *lists {
+		if m == method {
+			return member
+		}
+	}
+	return ""
 }
 
 // listChangedDelay is the shortest time between two list_changed
@@ -489,6 +541,9 @@ func (s *Server) flushListChanged(method string) {
 		NotificationPromptListChanged:   func(f *SubscriptionFilter) bool { return f.PromptsListChanged },
 		NotificationResourceListChanged: func(f *SubscriptionFilter) bool { return f.ResourcesListChanged },
 	}[method]
+	if member := s.addedListMember(method); accept == nil && member != "" {
+		accept = func(f *SubscriptionFilter) bool { return f.Other[member] == true }
+	}
 	if accept == nil {
 		return
 	}

@@ -42,6 +42,7 @@ func init() {
 		{name: "watch", groups: client | fLimit, client: true, args: "[URI ...]", synopsis: "print list changes and updates of the given resources as they come", run: cmdWatch},
 		{name: "tasks", groups: client, client: true, args: "get|result|cancel TASK_ID", synopsis: "follow a task (tasks extension)", run: cmdTasks},
 		{name: "card", groups: fCard, args: "URL", synopsis: "fetch and validate a server card: of an MCP URL, a card URL, or a host's catalog with --catalog (exit 7 invalid, 8 missing)", run: cmdCard},
+		{name: "events", groups: client | fLimit | fArgs, client: true, args: "list | poll NAME | stream NAME [key=value ...]", synopsis: "list event types, poll or stream one (events extension)", run: cmdEvents},
 		{name: "lint", groups: client, client: true, synopsis: "check tool names and schema portability (exit 6 on problems)", run: cmdLint},
 		{name: "bench", groups: fTarget | fOutput | fArgs | fBench, client: true, args: "[key=value ...]", synopsis: "load-test a tool: calls/s, p50/p99 latency, errors", run: cmdBench},
 		{name: "shell", groups: fTarget | fAsk, client: true, synopsis: "an interactive session with completion and history", run: cmdShell},
@@ -73,6 +74,9 @@ type cmdCtx struct {
 	positional []string // after the target
 	command    []string // after "--", for verbs without target
 	sess       *session // the shell's session, which commands share
+	// setup, if set, prepares the client before it connects (events
+	// declares its extension).
+	setup func(*mcp.Client)
 }
 
 // connect connects to the command's target with the handlers opts.
@@ -80,7 +84,7 @@ func (c *cmdCtx) connect(ctx context.Context, opts mcp.ClientOptions) (*session,
 	if c.sess != nil {
 		return c.sess, nil
 	}
-	return connect(ctx, c.env, c.o, c.target, opts)
+	return connect(ctx, c.env, c.o, c.target, opts, c.setup)
 }
 
 // run runs the program with args and returns its exit code.

@@ -81,19 +81,19 @@ func protocolVersion(p string) (string, error) {
 
 // connect connects a client with opts to the target, honouring --protocol
 // and falling back from streamable HTTP to HTTP+SSE.
-func connect(ctx context.Context, env *environ, o *options, t *target, opts mcp.ClientOptions) (*session, error) {
+func connect(ctx context.Context, env *environ, o *options, t *target, opts mcp.ClientOptions, setup func(*mcp.Client)) (*session, error) {
 	pv, err := protocolVersion(o.protocol)
 	if err != nil {
 		return nil, err
 	}
 	opts.ProtocolVersion = pv
-	s, err := connectOnce(ctx, env, o, t, opts)
+	s, err := connectOnce(ctx, env, o, t, opts, setup)
 	// A legacy server pinned to a version the handshake did not offer
 	// answers with its own: take it.
 	if err != nil && o.protocol == "legacy" && errors.Is(err, mcp.ErrUnsupportedVersion) {
 		if m := offeredVersion.FindStringSubmatch(err.Error()); m != nil && slices.Contains(mcp.SupportedVersions(), m[1]) && m[1] != mcp.LatestVersion {
 			opts.ProtocolVersion = m[1]
-			s, err = connectOnce(ctx, env, o, t, opts)
+			s, err = connectOnce(ctx, env, o, t, opts, setup)
 		}
 	}
 	return s, err
@@ -101,8 +101,11 @@ func connect(ctx context.Context, env *environ, o *options, t *target, opts mcp.
 
 var offeredVersion = regexp.MustCompile(`server offered (\S+)`)
 
-func connectOnce(ctx context.Context, env *environ, o *options, t *target, opts mcp.ClientOptions) (*session, error) {
+func connectOnce(ctx context.Context, env *environ, o *options, t *target, opts mcp.ClientOptions, setup func(*mcp.Client)) (*session, error) {
 	client := mcp.NewClient("gomcp", version(), &opts)
+	if setup != nil {
+		setup(client)
+	}
 	if t.url == "" {
 		return connectStdio(ctx, env, o, t, client)
 	}

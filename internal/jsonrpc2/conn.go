@@ -45,6 +45,11 @@ type ConnOptions struct {
 	// an error wrapping ErrBusy; the read loop never blocks on it, so a
 	// handler waiting for the peer cannot deadlock the connection.
 	MaxInFlight int
+	// Unbounded, if set, reports the methods whose requests MaxInFlight
+	// does not count: long-lived streams (an MCP events/stream) that the
+	// caller bounds in its own way. They are still cancelled, answered and
+	// waited for as any other request.
+	Unbounded func(method string) bool
 	// OnCancel, if set, is called with the id of an outgoing call whose
 	// context ended before its response arrived (MCP sends
 	// notifications/cancelled from it).
@@ -85,6 +90,7 @@ type Conn struct {
 	mu            sync.Mutex
 	pending       pendingCalls         // outgoing calls awaiting a response
 	incoming      map[ID]*incomingCall // requests being handled
+	bounded       int                  // of incoming, those MaxInFlight counts
 	isClosingFlag bool                 // shutdown has started: no new requests
 
 	handlers sync.WaitGroup
@@ -218,6 +224,7 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 type incomingCall struct {
 	cancel    context.CancelFunc
 	cancelled bool // by the peer: no response is sent
+	unbounded bool // not counted against MaxInFlight (ConnOptions.Unbounded)
 }
 
 // CancelIncoming cancels the context of the incoming request id, if it is
@@ -400,12 +407,13 @@ func (c *Conn) deliver(resp *Response) {
 // the error response that refuses it. On success the caller owns one count
 // of c.handlers.
 func (c *Conn) admit(req *Request) (context.Context, *Response) {
+	unbounded := c.opts.Unbounded != nil && c.opts.Unbounded(req.Method)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
 	case c.isClosingFlag:
 		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInternalError, Message: "connection is closing"}}
-	case len(c.incoming) >= c.opts.MaxInFlight:
+	case !unbounded && c.bounded >= c.opts.MaxInFlight:
 		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInternalError, Message: ErrBusy.Error()}}
 	case c.incoming[req.ID] != nil:
 		return nil, &Response{ID: req.ID, Error: &Error{Code: CodeInvalidRequest, Message: "request id " + req.ID.String() + " is already in use"}}
@@ -414,7 +422,10 @@ func (c *Conn) admit(req *Request) (context.Context, *Response) {
 	if c.incoming == nil {
 		c.incoming = make(map[ID]*incomingCall)
 	}
-	c.incoming[req.ID] = &incomingCall{cancel: cancel}
+	c.incoming[req.ID] = &incomingCall{cancel: cancel, unbounded: unbounded}
+	if !unbounded {
+		c.bounded++
+	}
 	c.handlers.Add(1)
 	return ctx, nil
 }
@@ -432,6 +443,9 @@ func (c *Conn) serve(ctx context.Context, req *Request) *Response {
 	c.mu.Lock()
 	call := c.incoming[req.ID]
 	delete(c.incoming, req.ID)
+	if call != nil && !call.unbounded {
+		c.bounded--
+	}
 	c.mu.Unlock()
 	if call != nil {
 		call.cancel()

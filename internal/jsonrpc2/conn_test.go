@@ -191,6 +191,23 @@ func TestBusy(t *testing.T) {
 	close(release)
 }
 
+// TestUnboundedNotCounted: requests of methods ConnOptions.Unbounded names
+// are not counted against MaxInFlight; others still are.
+func TestUnboundedNotCounted(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan ID, 2)
+	unbounded := func(method string) bool { return method == "block" }
+	_, client := connPair(t, &ConnOptions{Handler: testHandler(release, started), MaxInFlight: 1, Unbounded: unbounded}, nil)
+	for range 2 {
+		go client.Call(context.Background(), "block", nil)
+		<-started
+	}
+	if _, err := client.Call(context.Background(), "echo", nil); err != nil {
+		t.Fatalf("a call beside two unbounded ones with MaxInFlight 1: %v", err)
+	}
+	close(release)
+}
+
 // rawPeer drives a Conn over a real newline-delimited stream, so tests can
 // send bytes no well-behaved peer would.
 type rawPeer struct {
