@@ -61,12 +61,15 @@ type lineStream struct {
 	closeErr  error
 }
 
-// Read returns the next message. A line over the limit is reported as soon
-// as the limit is reached, with a *DecodeError wrapping ErrMessageTooLarge
-// that says, from the part read, whether it is a response and its id
-// (unreadable.go); the rest of the line is discarded, unread, by the next
-// Read. So a peer's 512 MiB line costs the limit in memory, and the call it
-// answers fails without waiting for the rest.
+// Read returns the next message. A line over the limit is reported with a
+// *DecodeError wrapping ErrMessageTooLarge that says, from its first bytes
+// up to the limit, whether it is a response and its id (unreadable.go); the
+// rest is discarded as it is read, never kept. A response is reported as
+// soon as the limit is reached, and the next Read discards its rest: a
+// peer's 512 MiB response costs the limit in memory, and the call it
+// answers fails without waiting for the rest. Anything else is reported once
+// read to its end, because the connection answers it, and a peer that
+// writes a whole line before reading expects the answer after it.
 func (s *lineStream) Read(ctx context.Context) (Message, error) {
 	for {
 		line, err := s.readLine()
@@ -74,6 +77,12 @@ func (s *lineStream) Read(ctx context.Context) (Message, error) {
 			derr := &DecodeError{Err: err}
 			markResponse(line, derr)
 			s.buf = nil // the prefix is not kept
+			if !derr.Response && s.skipping {
+				s.skipping = false
+				if err := s.discardLine(); err != nil && err != io.EOF {
+					return nil, err
+				}
+			}
 			return nil, derr
 		}
 		if len(line) == 0 {

@@ -224,31 +224,49 @@ func (r *endlessLine) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// TestLineStreamStopsAtTheLimit reads a 512 MiB response line from a
-// reader that makes it up as it goes: Read reports it once it has read the
-// limit (and one read buffer), naming the call it answers, and the next
-// Read skips the rest of the line to the message after it.
+// TestLineStreamStopsAtTheLimit reads a 512 MiB line from a reader that
+// makes it up as it goes. A response is reported once the limit (and one
+// read buffer) has been read, naming the call it answers, and the next Read
+// skips the rest of it. A request is reported once read to its end, as its
+// answer must come after it. Either way the message after it is read.
 func TestLineStreamStopsAtTheLimit(t *testing.T) {
 	const limit = 1 << 20
-	r := &endlessLine{
-		head: `{"jsonrpc":"2.0","id":42,"result":{"text":"`,
-		size: 512 << 20,
-		tail: `"}}` + "\n" + `{"jsonrpc":"2.0","id":43,"result":{}}` + "\n",
+	const size = 512 << 20
+	tests := []struct {
+		name       string
+		head       string
+		response   bool
+		maxServed  int64 // bytes read when the line is reported
+		afterwards string
+	}{
+		{"response", `{"jsonrpc":"2.0","id":42,"result":{"text":"`, true, limit + 128<<10, `{"jsonrpc":"2.0","id":43,"result":{}}`},
+		{"request", `{"jsonrpc":"2.0","id":42,"method":"m","params":{"text":"`, false, size + 1<<10, `{"jsonrpc":"2.0","id":43,"result":{}}`},
 	}
-	s := NewLineStream(r, io.Discard, nil, &StreamOptions{MaxMessageSize: limit})
-	_, err := s.Read(context.Background())
-	var derr *DecodeError
-	if !errors.As(err, &derr) || !errors.Is(err, ErrMessageTooLarge) || !derr.Response || derr.ID != Int64ID(42) {
-		t.Fatalf("Read = %v (%+v); want a *DecodeError for response 42 wrapping ErrMessageTooLarge", err, derr)
-	}
-	if r.served > limit+128<<10 {
-		t.Fatalf("read %d bytes of the line to find it too large; the limit is %d", r.served, limit)
-	}
-	msg, err := s.Read(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp, ok := msg.(*Response); !ok || resp.ID != Int64ID(43) {
-		t.Fatalf("after the long line: %+v, want response 43", msg)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &endlessLine{head: tt.head, size: size, tail: `"}}` + "\n" + tt.afterwards + "\n"}
+			s := NewLineStream(r, io.Discard, nil, &StreamOptions{MaxMessageSize: limit})
+			_, err := s.Read(context.Background())
+			var derr *DecodeError
+			if !errors.As(err, &derr) || !errors.Is(err, ErrMessageTooLarge) || derr.Response != tt.response {
+				t.Fatalf("Read = %v (%+v); want a *DecodeError wrapping ErrMessageTooLarge, Response %v", err, derr, tt.response)
+			}
+			if tt.response && derr.ID != Int64ID(42) {
+				t.Fatalf("ID = %s, want 42", derr.ID)
+			}
+			if r.served > tt.maxServed {
+				t.Fatalf("read %d bytes before reporting the line; want at most %d", r.served, tt.maxServed)
+			}
+			if !tt.response && r.served < size {
+				t.Fatalf("read %d bytes before reporting the request; want its whole line", r.served)
+			}
+			msg, err := s.Read(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp, ok := msg.(*Response); !ok || resp.ID != Int64ID(43) {
+				t.Fatalf("after the long line: %+v, want response 43", msg)
+			}
+		})
 	}
 }
