@@ -50,27 +50,26 @@ type ClientSession struct {
 
 // Connect connects the client to a server over t and settles the protocol:
 // with no pinned version it probes with server/discover and, if the server
-// is legacy, falls back to the initialize handshake.
+// is legacy, falls back to the initialize handshake. A server that hangs up
+// on the probe is started again over a CommandTransport, and connected to
+// with initialize; the transport remembers it is legacy, so later
+// connections over it skip the probe.
 func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, error) {
-	conn, err := t.Connect(ctx)
+	mem := legacyMemoryOf(t) // client_hangup.go
+	cs, err := c.newSession(ctx, t)
 	if err != nil {
-		return nil, fmt.Errorf("mcp: connecting client: %w", err)
+		return nil, err
 	}
-	cs := &ClientSession{client: c, caps: c.caps.Load(), raw: conn, transport: transportInfoOf(t)}
-	cs.opener, _ = conn.(serverStreamOpener)
-	cs.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
-		Handler:     jsonrpc2.HandlerFunc(cs.handle),
-		MaxInFlight: c.opts.MaxInFlight,
-		OnCancel:    cs.sendCancelled,
-		OnDone:      func() { c.removeSession(cs) },
-		BaseContext: ctx,
-		OnWriteError: func(err error) {
-			c.logger().Debug("mcp: writing a response failed", "error", err)
-		},
-	})
-	if err := cs.start(ctx); err != nil {
+	err = cs.start(ctx, mem.isLegacy())
+	if errors.Is(err, errProbeHangUp) && mem != nil {
+		cs, err = c.reconnectLegacy(ctx, t, cs, mem)
+		if cs == nil {
+			return nil, err
+		}
+	}
+	if err != nil {
 		cs.conn.Close()
-		if errors.Is(err, ErrConnectionClosed) {
+		if errors.Is(err, ErrConnectionClosed) && !errors.Is(err, errProbeHangUp) {
 			err = fmt.Errorf("mcp: the server closed the connection before the protocol was settled (did it start? see its stderr): %w", err)
 		}
 		return nil, err
@@ -89,12 +88,41 @@ func (c *Client) Connect(ctx context.Context, t Transport) (*ClientSession, erro
 	return cs, nil
 }
 
-// start settles the era and the protocol version.
-func (cs *ClientSession) start(ctx context.Context) error {
+// newSession connects t and returns a session over the connection, its
+// protocol not settled yet.
+func (c *Client) newSession(ctx context.Context, t Transport) (*ClientSession, error) {
+	conn, err := t.Connect(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: connecting client: %w", err)
+	}
+	cs := &ClientSession{client: c, caps: c.caps.Load(), raw: conn, transport: transportInfoOf(t)}
+	cs.opener, _ = conn.(serverStreamOpener)
+	cs.conn = jsonrpc2.NewConn(conn, &jsonrpc2.ConnOptions{
+		Handler:     jsonrpc2.HandlerFunc(cs.handle),
+		MaxInFlight: c.opts.MaxInFlight,
+		OnCancel:    cs.sendCancelled,
+		OnDone:      func() { c.removeSession(cs) },
+		BaseContext: ctx,
+		OnWriteError: func(err error) {
+			c.logger().Debug("mcp: writing a response failed", "error", err)
+		},
+	})
+	return cs, nil
+}
+
+// start settles the era and the protocol version. legacy means the
+// transport's server is known to hang up on server/discover: with no
+// pinned version, it goes straight to initialize.
+func (cs *ClientSession) start(ctx context.Context, legacy bool) error {
 	pinned := cs.client.opts.ProtocolVersion
 	switch {
+	case pinned == "" && legacy:
+		return cs.initialize(ctx, legacyLatest)
 	case pinned == "":
 		modern, err := cs.probe(ctx, LatestVersion)
+		if errors.Is(err, ErrConnectionClosed) && ctx.Err() == nil {
+			return fmt.Errorf("%w: %w", errProbeHangUp, err)
+		}
 		if err != nil || modern {
 			return err
 		}

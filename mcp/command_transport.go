@@ -34,13 +34,26 @@ type CommandTransportOptions struct {
 // A CommandTransport is the client side of MCP's stdio transport: it starts
 // a command and speaks newline-delimited JSON-RPC over its stdin and stdout.
 //
+// Each Connect starts a server process of its own: the first runs cmd
+// itself (so cmd.Process and cmd.ProcessState describe it), later ones run
+// a copy of cmd as it was when first started. A client uses that to survive
+// a server older than protocol 2026-07-28 that exits, or closes its stdout,
+// when probed with server/discover: it starts the command again, connects
+// with initialize, and remembers for this transport that the server is
+// legacy, so later connections skip the probe (Client.Connect).
+//
 // The command's stderr goes to cmd.Stderr if set, and to os.Stderr
 // otherwise; it is always drained, so a chatty server never blocks on it.
 type CommandTransport struct {
 	cmd *exec.Cmd
 	// terminate bounds each step of stopping the process on Close.
 	terminate time.Duration
-	once      connectOnce
+	// legacy remembers that the server hung up on server/discover and
+	// speaks initialize.
+	legacy legacyMemory
+
+	mu       sync.Mutex
+	template *exec.Cmd // cmd as it was before its first start; nil until then
 }
 
 // NewCommandTransport returns a CommandTransport that runs cmd, configured
@@ -54,11 +67,10 @@ func NewCommandTransport(cmd *exec.Cmd, opts *CommandTransportOptions) *CommandT
 	return t
 }
 
-// Connect starts the command and connects to it.
+// Connect starts the command and connects to it: a new server process
+// for each call.
 func (t *CommandTransport) Connect(ctx context.Context) (Connection, error) {
-	if err := t.once.claim(); err != nil {
-		return nil, err
-	}
+	cmd := t.next()
 	// Plain pipes, not cmd.StdoutPipe: exec.Cmd.Wait closes those, which
 	// would lose output still unread when the process exits by itself.
 	stdinR, stdin, err := os.Pipe()
@@ -71,25 +83,44 @@ func (t *CommandTransport) Connect(ctx context.Context) (Connection, error) {
 		stdin.Close()
 		return nil, fmt.Errorf("mcp: command stdout: %w", err)
 	}
-	t.cmd.Stdin, t.cmd.Stdout = stdinR, stdoutW
-	if t.cmd.Stderr == nil {
-		t.cmd.Stderr = os.Stderr
+	cmd.Stdin, cmd.Stdout = stdinR, stdoutW
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
 	}
-	err = t.cmd.Start()
+	err = cmd.Start()
 	stdinR.Close()
 	stdoutW.Close()
 	if err != nil {
 		stdin.Close()
 		stdout.Close()
-		return nil, fmt.Errorf("mcp: starting %s: %w", t.cmd.Path, err)
+		return nil, fmt.Errorf("mcp: starting %s: %w", cmd.Path, err)
 	}
 	d := t.terminate
 	if d <= 0 {
 		d = DefaultTerminateDuration
 	}
-	pc := &processCloser{cmd: t.cmd, stdin: stdin, stdout: stdout, wait: d, exited: make(chan struct{})}
+	pc := &processCloser{cmd: cmd, stdin: stdin, stdout: stdout, wait: d, exited: make(chan struct{})}
 	go pc.reap()
 	return jsonrpc2.NewLineStream(stdout, stdin, pc, nil), nil
+}
+
+// next returns the command to start: cmd itself the first time, then a
+// fresh copy of cmd as it was before that first start. A copy's Cancel (set
+// by exec.CommandContext to kill the process it was made for) kills the
+// copy's own process instead.
+func (t *CommandTransport) next() *exec.Cmd {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.template == nil {
+		template := *t.cmd
+		t.template = &template
+		return t.cmd
+	}
+	cmd := *t.template
+	if cmd.Cancel != nil {
+		cmd.Cancel = func() error { return cmd.Process.Kill() }
+	}
+	return &cmd
 }
 
 // processCloser stops the server process: close stdin, wait; SIGTERM, wait;

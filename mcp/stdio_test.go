@@ -34,6 +34,10 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "hangup-exit", "hangup-close":
+		serveHangingUp(strings.TrimPrefix(os.Getenv("MCP_TEST_SERVER"), "hangup-")) // client_hangup_test.go
+	case "bad-reply":
+		serveBadReply(os.Getenv("MCP_TEST_REPLY")) // unreadable_response_test.go
 	case "stubborn":
 		// Ignores its input closing and SIGTERM: only SIGKILL stops it.
 		signalIgnoreTerm()

@@ -113,7 +113,7 @@ type streamableClientConn struct {
 
 	mu         sync.Mutex
 	receiver   func(jsonrpc2.Message, error) // set by Receive
-	queue      chan jsonrpc2.Message         // for Read, made by its first call
+	queue      chan received                 // for Read, made by its first call
 	done       chan struct{}                 // made on demand, closed when the connection ends
 	isEnded    bool                          // Close was called or the connection failed
 	failure    error
@@ -132,17 +132,24 @@ type linkedCall struct {
 	cancel context.CancelFunc
 }
 
+// A received is what Read returns next: a message, or a *DecodeError for
+// one that could not be read.
+type received struct {
+	msg jsonrpc2.Message
+	err error
+}
+
 // Read returns the next message from the server. It is used only when the
 // connection is not a push stream (Receive was not called).
 func (c *streamableClientConn) Read(ctx context.Context) (jsonrpc2.Message, error) {
 	queue, done := c.readChans()
 	select {
 	case m := <-queue:
-		return m, nil
+		return m.msg, m.err
 	case <-done:
 		select {
 		case m := <-queue:
-			return m, nil
+			return m.msg, m.err
 		default:
 		}
 		return nil, c.err()
@@ -153,11 +160,11 @@ func (c *streamableClientConn) Read(ctx context.Context) (jsonrpc2.Message, erro
 
 // readChans returns the queue of messages for Read and the channel closed
 // when the connection ends, making them on first use.
-func (c *streamableClientConn) readChans() (chan jsonrpc2.Message, chan struct{}) {
+func (c *streamableClientConn) readChans() (chan received, chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.queue == nil {
-		c.queue = make(chan jsonrpc2.Message, 1)
+		c.queue = make(chan received, 1)
 	}
 	if c.done == nil {
 		c.done = make(chan struct{})
@@ -226,18 +233,30 @@ func (c *streamableClientConn) Receive(deliver func(jsonrpc2.Message, error)) {
 // deliver passes a message on: to the receiver, or queued for Read, unless
 // the connection ended.
 func (c *streamableClientConn) deliver(msg jsonrpc2.Message) {
+	c.pass(received{msg: msg})
+}
+
+// deliverUnreadable passes on a response that could not be read, so that
+// the connection fails the call it answers (jsonrpc2.ErrUnreadableResponse).
+func (c *streamableClientConn) deliverUnreadable(derr *jsonrpc2.DecodeError) {
+	c.pass(received{err: derr})
+}
+
+// pass hands what was received to the receiver, or queues it for Read,
+// unless the connection ended.
+func (c *streamableClientConn) pass(m received) {
 	c.mu.Lock()
 	receiver, ended := c.receiver, c.isEnded
 	c.mu.Unlock()
 	if receiver != nil {
 		if !ended {
-			receiver(msg, nil)
+			receiver(m.msg, m.err)
 		}
 		return
 	}
 	queue, done := c.readChans()
 	select {
-	case queue <- msg:
+	case queue <- m:
 	case <-done:
 	}
 }
@@ -500,12 +519,15 @@ func (c *streamableClientConn) readJSONResponse(resp *http.Response, r *jsonrpc2
 		return fmt.Errorf("mcp: POST %s: unexpected Content-Type %q", c.t.url, resp.Header.Get("Content-Type"))
 	}
 	body, err := readLimited(resp.Body, resp.ContentLength, c.t.opts.MaxEventSize)
+	if errors.Is(err, ErrResponseTooLarge) {
+		return fmt.Errorf("mcp: POST %s: %w: %w", c.t.url, ErrUnreadableResponse, err)
+	}
 	if err != nil {
 		return fmt.Errorf("mcp: POST %s: reading response: %w", c.t.url, err)
 	}
 	msg, err := jsonrpc2.DecodeOwned(body) // body is the message's own
 	if err != nil {
-		return fmt.Errorf("mcp: POST %s: bad response: %w", c.t.url, err)
+		return fmt.Errorf("mcp: POST %s: %w: %w", c.t.url, ErrUnreadableResponse, err)
 	}
 	if !c.handle(msg, r, modern) {
 		return fmt.Errorf("mcp: POST %s: the response does not answer request %s", c.t.url, r.ID)

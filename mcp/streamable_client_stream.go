@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -20,12 +22,19 @@ type streamCursor struct {
 }
 
 // consume reads events from body and passes their messages on. It returns
-// true once the response to r arrives (never for the GET stream, r nil).
+// true once the response to r arrives, or once an event that may be it
+// could not be read (never for the GET stream, r nil).
 func (c *streamableClientConn) consume(body io.Reader, r *jsonrpc2.Request, modern bool, cur *streamCursor) bool {
 	sr := newSSEReader(body, c.t.opts.MaxEventSize)
 	for {
 		ev, err := sr.Next()
 		if err != nil {
+			if r != nil && errors.Is(err, ErrSSEEventTooLarge) {
+				// Resuming would replay the same event: the call fails
+				// now, saying why.
+				c.deliverUnreadable(&jsonrpc2.DecodeError{ID: r.ID, Response: true, Err: fmt.Errorf("%w: %w", jsonrpc2.ErrMessageTooLarge, err)})
+				return true
+			}
 			return false
 		}
 		if ev.HasID {
@@ -39,12 +48,38 @@ func (c *streamableClientConn) consume(body io.Reader, r *jsonrpc2.Request, mode
 		}
 		msg, err := jsonrpc2.Decode(ev.Data)
 		if err != nil {
-			continue // a malformed event is skipped, the stream goes on
+			if c.unreadable(err, r) {
+				return true
+			}
+			continue // a malformed request or notification is skipped, the stream goes on
 		}
 		if c.handle(msg, r, modern) {
 			return true
 		}
 	}
+}
+
+// unreadable passes on an event that could not be decoded, err, when it
+// is a response (jsonrpc2.DecodeError.Response), so that the connection
+// fails the call it answers. On the stream answering r, a response with
+// r's id or with an id that could not be read is r's: unreadable reports
+// true, r has its answer. A response naming another call is passed on
+// with its id. On the GET stream (r nil), a response whose id could not be
+// read answers nothing that can be named, and is skipped.
+func (c *streamableClientConn) unreadable(err error, r *jsonrpc2.Request) bool {
+	var derr *jsonrpc2.DecodeError
+	if !errors.As(err, &derr) || !derr.Response {
+		return false
+	}
+	switch {
+	case r != nil && (derr.ID == r.ID || !derr.ID.IsValid()):
+		derr.ID = r.ID
+		c.deliverUnreadable(derr)
+		return true
+	case derr.ID.IsValid():
+		c.deliverUnreadable(derr)
+	}
+	return false
 }
 
 // readResponseStream reads the SSE stream answering request r. When it

@@ -23,7 +23,9 @@ type Transport interface {
 //
 // Custom transports implement Connection. Read may return a
 // *JSONRPCDecodeError for a malformed message: the session answers it and
-// keeps reading.
+// keeps reading. One whose Response field is set (the bytes were a
+// response) is not answered: it fails the call with its ID, or every
+// pending call when the ID is null, with ErrUnreadableResponse.
 type Connection interface {
 	Read(ctx context.Context) (JSONRPCMessage, error)
 	Write(ctx context.Context, msg JSONRPCMessage) error
@@ -59,6 +61,14 @@ func EncodeMessage(msg JSONRPCMessage) ([]byte, error) { return jsonrpc2.Encode(
 // ErrConnectionClosed is returned by calls on a session whose connection
 // has ended, and by calls that were waiting when it ended.
 var ErrConnectionClosed = jsonrpc2.ErrClosed
+
+// ErrUnreadableResponse ends a call whose response arrived but could not be
+// read: over the size limit, nested too deep, malformed, or not a valid
+// JSON-RPC response. The error says which, and the call fails as soon as
+// the response arrives (at the size limit for one too large) instead of
+// waiting for its context. When the response's id cannot be read, every
+// call waiting on that connection fails with it; the connection goes on.
+var ErrUnreadableResponse = jsonrpc2.ErrUnreadableResponse
 
 // connectOnce guards transports that can be connected only once.
 type connectOnce struct {

@@ -144,7 +144,9 @@ func (c *Conn) Start() {
 
 // Call sends a request for method with params and waits for its response.
 // It returns the raw result, an *Error sent by the peer, ctx.Err() at once
-// when ctx ends (after calling OnCancel), or ErrClosed if the connection ends.
+// when ctx ends (after calling OnCancel), an error wrapping
+// ErrUnreadableResponse when the response could not be read, or ErrClosed
+// if the connection ends.
 func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	return c.CallWithID(ctx, c.NewCallID(), method, params)
 }
@@ -180,6 +182,9 @@ func (c *Conn) CallWithID(ctx context.Context, id ID, method string, params any)
 	case resp := <-ch:
 		if resp == nil {
 			return nil, ErrClosed
+		}
+		if resp.failure != nil {
+			return nil, resp.failure
 		}
 		if resp.Error != nil {
 			return nil, resp.Error
@@ -300,12 +305,17 @@ func (c *Conn) readLoop() {
 }
 
 // readFailed handles an error reading the stream. It answers a message
-// that could not be decoded and reports true: the stream goes on. For any
+// that could not be decoded, or fails the calls an unreadable response may
+// answer (unreadable.go), and reports true: the stream goes on. For any
 // other error it fails what can no longer complete and reports false.
 func (c *Conn) readFailed(err error) bool {
 	var derr *DecodeError
 	if errors.As(err, &derr) {
-		c.reply(&Response{ID: derr.ID, Error: errorFor(derr.Err)})
+		if derr.Response {
+			c.failUnreadable(derr)
+		} else {
+			c.reply(&Response{ID: derr.ID, Error: errorFor(derr.Err)})
+		}
 		return true
 	}
 	// No more responses can arrive: fail pending calls now, so handlers

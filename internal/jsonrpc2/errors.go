@@ -24,6 +24,11 @@ var (
 	ErrBatchNotAllowed = errors.New("batches are not supported")
 	// ErrBusy reports a request refused because too many are in flight.
 	ErrBusy = errors.New("too many requests in flight")
+	// ErrUnreadableResponse ends an outgoing call whose response could not
+	// be read: over the size limit, nested too deep, malformed or not a
+	// valid JSON-RPC response. The error wraps the *DecodeError that says
+	// why (unreadable.go gives the rule).
+	ErrUnreadableResponse = errors.New("jsonrpc2: response could not be read")
 )
 
 // Error is a JSON-RPC error object, as carried in an error response. It is

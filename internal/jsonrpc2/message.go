@@ -41,6 +41,10 @@ type Response struct {
 	ID     ID
 	Result json.RawMessage
 	Error  *Error
+
+	// failure, set only on this side, ends the call in place of a
+	// response that could not be read (Conn.failUnreadable).
+	failure error
 }
 
 // A Batch is a JSON array of messages (JSON-RPC 2.0 §6). MCP allows batches

@@ -27,8 +27,9 @@ const DefaultMaxMessageSize = 4 << 20
 // nil) means defaults.
 type StreamOptions struct {
 	// MaxMessageSize bounds one message in bytes (default
-	// DefaultMaxMessageSize). A longer line is discarded and Read returns a
-	// *DecodeError wrapping ErrMessageTooLarge; the stream stays usable.
+	// DefaultMaxMessageSize). Read returns a *DecodeError wrapping
+	// ErrMessageTooLarge for a longer line once it has read that much of
+	// it, and discards the rest; the stream stays usable.
 	MaxMessageSize int
 }
 
@@ -47,6 +48,9 @@ type lineStream struct {
 	r   *bufio.Reader
 	max int
 	buf []byte // accumulates a line longer than the bufio buffer
+	// skipping: the line read last was over the limit and its rest has
+	// not been read yet; the next Read discards it first.
+	skipping bool
 
 	wmu  sync.Mutex
 	w    io.Writer
@@ -57,17 +61,35 @@ type lineStream struct {
 	closeErr  error
 }
 
+// Read returns the next message. A line over the limit is reported with a
+// *DecodeError wrapping ErrMessageTooLarge that says, from its first bytes
+// up to the limit, whether it is a response and its id (unreadable.go); the
+// rest is discarded as it is read, never kept. A response is reported as
+// soon as the limit is reached, and the next Read discards its rest: a
+// peer's 512 MiB response costs the limit in memory, and the call it
+// answers fails without waiting for the rest. Anything else is reported once
+// read to its end, because the connection answers it, and a peer that
+// writes a whole line before reading expects the answer after it.
 func (s *lineStream) Read(ctx context.Context) (Message, error) {
 	for {
 		line, err := s.readLine()
+		if errors.Is(err, ErrMessageTooLarge) {
+			derr := &DecodeError{Err: err}
+			markResponse(line, derr)
+			s.buf = nil // the prefix is not kept
+			if !derr.Response && s.skipping {
+				s.skipping = false
+				if err := s.discardLine(); err != nil && err != io.EOF {
+					return nil, err
+				}
+			}
+			return nil, derr
+		}
 		if len(line) == 0 {
 			if err != nil {
 				return nil, err
 			}
 			continue // blank line
-		}
-		if errors.Is(err, ErrMessageTooLarge) {
-			return nil, &DecodeError{Err: err}
 		}
 		// A line longer than the read buffer was gathered in s.buf: the
 		// message may keep it, as long messages are not copied again.
@@ -84,19 +106,24 @@ func (s *lineStream) Read(ctx context.Context) (Message, error) {
 }
 
 // readLine returns the next line without its terminator. A line over the
-// limit is consumed and reported with ErrMessageTooLarge and a non-empty
-// placeholder, so callers can tell it from a blank line.
+// limit is reported with ErrMessageTooLarge and its first max bytes; the
+// rest is left for the next call to discard.
 func (s *lineStream) readLine() ([]byte, error) {
+	if s.skipping {
+		s.skipping = false
+		if err := s.discardLine(); err != nil {
+			return nil, err
+		}
+	}
 	s.buf = s.buf[:0]
 	for {
 		chunk, err := s.r.ReadSlice('\n')
 		if len(s.buf)+len(chunk) > s.max+2 { // +2: "\r\n"
-			if err == bufio.ErrBufferFull {
-				if derr := s.discardLine(); derr != nil && derr != io.EOF {
-					return nil, derr
-				}
-			}
-			return []byte{'!'}, fmt.Errorf("%w: line longer than %d bytes", ErrMessageTooLarge, s.max)
+			// What lies past the limit is never looked at, even when it
+			// was read with the rest of the buffer.
+			s.buf = append(s.buf, chunk[:max(0, min(len(chunk), s.max-len(s.buf)))]...)
+			s.skipping = err == bufio.ErrBufferFull
+			return s.buf, fmt.Errorf("%w: line longer than %d bytes", ErrMessageTooLarge, s.max)
 		}
 		if err == bufio.ErrBufferFull {
 			s.buf = append(s.buf, chunk...)
@@ -118,6 +145,7 @@ func (s *lineStream) readLine() ([]byte, error) {
 	}
 }
 
+// discardLine reads up to the end of the current line, keeping nothing.
 func (s *lineStream) discardLine() error {
 	for {
 		_, err := s.r.ReadSlice('\n')

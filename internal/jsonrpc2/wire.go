@@ -16,11 +16,17 @@ import (
 const MaxBatchLen = 256
 
 // A DecodeError reports bytes that are not a valid JSON-RPC message. Err
-// wraps ErrParse or ErrInvalidRequest. ID is the id of the offending request
-// when it could be read, so the error response can name it.
+// wraps ErrParse, ErrInvalidRequest or ErrMessageTooLarge. ID is the id of
+// the offending message when it could be read, so the error response can
+// name the request, or the call a response answers can be failed.
 type DecodeError struct {
 	ID  ID
 	Err error
+	// Response reports that the bytes were recognisably a response (a
+	// "result" or "error" member and no "method"). A connection does not
+	// answer it: it fails the outgoing call with ID, or every pending call
+	// when ID is null, with ErrUnreadableResponse.
+	Response bool
 }
 
 // Error returns the message of the underlying error.
@@ -61,7 +67,11 @@ func decode(data []byte, owned bool) (Message, error) {
 			return msg, nil
 		}
 	}
-	return decodeFull(data)
+	msg, err := decodeFull(data)
+	if err != nil {
+		markResponse(data, err) // unreadable.go
+	}
+	return msg, err
 }
 
 // decodeFull is Decode without the fast path (envelope.go): it
