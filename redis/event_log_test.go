@@ -267,3 +267,37 @@ func FuzzEventLogCursor(f *testing.F) {
 		}
 	})
 }
+
+// TestEventLogWakesAfterReconnect: when the pub/sub connection is lost
+// (appends published meanwhile are missed), the resubscription wakes every
+// reader, so each reads again; an Append after it wakes them as before.
+func TestEventLogWakesAfterReconnect(t *testing.T) {
+	m := miniredis.RunT(t)
+	l := newEventLog(t, m.Addr(), nil)
+	writer := newEventLog(t, m.Addr(), nil)
+	wait := func(ch <-chan struct{}, what string) {
+		t.Helper()
+		select {
+		case <-ch:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Changed was not closed", what)
+		}
+	}
+	wait(l.Changed("x"), "subscription confirmed")
+	ch := l.Changed("x")
+	m.Close()
+	if err := m.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	wait(ch, "resubscribed after a lost connection")
+	// Settled again: a wake now comes from an append.
+	for {
+		ch = l.Changed("x")
+		if m.PubSubNumSub("test:eventlog")["test:eventlog"] == 1 {
+			break
+		}
+		wait(ch, "resubscription")
+	}
+	appendRecord(t, writer, "x", 1, time.Now())
+	wait(ch, "append after the reconnection")
+}
