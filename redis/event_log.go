@@ -44,7 +44,10 @@ type EventLogOptions struct {
 // restart both keys' TTL, publish the name on KeyPrefix + "eventlog"), so
 // that a trim is always recorded and a publish always follows its record.
 //
-// Cursors ("<epoch>.<entry id>") are meaningful to every instance. A read
+// Cursors ("<epoch>.<entry id>") are meaningful to every instance. The
+// epoch is made by the first Append, or by the first Read of a type never
+// appended to (which writes the meta hash, expiring after MaxAge), so that
+// even an empty log's head is a cursor of that log alone. A read
 // after a cursor whose records were trimmed, or after one of another
 // epoch (the log expired or was deleted and made again, another Redis, a
 // MemoryLog's cursor), is Truncated, with Next just before the oldest
