@@ -72,6 +72,7 @@ type EventLog struct {
 	ps     *goredis.PubSub
 	done   chan struct{}            // closed when the listener ends
 	waits  map[string]chan struct{} // by event type
+	reads  map[readKey]*readCall    // coalesced reads in flight
 	closed bool
 }
 
@@ -81,7 +82,7 @@ var _ events.Log = (*EventLog)(nil)
 // done: it ends the EventLog's pub/sub connection (Backend.Close does
 // not).
 func (b *Backend) EventLog(opts *EventLogOptions) *EventLog {
-	l := &EventLog{b: b, notify: b.key("eventlog"), waits: map[string]chan struct{}{}}
+	l := &EventLog{b: b, notify: b.key("eventlog"), waits: map[string]chan struct{}{}, reads: map[readKey]*readCall{}}
 	if opts != nil {
 		l.opts = *opts
 	}

@@ -73,8 +73,8 @@ func (l *EventLog) epoch(ctx context.Context, meta string) (string, error) {
 	return e, nil
 }
 
-// Read returns records of req.Name after req.After.
-func (l *EventLog) Read(ctx context.Context, req events.ReadRequest) (events.ReadResult, error) {
+// read is Read, made of one or more round trips.
+func (l *EventLog) read(ctx context.Context, req events.ReadRequest) (events.ReadResult, error) {
 	stream, meta, err := l.keys(req.Name)
 	if err != nil {
 		return events.ReadResult{}, err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -300,4 +301,66 @@ func TestEventLogWakesAfterReconnect(t *testing.T) {
 	}
 	appendRecord(t, writer, "x", 1, time.Now())
 	wait(ch, "append after the reconnection")
+}
+
+// TestEventLogManyReaders: 200 readers of one instance wait, as push
+// streams do, after the head; one Append on another instance wakes them
+// and each reads the record exactly once. Their reads after the wake are
+// coalesced; the Redis commands they cost are logged (miniredis).
+func TestEventLogManyReaders(t *testing.T) {
+	addr, m := server(t)
+	reader, writer := newEventLog(t, addr, nil), newEventLog(t, addr, nil)
+	select {
+	case <-reader.Changed("x"): // the subscription is confirmed
+	case <-time.After(10 * time.Second):
+		t.Fatal("subscription not confirmed")
+	}
+	head, _ := readIDs(t, reader, events.ReadRequest{Name: "x", Max: 10})
+	const readers = 200
+	var ready, finished sync.WaitGroup
+	ready.Add(readers)
+	errs := make(chan error, readers)
+	for range readers {
+		finished.Go(func() {
+			first := true
+			for {
+				ch := reader.Changed("x")
+				r, err := reader.Read(t.Context(), events.ReadRequest{Name: "x", After: head.Next, Max: 10})
+				if first {
+					ready.Done()
+					first = false
+				}
+				switch {
+				case err != nil:
+					errs <- err
+					return
+				case len(r.Records) == 1 && r.Records[0].EventID == "1":
+					return
+				case len(r.Records) != 0 || r.Truncated:
+					errs <- fmt.Errorf("read %+v", r)
+					return
+				}
+				select {
+				case <-ch:
+				case <-time.After(10 * time.Second):
+					errs <- errors.New("not woken by the append")
+					return
+				}
+			}
+		})
+	}
+	ready.Wait()
+	var before int
+	if m != nil {
+		before = m.CommandCount()
+	}
+	appendRecord(t, writer, "x", 1, time.Now())
+	finished.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if m != nil {
+		t.Logf("one append and the reads of %d woken readers: %d Redis commands", readers, m.CommandCount()-before)
+	}
 }
