@@ -2,6 +2,7 @@ package redis
 
 import (
 	"context"
+	"runtime"
 	"slices"
 
 	"github.com/gomcp/sdk/ext/events"
@@ -11,26 +12,24 @@ import (
 // an instance, they all read after the same cursor (the head they had
 // reached), and one Redis read serves them all instead of one each.
 //
-// A reader joins a read in flight only if the type's Changed channel is
-// still the one that was current when that read began. Then no wake has
-// happened since, so an Append the shared read does not see has its
-// publish still to come, and that publish closes the channel the joining
-// reader took before its Read (or an earlier one of its, already closed):
-// no Append is missed. Reads with a replay floor (Since) or from now are
-// not coalesced.
+// A reader joins only a read that has not been sent yet, so the shared
+// read is made after every reader that shares it has begun its Read: each
+// gets what a read of its own would have found at that moment. Nothing an
+// Append finished before a Read began is missed (on any instance), and so
+// no Append between a reader's Changed and its Read.
 
 // A readKey identifies reads that can share a result.
 type readKey struct {
 	name, after string
+	since       int64 // Unix ns, 0 for none
 	max         int
 }
 
-// A readCall is a read in flight that others may share.
+// A readCall is a read that others may share until it is sent.
 type readCall struct {
-	changed chan struct{} // the type's Changed channel when it began
-	done    chan struct{} // closed when res and err are set
-	res     events.ReadResult
-	err     error
+	done chan struct{} // closed when res and err are set
+	res  events.ReadResult
+	err  error
 }
 
 // Read returns records of req.Name after req.After: up to Max (at most
@@ -38,31 +37,16 @@ type readCall struct {
 // older than Since or MaxAge, or that do not decode, and the cursor to
 // read on from.
 func (l *EventLog) Read(ctx context.Context, req events.ReadRequest) (events.ReadResult, error) {
-	if req.After == "" || !req.Since.IsZero() {
-		return l.read(ctx, req)
+	key := readKey{name: req.Name, after: req.After, max: req.Max}
+	if !req.Since.IsZero() {
+		key.since = req.Since.UnixNano()
 	}
-	key := readKey{req.Name, req.After, req.Max}
 	l.mu.Lock()
-	cur := l.waits[req.Name]
 	c := l.reads[key]
-	if c == nil || cur == nil || c.changed != cur {
-		c = &readCall{changed: cur, done: make(chan struct{})}
-		if l.reads[key] == nil {
-			l.reads[key] = c
-		}
-		// Detached from ctx, so that the readers who joined get their
-		// result if this one leaves; bounded by opTimeout.
-		go func() {
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
-			defer cancel()
-			c.res, c.err = l.read(rctx, req)
-			l.mu.Lock()
-			if l.reads[key] == c {
-				delete(l.reads, key)
-			}
-			l.mu.Unlock()
-			close(c.done)
-		}()
+	if c == nil {
+		c = &readCall{done: make(chan struct{})}
+		l.reads[key] = c
+		go l.readShared(ctx, key, c, req)
 	}
 	l.mu.Unlock()
 	select {
@@ -73,4 +57,19 @@ func (l *EventLog) Read(ctx context.Context, req events.ReadRequest) (events.Rea
 	case <-ctx.Done():
 		return events.ReadResult{}, ctx.Err()
 	}
+}
+
+// readShared makes the read c stands for, once the readers woken with the
+// one who started it have had a chance to join. It is detached from ctx,
+// so that those who joined get their result if the first one leaves, and
+// bounded by opTimeout.
+func (l *EventLog) readShared(ctx context.Context, key readKey, c *readCall, req events.ReadRequest) {
+	runtime.Gosched()
+	l.mu.Lock()
+	delete(l.reads, key) // sent: no one joins from now on
+	l.mu.Unlock()
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
+	defer cancel()
+	c.res, c.err = l.read(rctx, req)
+	close(c.done)
 }
