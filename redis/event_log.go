@@ -40,7 +40,8 @@ type EventLogOptions struct {
 // stream (KeyPrefix + "eventlog:{" + name + "}") of its records, entry ids
 // made by Redis, and a hash (the same key + ":meta") holding the log's
 // epoch, its last id and the last id trimmed away; both keys are in one
-// hash slot. An Append is one Lua script (add, trim, note the trim,
+// hash slot (on a Redis Cluster, a KeyPrefix with braces would move the
+// hash tag: keep it without). An Append is one Lua script (add, trim, note the trim,
 // restart both keys' TTL, publish the name on KeyPrefix + "eventlog"), so
 // that a trim is always recorded and a publish always follows its record.
 //
@@ -62,7 +63,8 @@ type EventLogOptions struct {
 // confirms the subscription (first, and after every reconnection, when
 // publishes may have been missed) every channel handed out is closed, so
 // a reader reads again; no Append between a reader's Changed and its read
-// is missed.
+// is missed. Identical reads made at once on one instance (the push
+// streams an Append wakes) share one round trip.
 type EventLog struct {
 	b      *Backend
 	opts   EventLogOptions
