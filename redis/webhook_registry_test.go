@@ -104,8 +104,13 @@ func TestWebhookRegistryRestart(t *testing.T) {
 // claiming the same events, each event is delivered by exactly one.
 func TestWebhookRegistryTwoInstances(t *testing.T) {
 	addr, _ := server(t)
+	testTwoInstances(t, newBackend(t, addr).WebhookRegistry(), newBackend(t, addr).WebhookRegistry())
+}
+
+// testTwoInstances is TestWebhookRegistryTwoInstances on instances a and
+// b of one Redis.
+func testTwoInstances(t *testing.T, a, b *redis.WebhookRegistry) {
 	ctx := t.Context()
-	a, b := newBackend(t, addr).WebhookRegistry(), newBackend(t, addr).WebhookRegistry()
 	s := newSubscription(t, "email.received", "https://hooks.example.com/a", webhook.Grant{RefreshBefore: time.Now().Add(time.Hour)})
 	if err := a.Put(ctx, s); err != nil {
 		t.Fatal(err)
@@ -302,6 +307,37 @@ func TestWebhookRegistryRefreshMovesExpiry(t *testing.T) {
 		}
 		if score := c.ZScore(ctx, index, s.ID).Val(); score < st.wantScore || score > st.wantScore+1 {
 			t.Errorf("step %d: index score %v, want %v", i, score, st.wantScore)
+		}
+	}
+}
+
+// TestWebhookRegistryKeysShareASlot: every key the registry writes for a
+// subscription (the subscription, its claims) has the hash tag {id}, so a
+// Redis Cluster keeps them in one slot.
+func TestWebhookRegistryKeysShareASlot(t *testing.T) {
+	addr, _ := server(t)
+	ctx := t.Context()
+	r := newBackend(t, addr).WebhookRegistry()
+	s := newSubscription(t, "email.received", "https://hooks.example.com/a", webhook.Grant{})
+	if err := r.Put(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []string{"evt_1", "evt/2 with {braces}"} {
+		if _, err := r.Claim(ctx, s.ID, e, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := goredis.NewClient(&goredis.Options{Addr: addr})
+	defer c.Close()
+	keys := c.Keys(ctx, "*"+s.ID+"*").Val()
+	if len(keys) != 3 {
+		t.Fatalf("keys of the subscription: %q, want it and two claims", keys)
+	}
+	for _, k := range keys {
+		open := strings.IndexByte(k, '{')
+		end := strings.IndexByte(k[open+1:], '}')
+		if open < 0 || end < 0 || k[open+1:open+1+end] != s.ID {
+			t.Errorf("key %q has not the hash tag {%s}", k, s.ID)
 		}
 	}
 }
