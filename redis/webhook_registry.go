@@ -186,6 +186,9 @@ func (r *WebhookRegistry) Update(ctx context.Context, id string, update func(*we
 		if updateErr = update(s); updateErr != nil {
 			return updateErr
 		}
+		if s.Key.ID() != id {
+			return fmt.Errorf("mcp/redis: updating webhook subscription %s: update changed its key", id)
+		}
 		s.ID = id
 		data, err := encodeSubscription(s, r.b.opts.MaxMessageBytes)
 		if err != nil {

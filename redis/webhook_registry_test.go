@@ -341,3 +341,55 @@ func TestWebhookRegistryKeysShareASlot(t *testing.T) {
 		}
 	}
 }
+
+// TestWebhookRegistryRefusingRedis: a Redis that refuses every command
+// makes each method fail with an error that is not ErrSubscriptionNotFound
+// (and a Claim that is not won), at once and without retrying; an update
+// that changes the subscription's key is refused.
+func TestWebhookRegistryRefusingRedis(t *testing.T) {
+	m := miniredis.RunT(t)
+	r := newBackend(t, m.Addr()).WebhookRegistry()
+	ctx := t.Context()
+	s := newSubscription(t, "email.received", "https://hooks.example.com/a", webhook.Grant{})
+	if err := r.Put(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Update(ctx, s.ID, func(sub *webhook.Subscription) error { sub.Key.URL += "/elsewhere"; return nil }); err == nil ||
+		!strings.Contains(err.Error(), "changed its key") {
+		t.Fatalf("an Update that changes the key = %v, want it refused", err)
+	}
+
+	m.SetError("READONLY You can't write against a read only replica.")
+	calls := 0
+	checks := []struct {
+		name string
+		err  error
+	}{
+		{"Put", r.Put(ctx, s)},
+		{"Get", func() error { _, err := r.Get(ctx, s.ID); return err }()},
+		{"Update", r.Update(ctx, s.ID, func(*webhook.Subscription) error { calls++; return nil })},
+		{"Delete", r.Delete(ctx, s.ID)},
+		{"List", func() error { _, err := r.List(ctx, "email.received"); return err }()},
+		{"Verification", func() error { _, err := r.Verification(ctx, "alice", s.Key.URL); return err }()},
+		{"SetVerification", r.SetVerification(ctx, "alice", s.Key.URL, time.Now())},
+		{"Claim", func() error {
+			won, err := r.Claim(ctx, s.ID, "evt_1", time.Minute)
+			if won {
+				return nil
+			}
+			return err
+		}()},
+	}
+	for _, c := range checks {
+		if c.err == nil || errors.Is(c.err, webhook.ErrSubscriptionNotFound) {
+			t.Errorf("%s with a refusing Redis = %v, want an error other than not found", c.name, c.err)
+		}
+	}
+	if calls != 0 {
+		t.Errorf("Update called its function %d times on a refusing Redis", calls)
+	}
+	m.SetError("")
+	if _, err := r.Get(ctx, s.ID); err != nil {
+		t.Fatalf("Get once Redis works again: %v", err)
+	}
+}
