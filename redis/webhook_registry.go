@@ -187,7 +187,7 @@ func (r *WebhookRegistry) Update(ctx context.Context, id string, update func(*we
 			return updateErr
 		}
 		if s.Key.ID() != id {
-			return fmt.Errorf("mcp/redis: updating webhook subscription %s: update changed its key", id)
+			return errors.New("update changed its key")
 		}
 		s.ID = id
 		data, err := encodeSubscription(s, r.b.opts.MaxMessageBytes)
@@ -234,6 +234,7 @@ func (r *WebhookRegistry) Delete(ctx context.Context, id string) error {
 	}
 	s, err := decodeSubscription(id, data, r.b.opts.MaxMessageBytes)
 	if err != nil {
+		r.b.opts.Logger.Warn("mcp/redis: deleted a webhook subscription that did not decode", "id", id, "error", err)
 		return nil
 	}
 	if err := r.b.client.ZRem(ctx, r.indexKey(s.Key.Name), id).Err(); err != nil {

@@ -215,6 +215,13 @@ func TestWebhookRegistryDistrustsRedis(t *testing.T) {
 			}
 		})
 	}
+	// What does not decode can still be deleted.
+	if err := r.Delete(ctx, s.ID); err != nil {
+		t.Fatalf("Delete of a value that does not decode: %v", err)
+	}
+	if _, err := r.Get(ctx, s.ID); !errors.Is(err, webhook.ErrSubscriptionNotFound) {
+		t.Fatalf("Get after deleting a value that did not decode = %v, want ErrSubscriptionNotFound", err)
+	}
 }
 
 // FuzzWebhookStoredValue: whatever a subscription's key holds in Redis,
