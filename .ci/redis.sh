@@ -3,8 +3,8 @@
 # packages when missing, starts it on a free 127.0.0.1 port with persistence
 # off, then
 #   1. runs the redis module's tests against it (GOMCP_REDIS_ADDR): the
-#      store and bus contract tests and the 3-instance scenarios; then the
-#      webhook registry's on a one-node Redis Cluster (GOMCP_REDIS_CLUSTER_ADDR);
+#      store and bus contract tests and the 3-instance scenarios (first the
+#      webhook registry's on a one-node Redis Cluster, GOMCP_REDIS_CLUSTER_ADDR);
 #   2. runs the conformance server suites (conformance/run.sh, runs
 #      server-2025 server-2026 server-all) against 3 everything-server
 #      instances sharing that Redis behind a round-robin proxy
@@ -44,9 +44,6 @@ done
 redis-cli -p "$PORT" ping | grep -q PONG || { echo "redis.sh: redis-server did not start:"; cat "$DIR/redis.log"; exit 1; }
 echo "== redis-server $(redis-server --version | sed -n 's/.*v=\([^ ]*\).*/\1/p') on 127.0.0.1:$PORT"
 
-echo "== redis module tests against it"
-(cd redis && GOMCP_REDIS_ADDR="127.0.0.1:$PORT" go test -race -count=1 ./...)
-
 # The webhook registry on a one-node Redis Cluster (all 16384 slots on it):
 # a command over keys of two slots fails there (CROSSSLOT) as on any cluster.
 echo "== webhook registry on a one-node Redis Cluster"
@@ -81,6 +78,9 @@ redis-cli -p "$CPORT" cluster info | grep -q 'cluster_state:ok' || { echo "redis
 stop_cluster
 trap stop_redis EXIT
 trap 'stop_redis; exit 130' INT TERM
+
+echo "== redis module tests against it"
+(cd redis && GOMCP_REDIS_ADDR="127.0.0.1:$PORT" go test -race -count=1 ./...)
 
 if [ -n "${SKIP_CONFORMANCE:-}" ]; then
   exit 0
