@@ -3,7 +3,8 @@
 # packages when missing, starts it on a free 127.0.0.1 port with persistence
 # off, then
 #   1. runs the redis module's tests against it (GOMCP_REDIS_ADDR): the
-#      store and bus contract tests and the 3-instance scenarios;
+#      store and bus contract tests and the 3-instance scenarios (first the
+#      webhook registry's on a one-node Redis Cluster, GOMCP_REDIS_CLUSTER_ADDR);
 #   2. runs the conformance server suites (conformance/run.sh, runs
 #      server-2025 server-2026 server-all) against 3 everything-server
 #      instances sharing that Redis behind a round-robin proxy
@@ -42,6 +43,41 @@ for _ in $(seq 1 50); do
 done
 redis-cli -p "$PORT" ping | grep -q PONG || { echo "redis.sh: redis-server did not start:"; cat "$DIR/redis.log"; exit 1; }
 echo "== redis-server $(redis-server --version | sed -n 's/.*v=\([^ ]*\).*/\1/p') on 127.0.0.1:$PORT"
+
+# The webhook registry on a one-node Redis Cluster (all 16384 slots on it):
+# a command over keys of two slots fails there (CROSSSLOT) as on any cluster.
+echo "== webhook registry on a one-node Redis Cluster"
+freeport() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()' 2>/dev/null ||
+    go run "$REPO/.ci/freeport.go"
+}
+CPORT="$(freeport)"
+BUSPORT="$(freeport)" # explicit (Redis 7): port+10000 may be past 65535
+CDIR="$(mktemp -d)"
+redis-server --port "$CPORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize no --dir "$CDIR" \
+  --cluster-enabled yes --cluster-port "$BUSPORT" --cluster-config-file "$CDIR/nodes.conf" >"$CDIR/redis.log" 2>&1 &
+CLUSTER_PID=$!
+stop_cluster() {
+  kill "$CLUSTER_PID" 2>/dev/null || true
+  wait "$CLUSTER_PID" 2>/dev/null || true
+  rm -rf "$CDIR"
+}
+trap 'stop_cluster; stop_redis' EXIT
+trap 'stop_cluster; stop_redis; exit 130' INT TERM
+for _ in $(seq 1 50); do
+  redis-cli -p "$CPORT" ping 2>/dev/null | grep -q PONG && break
+  sleep 0.1
+done
+redis-cli -p "$CPORT" cluster addslots $(seq 0 16383) >/dev/null
+for _ in $(seq 1 100); do
+  redis-cli -p "$CPORT" cluster info 2>/dev/null | grep -q 'cluster_state:ok' && break
+  sleep 0.1
+done
+redis-cli -p "$CPORT" cluster info | grep -q 'cluster_state:ok' || { echo "redis.sh: the one-node cluster did not start:"; cat "$CDIR/redis.log"; exit 1; }
+(cd redis && GOMCP_REDIS_CLUSTER_ADDR="127.0.0.1:$CPORT" go test -race -count=1 -run 'TestWebhookRegistryCluster' -v .)
+stop_cluster
+trap stop_redis EXIT
+trap 'stop_redis; exit 130' INT TERM
 
 echo "== redis module tests against it"
 (cd redis && GOMCP_REDIS_ADDR="127.0.0.1:$PORT" go test -race -count=1 ./...)

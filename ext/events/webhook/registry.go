@@ -104,6 +104,16 @@ type Registry interface {
 	// SetVerification records that url was verified for principal at at;
 	// the zero time forgets the verification.
 	SetVerification(ctx context.Context, principal, url string, at time.Time) error
+	// Claim decides which instance delivers the event eventID to the
+	// subscription id, so that a delivery loop running on several
+	// instances sends it once: of all the Claims of one (id, eventID)
+	// pair, on every instance sharing the registry, one returns true and
+	// the others false, until ttl has passed since the one that returned
+	// true. ttl should outlast the delivery and its retries
+	// (SenderOptions' retry window): after it the event can be claimed
+	// again, so that an event whose claimer stopped is not lost for good.
+	// ttl must be positive.
+	Claim(ctx context.Context, id, eventID string, ttl time.Duration) (bool, error)
 }
 
 // Upsert stores sub as events/subscribe does: if the registry holds a

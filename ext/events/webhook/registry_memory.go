@@ -15,6 +15,8 @@ type MemoryRegistry struct {
 	mu       sync.Mutex
 	subs     map[string]*Subscription
 	verified map[verificationKey]time.Time
+	claims   map[claimKey]time.Time // when each claim expires
+	sweepAt  int                    // len(claims) at which expired claims are dropped
 }
 
 var _ Registry = (*MemoryRegistry)(nil)
@@ -22,13 +24,23 @@ var _ Registry = (*MemoryRegistry)(nil)
 // verificationKey is what a verification is recorded under.
 type verificationKey struct{ principal, url string }
 
+// claimKey is what a claim is recorded under.
+type claimKey struct{ id, eventID string }
+
+// minSweep is the number of claims below which expired ones are not
+// swept.
+const minSweep = 64
+
 // NewMemoryRegistry returns an empty in-memory Registry whose clock, for
 // expiry, is now (nil for time.Now).
 func NewMemoryRegistry(now func() time.Time) *MemoryRegistry {
 	if now == nil {
 		now = time.Now
 	}
-	return &MemoryRegistry{now: now, subs: map[string]*Subscription{}, verified: map[verificationKey]time.Time{}}
+	return &MemoryRegistry{
+		now: now, subs: map[string]*Subscription{}, verified: map[verificationKey]time.Time{},
+		claims: map[claimKey]time.Time{}, sweepAt: minSweep,
+	}
 }
 
 // Put implements Registry.
@@ -133,4 +145,30 @@ func (r *MemoryRegistry) SetVerification(_ context.Context, principal, url strin
 		r.verified[k] = at
 	}
 	return nil
+}
+
+// Claim implements Registry. Expired claims are dropped whenever their
+// number has doubled since the last sweep, so memory stays bounded by the
+// claims still held.
+func (r *MemoryRegistry) Claim(_ context.Context, id, eventID string, ttl time.Duration) (bool, error) {
+	if ttl <= 0 {
+		return false, fmt.Errorf("webhook: a claim needs a positive ttl, not %v", ttl)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.now()
+	k := claimKey{id, eventID}
+	if until, ok := r.claims[k]; ok && now.Before(until) {
+		return false, nil
+	}
+	if len(r.claims) >= r.sweepAt {
+		for k, until := range r.claims {
+			if !now.Before(until) {
+				delete(r.claims, k)
+			}
+		}
+		r.sweepAt = max(minSweep, 2*len(r.claims))
+	}
+	r.claims[k] = now.Add(ttl)
+	return true, nil
 }

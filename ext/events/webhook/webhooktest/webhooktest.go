@@ -56,6 +56,9 @@ func TestRegistry(t *testing.T, newRegistry func(t *testing.T) webhook.Registry,
 	t.Run("Expiry", func(t *testing.T) { testExpiry(t, newRegistry(t), clock) })
 	t.Run("Verification", func(t *testing.T) { testVerification(t, newRegistry(t)) })
 	t.Run("UpsertRotatesSecret", func(t *testing.T) { testUpsert(t, newRegistry(t)) })
+	t.Run("ClaimOnce", func(t *testing.T) { testClaimOnce(t, newRegistry(t)) })
+	t.Run("ClaimConcurrent", func(t *testing.T) { testClaimConcurrent(t, newRegistry(t)) })
+	t.Run("ClaimExpires", func(t *testing.T) { testClaimExpires(t, newRegistry(t), clock) })
 }
 
 // subscription returns a subscription to name at url with a fresh secret
