@@ -137,8 +137,9 @@ func eventsTeamGoal(t *testing.T, group, unit string) goal {
 
 // TestRunSeveralPackages builds the test binaries of two packages of a
 // small module, one binary each in the same directory, runs a group of
-// each with the runner, and finds the group of a directory that is not
-// there pending instead of failed.
+// each with the runner, and finds the groups of a directory that is not
+// there, of a directory without tests and of a benchmark not in its
+// package pending instead of failed.
 func TestRunSeveralPackages(t *testing.T) {
 	root := t.TempDir()
 	write := func(path, text string) {
@@ -154,11 +155,13 @@ func TestRunSeveralPackages(t *testing.T) {
 	write("go.mod", "module example.com/m\n\ngo 1.25\n")
 	write("a/a_test.go", benchSource("a", "BenchmarkA", "x", "y"))
 	write("b/c/c_test.go", benchSource("c", "BenchmarkC", "only"))
+	write("b/doc.go", "// Package b is a directory with no tests, like ext/events before the events package.\npackage b\n")
 	groups := []group{
 		{bench: "BenchmarkA", sub: "", targets: []string{"x", "y"}, benchtime: "1x", metrics: []metric{{unit: "things/s"}}, dir: "a"},
 		{bench: "BenchmarkC", sub: "", targets: []string{"only"}, benchtime: "1x", metrics: []metric{{unit: "things/s"}}, dir: "b/c"},
 		{bench: "BenchmarkGone", sub: "", targets: []string{"z"}, benchtime: "1x", dir: "b/c"},
 		{bench: "BenchmarkNew", sub: "", targets: []string{""}, benchtime: "1x", dir: "not/merged"},
+		{bench: "BenchmarkB", sub: "", targets: []string{""}, benchtime: "1x", dir: "b"},
 	}
 	ctx := context.Background()
 	tmp := t.TempDir()
@@ -168,8 +171,8 @@ func TestRunSeveralPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bins) != 3 {
-		t.Fatalf("%d binaries, want one per directory (3)", len(bins))
+	if len(bins) != 4 {
+		t.Fatalf("%d binaries, want one per directory (4)", len(bins))
 	}
 	for _, dir := range []string{"a", "b/c"} {
 		if filepath.Dir(bins[dir].path) != tmp {
@@ -189,6 +192,7 @@ func TestRunSeveralPackages(t *testing.T) {
 	for name, want := range map[string]string{
 		"BenchmarkGone/z": "pending: BenchmarkGone is not in package b/c in this checkout",
 		"BenchmarkNew":    "pending: package not/merged is not in this checkout",
+		"BenchmarkB":      "pending: package b is not in this checkout",
 	} {
 		if got := s.skips[name]; got != want {
 			t.Errorf("%s: skip %q, want %q", name, got, want)
