@@ -211,3 +211,36 @@ func benchSource(pkg, fn string, subs ...string) string {
 		"\t\tb.Run(s, func(b *testing.B) {\n\t\t\tfor b.Loop() {\n\t\t\t}\n" +
 		"\t\t\tb.ReportMetric(float64(i+1), \"things/s\")\n\t\t})\n\t}\n}\n"
 }
+
+// TestEventsTeamMarkdown checks that the new goals are listed under a
+// heading of their own, and that their figures table has a "result"
+// column for the benchmarks that are their own target.
+func TestEventsTeamMarkdown(t *testing.T) {
+	s := fakeStore(t,
+		"0 BenchmarkWebhookDelivery events/s=1200 ns/op=833000",
+		"0 BenchmarkTeamServer/c64/pkgdocs calls/s=9000 p99-ms=12.5",
+		"0 BenchmarkTeamServer/c64/greeter calls/s=10000 p99-ms=9",
+	)
+	s.skips["BenchmarkEventsPushFanout"] = "pending: package ext/events is not in this checkout"
+	var b strings.Builder
+	if err := writeMarkdown(&b, environment{passes: 1}, eventsTeamGroups(fullBudget), s); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"### Events, webhooks and the pkgdocs team server\n\n- **met**: Webhook delivery with signing",
+		"- **met**: pkgdocs team server: a warm answer at 64 clients (access log, OAuth, MCP handler) runs at least 0.8× the calls/s of the greeter's tools/call through the same stack in the same pass — pkgdocs ÷ greeter = 0.9 (median of per-pass ratios)",
+		"- **pending**: Events: an occurrence reaches 1,000 push streams in at most 100 ms (p99 of the per-stream latencies) — pending: package ext/events is not in this checkout",
+		"| benchmark | figure | result | events/poll_empty | tools/call | pkgdocs | greeter | ours ÷ best peer |",
+		"| WebhookDelivery | events/s ↑ | 1200 |  |  |  |  | — |",
+		"| EventsPushFanout | p99-ms ↓ | pending |  |  |  |  | — |",
+		"| TeamServer/c64 | p99-ms ↓ |  |  |  | 12.5 ms | 9 ms | — |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "### "+eventsTeamSection); n != 2 {
+		t.Errorf("heading %q appears %d times, want 2 (goals, figures)", eventsTeamSection, n)
+	}
+}
