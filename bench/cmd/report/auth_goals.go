@@ -18,13 +18,13 @@ var loadCPUMetrics = append(append([]metric(nil), loadMetrics...), metric{unit: 
 func authGroups(b budget) []group {
 	const jwt = "Authorization: access token verification"
 	gs := []group{
-		{jwt, "BenchmarkAuthJWT", "es256", []string{ours, "bare"}, b.micro, jwtMetrics},
-		{jwt, "BenchmarkAuthJWT", "rs256", []string{ours, "bare"}, b.micro, jwtMetrics},
-		{jwt, "BenchmarkAuthJWT", "cached", []string{ours, "full"}, b.micro, timeMetrics},
+		{jwt, "BenchmarkAuthJWT", "es256", []string{ours, "bare"}, b.micro, jwtMetrics, benchDir},
+		{jwt, "BenchmarkAuthJWT", "rs256", []string{ours, "bare"}, b.micro, jwtMetrics, benchDir},
+		{jwt, "BenchmarkAuthJWT", "cached", []string{ours, "full"}, b.micro, timeMetrics, benchDir},
 	}
 	for _, era := range []string{"legacy", "modern"} {
 		gs = append(gs, group{"Authorization: protected streamable HTTP (raw load generator, 64 clients)", "BenchmarkAuthHTTPLoad",
-			era + "/c64", []string{ours, "unprotected", "header"}, b.load, loadCPUMetrics})
+			era + "/c64", []string{ours, "unprotected", "header"}, b.load, loadCPUMetrics, benchDir})
 	}
 	return gs
 }

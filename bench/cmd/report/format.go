@@ -11,6 +11,8 @@ func formatValue(unit string, v float64) string {
 	switch {
 	case unit == "ns/op" || strings.HasSuffix(unit, "-ns") || strings.Contains(unit, "-ns/"):
 		return formatNanos(v)
+	case strings.HasSuffix(unit, "-ms"): // a time the benchmark reports in milliseconds
+		return formatNanos(v * 1e6)
 	case strings.HasSuffix(unit, "/post"): // a ratio of two times
 		return formatRatio(v)
 	case unit == "B/op" || strings.HasSuffix(unit, "B/session"):

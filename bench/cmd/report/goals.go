@@ -69,6 +69,25 @@ var goalAsides = map[string]string{
 	"OTelHTTPLoad/modern/c64": "sdkdirect",
 }
 
+// goalSubjects names, by group, the target the group's goals judge when it
+// is not ours: a benchmark of one package against another target of the
+// same run (pkgdocs against the greeter), or the benchmark itself ("")
+// when it has no sub-benchmark per target.
+var goalSubjects = map[string]string{}
+
+// subject returns the target gl judges: ours, unless goalSubjects names
+// another for its group.
+func subject(gl goal) string { return groupSubject(gl.group) }
+
+// groupSubject returns the target the goals on the group named name
+// judge, which the plan lists first.
+func groupSubject(name string) string {
+	if t, ok := goalSubjects[name]; ok {
+		return t
+	}
+	return ours
+}
+
 // Goal statuses.
 const (
 	met        = "met"
@@ -91,8 +110,9 @@ func (s *store) evaluate(gl goal, groups []group) (status, detail string) {
 	if !found {
 		return pending, "not run (filtered out)"
 	}
-	for _, t := range []string{ours, gl.other} {
-		if t == "" {
+	subj := subject(gl)
+	for i, t := range []string{subj, gl.other} {
+		if i > 0 && t == "" {
 			continue
 		}
 		name := g.full(t)
@@ -110,10 +130,10 @@ func (s *store) evaluate(gl goal, groups []group) (status, detail string) {
 	var ok bool
 	var shown string
 	if gl.other != "" {
-		v, ok = s.toTarget(g, metric{unit: gl.unit}, ours, gl.other)
-		shown = fmt.Sprintf("ours ÷ %s = %.3g (median of per-pass ratios)", gl.other, v) + s.aside(gl, g)
+		v, ok = s.toTarget(g, metric{unit: gl.unit}, subj, gl.other)
+		shown = fmt.Sprintf("%s ÷ %s = %.3g (median of per-pass ratios)", subj, gl.other, v) + s.aside(gl, g)
 	} else {
-		v, ok = s.median(g.full(ours), gl.unit)
+		v, ok = s.median(g.full(subj), gl.unit)
 		shown = fmt.Sprintf("median %s", formatValue(gl.unit, v))
 	}
 	if !ok {
@@ -128,14 +148,15 @@ func (s *store) evaluate(gl goal, groups []group) (status, detail string) {
 // evaluateInterval checks a ratio goal on a group run several times per
 // pass by the confidence interval of the median of its paired ratios.
 func (s *store) evaluateInterval(gl goal, g group) (status, detail string) {
+	subj := subject(gl)
 	rs := s.ratios(
-		func(sm sample) (float64, bool) { return s.value(g.full(ours), sm, gl.unit) },
+		func(sm sample) (float64, bool) { return s.value(g.full(subj), sm, gl.unit) },
 		func(sm sample) (float64, bool) { return s.value(g.full(gl.other), sm, gl.unit) })
 	iv, ok := medianInterval(rs, confidence)
 	if !ok {
 		return pending, "not measured"
 	}
-	shown := fmt.Sprintf("ours ÷ %s = %.3g (%s)", gl.other, iv.median, iv) + s.aside(gl, g)
+	shown := fmt.Sprintf("%s ÷ %s = %.3g (%s)", subj, gl.other, iv.median, iv) + s.aside(gl, g)
 	return iv.verdict(gl.limit, gl.atLeast), shown
 }
 

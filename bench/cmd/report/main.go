@@ -1,7 +1,9 @@
 // Command report runs the gomcp benchmarks side by side with the official
 // Go SDK and mark3labs/mcp-go and writes BENCHMARKS.md.
 //
-// It compiles the bench package's test binary once, then runs every
+// It compiles the test binary of each package the benchmark groups live in
+// (the bench package, and others named relative to the repository root)
+// once, then runs every
 // benchmark pass by pass, one process per SDK and benchmark, rotating the
 // order of the SDKs between passes; it takes the median of each figure over
 // the passes and the median of each ratio taken within one pass, checks the
@@ -26,6 +28,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -68,16 +71,13 @@ func run(ctx context.Context, passes int, outPath, svgPath, filter string, quick
 	if err != nil {
 		return err
 	}
-	pkgDir, err := goOutput(ctx, "list", "-f", "{{.Dir}}", "github.com/gomcp/sdk/bench")
+	root, err := goOutput(ctx, "list", "-m", "-f", "{{.Dir}}", "github.com/gomcp/sdk")
 	if err != nil {
 		return err
 	}
+	pkgDir := filepath.Join(root, benchDir)
 	if outPath == "" {
-		root, err := goOutput(ctx, "list", "-m", "-f", "{{.Dir}}", "github.com/gomcp/sdk")
-		if err != nil {
-			return err
-		}
-		outPath = root + "/BENCHMARKS.md"
+		outPath = filepath.Join(root, "BENCHMARKS.md")
 	}
 	env := environment{
 		command:    commandLine(),
@@ -94,12 +94,12 @@ func run(ctx context.Context, passes int, outPath, svgPath, filter string, quick
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	bin, err := buildBinary(ctx, pkgDir, tmp)
+	bins, err := buildBinaries(ctx, root, tmp, groups)
 	if err != nil {
 		return err
 	}
 	s := newStore()
-	r := &runner{bin: bin, groups: groups, passes: passes, repeats: b.repeats, deadline: start.Add(maxTime), log: os.Stderr}
+	r := &runner{bins: bins, groups: groups, passes: passes, repeats: b.repeats, deadline: start.Add(maxTime), log: os.Stderr}
 	complete, err := r.run(ctx, s)
 	if err != nil {
 		return err

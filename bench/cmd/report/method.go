@@ -112,4 +112,18 @@ which negotiates 2026-07-28 (server/discover, stateless requests) with all three
   all the child processes per call, redis-cpu-ns/call the redis-server's (INFO cpu). The fan-out
   figure times a tool list change made on one of three instances (child processes with Go's default
   GOMAXPROCS) until each of 1,000 streams spread over them has it.
+- **Events, webhooks and the pkgdocs team server**: these benchmarks live in the packages they
+  measure, each built as its own test binary (a benchmark or package not in the checkout is listed
+  as pending). **WebhookDelivery** (ext/events/webhook): signed deliveries of one event each to the
+  package's Receiver over local TLS, connections reused, one at a time; events/s. **EventsPoll**
+  (ext/events): an empty events/poll (nothing after the cursor) and a tools/call of a tool that does
+  nothing, on one in-memory 2026-07-28 session; the goal divides the poll's time by the call's in
+  the same pass. **EventsPushFanout**: one occurrence emitted to 1,000 push streams (one in-memory
+  session each); p99-ms is the 99th percentile of the per-stream latencies over all occurrences.
+  **TeamServer** (pkgdocs/cmd/pkgdocs): tools/call from 64 clients, each with its own access token,
+  through the whole team server (access log, OAuth with the token cache, the MCP handler): pkgdocs
+  answering a warm describe, and the greeter's tools/call through the same stack, divided pass by
+  pass. **AnswerFromRedis** (pkgdocs/internal/service): per cold question, a new instance that never
+  fetched the package answers from what another put in Redis (miniredis); p50-ms and p99-ms of
+  the answers.
 `

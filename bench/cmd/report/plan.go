@@ -27,8 +27,9 @@ var (
 )
 
 // A group is one comparison: the same benchmark run for several targets
-// (SDKs, schema libraries or the ceiling), each as the last element of the
-// benchmark's name.
+// (SDKs, schema libraries or the ceiling), each as the last element (or
+// elements) of the benchmark's name. A target "" is the benchmark itself,
+// for a benchmark that has no sub-benchmark per target.
 type group struct {
 	section   string   // the heading the group is listed under
 	bench     string   // top-level benchmark function, e.g. BenchmarkCallTool
@@ -36,7 +37,12 @@ type group struct {
 	targets   []string // last name elements, ours first
 	benchtime string   // -test.benchtime of one run
 	metrics   []metric
+	dir       string // the benchmark's package directory, relative to the repository root
 }
+
+// benchDir is the package directory of the bench package, where most
+// groups' benchmarks live.
+const benchDir = "bench"
 
 // path is the group's name elements: bench, then sub's elements.
 func (g group) path() []string {
@@ -51,12 +57,21 @@ func (g group) name() string {
 	return strings.TrimPrefix(strings.Join(g.path(), "/"), "Benchmark")
 }
 
+// elems is the name elements of one target: the group's path, then the
+// target's own elements (none for the target "").
+func (g group) elems(target string) []string {
+	if target == "" {
+		return g.path()
+	}
+	return append(g.path(), strings.Split(target, "/")...)
+}
+
 // full is the full benchmark name of one target.
-func (g group) full(target string) string { return strings.Join(append(g.path(), target), "/") }
+func (g group) full(target string) string { return strings.Join(g.elems(target), "/") }
 
 // pattern is the -test.bench pattern that runs just one target.
 func (g group) pattern(target string) string {
-	parts := append(g.path(), target)
+	parts := g.elems(target)
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
@@ -88,25 +103,25 @@ func plan(b budget) []group {
 		for _, era := range bench.Eras {
 			for _, mode := range []string{"seq", "par"} {
 				gs = append(gs, group{"In-process tools/call", "BenchmarkCallTool",
-					tr + "/" + era.String() + "/" + mode, sdks, b.micro, timeMetrics})
+					tr + "/" + era.String() + "/" + mode, sdks, b.micro, timeMetrics, benchDir})
 			}
 		}
 	}
 	libs := []string{"ours", "google", "santhosh"}
 	gs = append(gs,
-		group{"JSON Schema", "BenchmarkSchemaValidate", "value", libs, b.micro, timeMetrics},
-		group{"JSON Schema", "BenchmarkSchemaValidate", "json", libs, b.micro, timeMetrics})
-	gs = append(gs, group{"JSON Schema", "BenchmarkSchemaCompile", "", libs, b.micro, timeMetrics})
+		group{"JSON Schema", "BenchmarkSchemaValidate", "value", libs, b.micro, timeMetrics, benchDir},
+		group{"JSON Schema", "BenchmarkSchemaValidate", "json", libs, b.micro, timeMetrics, benchDir})
+	gs = append(gs, group{"JSON Schema", "BenchmarkSchemaCompile", "", libs, b.micro, timeMetrics, benchDir})
 	for _, sub := range []string{"memory", "http/legacy", "http/modern"} {
-		gs = append(gs, group{"Idle sessions (1,000 sessions)", "BenchmarkIdleSessions", sub, sdks, "1x", idleMetrics})
+		gs = append(gs, group{"Idle sessions (1,000 sessions)", "BenchmarkIdleSessions", sub, sdks, "1x", idleMetrics, benchDir})
 	}
 	for _, tr := range []string{"memory", "http"} {
 		for _, era := range bench.Eras {
-			gs = append(gs, group{"Session setup", "BenchmarkSetup", tr + "/" + era.String(), sdks, b.setup, timeMetrics})
+			gs = append(gs, group{"Session setup", "BenchmarkSetup", tr + "/" + era.String(), sdks, b.setup, timeMetrics, benchDir})
 		}
 	}
 	gs = append(gs, group{"Client start (2026-07-28, streamable HTTP, warm connection)", "BenchmarkStartLatency",
-		bench.Modern.String(), sdks, b.start, startMetrics})
+		bench.Modern.String(), sdks, b.start, startMetrics, benchDir})
 	calls := fmt.Sprintf("%dx", b.calls)
 	withCeiling := append(append([]string(nil), sdks...), ceiling)
 	for _, kind := range []string{"sdk", "raw"} {
@@ -123,21 +138,22 @@ func plan(b budget) []group {
 					benchtime = b.load
 				}
 				gs = append(gs, group{"Streamable HTTP load", "BenchmarkHTTPLoad",
-					fmt.Sprintf("%s/%s/c%d", kind, era, c), targets, benchtime, loadMetrics})
+					fmt.Sprintf("%s/%s/c%d", kind, era, c), targets, benchtime, loadMetrics, benchDir})
 			}
 		}
 	}
 	for _, era := range bench.Eras {
 		gs = append(gs, group{"OpenTelemetry overhead (streamable HTTP, 64 clients; ours = server and client instrumented, SDK tracer with a batching exporter; sdkdirect = the same spans and measurements made by calling the SDK directly; sampled10 = ours sampling one new trace in ten)",
-			"BenchmarkOTelHTTPLoad", era.String() + "/c64", []string{ours, "uninstrumented", "sdkdirect", "sampled10"}, b.load, loadCPUMetrics})
+			"BenchmarkOTelHTTPLoad", era.String() + "/c64", []string{ours, "uninstrumented", "sdkdirect", "sampled10"}, b.load, loadCPUMetrics, benchDir})
 	}
 	for _, era := range bench.Eras {
 		for _, c := range []int{8, 64} {
 			gs = append(gs, group{"Server CPU per call (streamable HTTP, server in a child process, raw load generator)",
-				"BenchmarkServerCPU", fmt.Sprintf("%s/c%d", era, c), withCeiling, b.cpu, cpuMetrics})
+				"BenchmarkServerCPU", fmt.Sprintf("%s/c%d", era, c), withCeiling, b.cpu, cpuMetrics, benchDir})
 		}
 	}
 	gs = append(gs, authGroups(b)...)
 	gs = append(gs, scaleOutGroups(b)...)
-	return append(gs, secondFrontPlan(b)...)
+	gs = append(gs, secondFrontPlan(b)...)
+	return append(gs, eventsTeamGroups(b)...)
 }

@@ -21,7 +21,7 @@ func scaleOutGroups(b budget) []group {
 			"redis1 = 1 instance on the redis-server, memory1 = 1 instance with the in-memory event store, " +
 			"single = 1 instance without shared state or event store, " +
 			"plain3 = 3 instances in 3 processes sharing only the requestState key (2026-07-28 only); CPU of all the child processes)",
-			"BenchmarkScaleOut", era.String() + "/c8", targets, b.cpu, scaleOutMetrics})
+			"BenchmarkScaleOut", era.String() + "/c8", targets, b.cpu, scaleOutMetrics, benchDir})
 	}
 	changes := "10x" // one op is one change delivered to every stream
 	if b == quickBudget {
@@ -31,7 +31,7 @@ func scaleOutGroups(b budget) []group {
 		gs = append(gs, group{"Scale-out fan-out (a tool list change made on one of 3 instances on one redis-server, " +
 			"to 1,000 streams opened through a round-robin proxy: subscriptions/listen in 2026-07-28, GET streams before; " +
 			"instances in child processes)",
-			"BenchmarkScaleOutFanOut", era.String() + "/n1000", []string{ours}, changes, scaleOutFanOutMetrics})
+			"BenchmarkScaleOutFanOut", era.String() + "/n1000", []string{ours}, changes, scaleOutFanOutMetrics, benchDir})
 	}
 	return gs
 }

@@ -43,7 +43,7 @@ func secondFrontPlan(b budget) []group {
 		for _, era := range bench.Eras {
 			for _, n := range []int{1000, 10000} {
 				gs = append(gs, group{"Notification fan-out (streamable HTTP, server in a child process)", "BenchmarkFanout",
-					fmt.Sprintf("%s/%s/n%d", kind, era, n), targets, "1x", fanoutMetrics})
+					fmt.Sprintf("%s/%s/n%d", kind, era, n), targets, "1x", fanoutMetrics, benchDir})
 			}
 		}
 	}
@@ -55,18 +55,18 @@ func secondFrontPlan(b budget) []group {
 			}
 			for _, era := range bench.Eras {
 				gs = append(gs, group{"Large payloads", "BenchmarkPayload",
-					pc + "/" + tr + "/" + era.String(), sdks, b.payload, metrics})
+					pc + "/" + tr + "/" + era.String(), sdks, b.payload, metrics, benchDir})
 			}
 		}
 	}
 	for _, era := range bench.Eras {
 		for _, c := range []int{1, 8} {
 			gs = append(gs, group{"stdio (two os.Pipe, client and server in one process)", "BenchmarkStdio",
-				fmt.Sprintf("%s/c%d", era, c), sdks, fmt.Sprintf("%dx", b.calls), stdioMetrics})
+				fmt.Sprintf("%s/c%d", era, c), sdks, fmt.Sprintf("%dx", b.calls), stdioMetrics, benchDir})
 		}
 	}
 	gs = append(gs, group{"Cold start of a stdio greeter (exec to the tools/list answer)", "BenchmarkColdStart",
-		"", sdks, b.start, coldStartMetrics})
+		"", sdks, b.start, coldStartMetrics, benchDir})
 	return gs
 }
 

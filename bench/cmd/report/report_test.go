@@ -298,11 +298,14 @@ func TestPlan(t *testing.T) {
 			t.Errorf("group %s twice", g.name())
 		}
 		seen[g.name()] = true
-		if g.targets[0] != ours {
-			t.Errorf("group %s: first target %q, want ours", g.name(), g.targets[0])
+		if want := groupSubject(g.name()); g.targets[0] != want {
+			t.Errorf("group %s: first target %q, want %q", g.name(), g.targets[0], want)
+		}
+		if g.dir == "" {
+			t.Errorf("group %s names no package directory", g.name())
 		}
 	}
-	for _, gl := range goals {
+	for _, gl := range append(slices.Clone(goals), eventsTeamGoals...) {
 		if !seen[gl.group] {
 			t.Errorf("goal %q checks group %s, which the plan lacks", gl.text, gl.group)
 		}

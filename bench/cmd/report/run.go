@@ -7,29 +7,16 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 )
-
-// buildBinary compiles the benchmark package in pkgDir into dir and
-// returns the binary's path.
-func buildBinary(ctx context.Context, pkgDir, dir string) (string, error) {
-	bin := filepath.Join(dir, "bench.test")
-	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-o", bin, ".")
-	cmd.Dir = pkgDir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go test -c: %w\n%s", err, out)
-	}
-	return bin, nil
-}
 
 // A runner runs the plan pass by pass, one process per target of a group,
 // rotating the order of the targets from pass to pass (and from one
 // repetition of a repeated group to the next) so that no SDK always runs
 // first or last.
 type runner struct {
-	bin      string
+	bins     map[string]*binary // by package directory, as group.dir
 	groups   []group
 	passes   int
 	repeats  int       // runs per pass of the repeated groups
@@ -45,6 +32,10 @@ func (r *runner) run(ctx context.Context, s *store) (complete bool, err error) {
 			reps := 1
 			if repeated[g.name()] {
 				reps = max(r.repeats, 1)
+			}
+			if reason := r.bins[g.dir].pendingReason(g); reason != "" {
+				s.addSample(sample{pass: pass}, pendingOutput(g, reason))
+				continue
 			}
 			for rep := range reps {
 				for _, t := range rotate(g.targets, pass+gi+rep) {
@@ -70,12 +61,13 @@ func (r *runner) run(ctx context.Context, s *store) (complete bool, err error) {
 // runOne runs one target of a group and parses what it printed. A run that
 // crashed without a result, skip or failure line is recorded as a failure.
 func (r *runner) runOne(ctx context.Context, g group, target string) (output, error) {
-	args := []string{
+	args := append([]string{
 		"-test.run=^$", "-test.bench=" + g.pattern(target), "-test.benchtime=" + g.benchtime,
 		"-test.benchmem", "-test.v", "-test.count=1", "-test.timeout=5m",
-		"-bench.maxstreams=10000",
-	}
-	cmd := exec.CommandContext(ctx, r.bin, args...)
+	}, binaryArgs(g.dir)...)
+	bin := r.bins[g.dir]
+	cmd := exec.CommandContext(ctx, bin.path, args...)
+	cmd.Dir = bin.dir
 	var buf bytes.Buffer
 	cmd.Stdout = &buf
 	cmd.Stderr = &buf
@@ -94,6 +86,15 @@ func (r *runner) runOne(ctx context.Context, g group, target string) (output, er
 		out.fails = append(out.fails, skip{g.full(target), "no result: " + lastLines(buf.String(), 5)})
 	}
 	return out, nil
+}
+
+// pendingOutput records every target of g as pending, for reason.
+func pendingOutput(g group, reason string) output {
+	var out output
+	for _, t := range g.targets {
+		out.skips = append(out.skips, skip{g.full(t), reason})
+	}
+	return out
 }
 
 // rotate returns list rotated left by k.
