@@ -47,27 +47,42 @@ func (e *EventBus) Subscribe(ctx context.Context, fn func(*mcp.BusEvent)) (func(
 
 // A SessionRouter is an mcp.SessionRouter on one Redis pub/sub channel
 // per session (KeyPrefix + "route:" + session id). Delivery is at most
-// once.
+// once. It counts the subscriptions a message reached
+// (mcp.CountingSessionRouter) from the number of subscribers Redis
+// reports: each subscription of this Backend, and one for each other
+// Backend subscribed to the session (a Backend shared by several handlers
+// counts once there).
 type SessionRouter struct{ b *Backend }
 
 // SessionRouter returns the backend's session router.
 func (b *Backend) SessionRouter() *SessionRouter { return &SessionRouter{b} }
 
-var _ mcp.SessionRouter = (*SessionRouter)(nil)
+var (
+	_ mcp.SessionRouter         = (*SessionRouter)(nil)
+	_ mcp.CountingSessionRouter = (*SessionRouter)(nil)
+)
 
 // Publish sends m to the instances serving the session.
 func (r *SessionRouter) Publish(ctx context.Context, sessionID string, m *mcp.SessionMessage) error {
+	_, err := r.PublishCount(ctx, sessionID, m)
+	return err
+}
+
+// PublishCount sends m to the instances serving the session and reports
+// how many subscriptions it reached.
+func (r *SessionRouter) PublishCount(ctx context.Context, sessionID string, m *mcp.SessionMessage) (int, error) {
 	if !validID(sessionID) {
-		return errBadID
+		return 0, errBadID
 	}
 	data, err := strictjson.Marshal(m)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if err := r.b.hub.publish(ctx, r.b.key("route", sessionID), data); err != nil {
-		return fmt.Errorf("mcp/redis: routing a session message: %w", err)
+	n, err := r.b.hub.publishCount(ctx, r.b.key("route", sessionID), data)
+	if err != nil {
+		return 0, fmt.Errorf("mcp/redis: routing a session message: %w", err)
 	}
-	return nil
+	return n, nil
 }
 
 // Subscribe calls fn for each message published for the session from now

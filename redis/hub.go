@@ -137,6 +137,32 @@ func (h *hub) publish(ctx context.Context, channel string, payload []byte) error
 	return h.client.Publish(ctx, channel, payload).Err()
 }
 
+// publishCount sends payload on channel and reports how many
+// subscriptions it reached: those of this hub one by one, and one for each
+// other connection subscribed to the channel (another process's hub,
+// which may stand for several subscriptions there).
+func (h *hub) publishCount(ctx context.Context, channel string, payload []byte) (int, error) {
+	n, err := h.client.Publish(ctx, channel, payload).Result()
+	if err != nil {
+		return 0, err
+	}
+	h.mu.Lock()
+	local := len(h.subs[channel])
+	confirmed := false
+	if c := h.confirmed[channel]; c != nil {
+		select {
+		case <-c:
+			confirmed = true
+		default:
+		}
+	}
+	h.mu.Unlock()
+	if confirmed && n > 0 { // Redis counted this hub's connection once
+		n--
+	}
+	return int(n) + local, nil
+}
+
 func (h *hub) close() error {
 	h.mu.Lock()
 	if h.closed {

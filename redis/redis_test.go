@@ -67,6 +67,55 @@ func TestSessionRouter(t *testing.T) {
 	})
 }
 
+// TestSessionRouterCountAcrossBackends: a message published for a
+// session counts each subscription of the publishing backend, and each
+// other backend subscribed once, as Redis reports its connection.
+func TestSessionRouterCountAcrossBackends(t *testing.T) {
+	addr, _ := server(t)
+	ctx := t.Context()
+	bs := []*redis.Backend{newBackend(t, addr), newBackend(t, addr), newBackend(t, addr)}
+	got := make(chan string, 16)
+	subscribe := func(b *redis.Backend, name string) {
+		t.Helper()
+		unsub, err := b.SessionRouter().Subscribe(ctx, "S", func(m *mcp.SessionMessage) { got <- name })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(unsub)
+	}
+	subscribe(bs[0], "0a")
+	subscribe(bs[0], "0b")
+	subscribe(bs[1], "1")
+	subscribe(bs[2], "2")
+	for _, tt := range []struct {
+		from int
+		want int
+	}{
+		{0, 4}, // its own two, and backends 1 and 2
+		{1, 3}, // its own, and backends 0 and 2 once each
+	} {
+		n, err := bs[tt.from].SessionRouter().PublishCount(ctx, "S", &mcp.SessionMessage{Kind: mcp.RouteState, Data: []byte(`"n"`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != tt.want {
+			t.Errorf("PublishCount from backend %d = %d, want %d", tt.from, n, tt.want)
+		}
+		seen := map[string]bool{}
+		for range 4 {
+			select {
+			case name := <-got:
+				seen[name] = true
+			case <-time.After(5 * time.Second):
+				t.Fatalf("delivered to %v only", seen)
+			}
+		}
+		if len(seen) != 4 {
+			t.Errorf("delivered to %v, want all four subscriptions", seen)
+		}
+	}
+}
+
 func TestSessionStore(t *testing.T) {
 	clock := &miniClock{}
 	storetest.TestSessionStore(t, func(t *testing.T) mcp.SessionStore {
