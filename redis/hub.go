@@ -19,11 +19,14 @@ const opTimeout = 5 * time.Second
 
 // A hub multiplexes the backend's channel subscriptions over one pub/sub
 // connection, which go-redis re-establishes (resubscribing) after Redis
-// restarts.
+// restarts. A sharded hub uses sharded pub/sub (SSUBSCRIBE, SPUBLISH),
+// whose channels must all hash to one slot of a Redis Cluster: its
+// connection is to the node serving that slot.
 type hub struct {
 	client   goredis.UniversalClient
 	logger   *slog.Logger
 	maxBytes int
+	sharded  bool
 
 	mu        sync.Mutex
 	ps        *goredis.PubSub
@@ -58,11 +61,14 @@ func (h *hub) subscribe(ctx context.Context, channel string, fn func([]byte)) (f
 	h.subs[channel][id] = q
 	conf := h.confirmed[channel]
 	var err error
-	if h.ps == nil {
-		h.ps = h.client.Subscribe(ctx, channel)
+	switch {
+	case h.ps == nil:
+		h.ps = h.open(ctx, channel)
 		h.done = make(chan struct{})
 		go h.read(h.ps, h.done)
-	} else if first {
+	case first && h.sharded:
+		err = h.ps.SSubscribe(ctx, channel)
+	case first:
 		err = h.ps.Subscribe(ctx, channel)
 	}
 	h.mu.Unlock()
@@ -97,8 +103,46 @@ func (h *hub) unsubscribe(channel string, id int, q *queue) {
 	if last && ps != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 		defer cancel()
-		_ = ps.Unsubscribe(ctx, channel) // fails only if Redis is gone, which ends the subscription anyway
+		// Fails only if Redis is gone, which ends the subscription anyway.
+		if h.sharded {
+			_ = ps.SUnsubscribe(ctx, channel)
+		} else {
+			_ = ps.Unsubscribe(ctx, channel)
+		}
 	}
+}
+
+// open returns a new pub/sub connection subscribed to channels.
+func (h *hub) open(ctx context.Context, channels ...string) *goredis.PubSub {
+	if h.sharded {
+		return h.client.SSubscribe(ctx, channels...)
+	}
+	return h.client.Subscribe(ctx, channels...)
+}
+
+// renew replaces a sharded hub's connection by one to the node that
+// serves its slot now: Redis ends the sharded subscriptions of a slot
+// that moved to another node (resharding, or a replica promoted), and
+// go-redis would otherwise stay connected to the old node.
+func (h *hub) renew() {
+	h.mu.Lock()
+	if h.closed || h.ps == nil {
+		h.mu.Unlock()
+		return
+	}
+	channels := make([]string, 0, len(h.subs))
+	for c := range h.subs {
+		channels = append(channels, c)
+	}
+	old, oldDone := h.ps, h.done
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	h.ps = h.open(ctx, channels...)
+	h.done = make(chan struct{})
+	go h.read(h.ps, h.done)
+	h.mu.Unlock()
+	_ = old.Close()
+	<-oldDone
 }
 
 // read delivers the messages of ps until it is closed.
@@ -107,7 +151,16 @@ func (h *hub) read(ps *goredis.PubSub, done chan struct{}) {
 	for m := range ps.ChannelWithSubscriptions() {
 		switch m := m.(type) {
 		case *goredis.Subscription:
-			if m.Kind == "subscribe" {
+			if m.Kind == "sunsubscribe" {
+				h.mu.Lock()
+				wanted := h.subs[m.Channel] != nil && h.ps == ps
+				h.mu.Unlock()
+				if wanted { // not asked for: the slot moved
+					h.logger.Warn("mcp/redis: Redis ended a sharded subscription (the slot moved); subscribing again", "channel", m.Channel)
+					go h.renew()
+				}
+			}
+			if m.Kind == "subscribe" || m.Kind == "ssubscribe" {
 				h.mu.Lock()
 				if c := h.confirmed[m.Channel]; c != nil {
 					select {
@@ -134,7 +187,19 @@ func (h *hub) read(ps *goredis.PubSub, done chan struct{}) {
 
 // publish sends payload on channel.
 func (h *hub) publish(ctx context.Context, channel string, payload []byte) error {
-	return h.client.Publish(ctx, channel, payload).Err()
+	_, err := h.send(ctx, channel, payload)
+	return err
+}
+
+// send publishes payload on channel and returns the number of
+// subscribers Redis reports: with plain pub/sub on a Redis Cluster, those
+// connected to the node it was sent to only; with sharded pub/sub, every
+// subscriber of the channel (connected to the slot's primary).
+func (h *hub) send(ctx context.Context, channel string, payload []byte) (int64, error) {
+	if h.sharded {
+		return h.client.SPublish(ctx, channel, payload).Result()
+	}
+	return h.client.Publish(ctx, channel, payload).Result()
 }
 
 // publishCount sends payload on channel and reports how many
@@ -142,7 +207,7 @@ func (h *hub) publish(ctx context.Context, channel string, payload []byte) error
 // other connection subscribed to the channel (another process's hub,
 // which may stand for several subscriptions there).
 func (h *hub) publishCount(ctx context.Context, channel string, payload []byte) (int, error) {
-	n, err := h.client.Publish(ctx, channel, payload).Result()
+	n, err := h.send(ctx, channel, payload)
 	if err != nil {
 		return 0, err
 	}

@@ -7,17 +7,17 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/gomcp/sdk/mcp"
 	"github.com/gomcp/sdk/mcp/storetest"
 	"github.com/gomcp/sdk/redis"
 )
 
-// newBackend returns a backend on a fresh client of addr, closed with t.
+// newBackend returns a backend on a fresh client of addr (newClient),
+// closed with t.
 func newBackend(t testing.TB, addr string) *redis.Backend {
 	t.Helper()
-	client := goredis.NewClient(&goredis.Options{Addr: addr, MaxRetries: -1, DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second})
+	client := newClient(t, addr)
 	b := redis.New(client, &redis.Options{KeyPrefix: "test:"})
 	t.Cleanup(func() {
 		_ = b.Close()
@@ -26,16 +26,14 @@ func newBackend(t testing.TB, addr string) *redis.Backend {
 	return b
 }
 
-// server returns the Redis of the tests: the one named by
-// GOMCP_REDIS_ADDR (host:port, flushed first) if set, else a miniredis.
+// server returns the Redis of the tests: the one redisAddr names
+// (flushed first) if any, else a miniredis.
 func server(t *testing.T) (addr string, m *miniredis.Miniredis) {
 	t.Helper()
 	if addr := redisAddr(); addr != "" {
-		c := goredis.NewClient(&goredis.Options{Addr: addr})
+		c := newClient(t, addr)
 		defer c.Close()
-		if err := c.FlushDB(t.Context()).Err(); err != nil {
-			t.Fatalf("flushing %s: %v", addr, err)
-		}
+		flush(t, c)
 		return addr, nil
 	}
 	m = miniredis.RunT(t)
