@@ -95,7 +95,7 @@ conformance() {
   local name="$1" runs="$2"
   shift 2
   [ -z "${SKIP_CONFORMANCE:-}" ] || return 0
-  echo "== conformance ($runs) through a round-robin proxy in front of 3 instances on $name"
+  echo "== conformance ($runs) through a round-robin proxy in front of 3 instances on ${name:-one Redis}"
   local cache="${CONFORMANCE_CACHE:-$REPO/.cache/conformance}" key
   mkdir -p "$cache/bin"
   go build -o "$cache/bin/scaleout" ./conformance/scaleout
