@@ -34,6 +34,7 @@ type hub struct {
 	next      int
 	subs      map[string]map[int]*queue // by channel
 	confirmed map[string]chan struct{}  // closed once Redis confirmed the channel
+	renewing  bool                      // a sharded hub is making its subscriptions again (renew)
 	done      chan struct{}             // closed when the reader ends
 }
 
@@ -124,8 +125,14 @@ func (h *hub) open(ctx context.Context, channels ...string) *goredis.PubSub {
 // serves its slot now: Redis ends the sharded subscriptions of a slot
 // that moved to another node (resharding, or a replica promoted), and
 // go-redis would otherwise stay connected to the old node.
-func (h *hub) renew() {
+func (h *hub) renew(channel string) {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	if cc, ok := h.client.(*goredis.ClusterClient); ok {
+		awaitSlotOwner(ctx, cc, channel) // every channel of the hub is in its slot
+	}
 	h.mu.Lock()
+	h.renewing = false
 	if h.closed || h.ps == nil {
 		h.mu.Unlock()
 		return
@@ -135,14 +142,44 @@ func (h *hub) renew() {
 		channels = append(channels, c)
 	}
 	old, oldDone := h.ps, h.done
-	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
-	defer cancel()
 	h.ps = h.open(ctx, channels...)
 	h.done = make(chan struct{})
 	go h.read(h.ps, h.done)
 	h.mu.Unlock()
 	_ = old.Close()
 	<-oldDone
+}
+
+// awaitSlotOwner waits, until ctx ends, until cc routes key to the
+// primary the cluster says serves its slot: go-redis reloads its view of
+// the cluster in the background, and a sharded subscription made on a
+// stale view goes to the slot's former node, which refuses it.
+func awaitSlotOwner(ctx context.Context, cc *goredis.ClusterClient, key string) {
+	slot, err := cc.ClusterKeySlot(ctx, key).Result()
+	if err != nil {
+		return
+	}
+	for {
+		cc.ReloadState(ctx)
+		owner := ""
+		if ranges, err := cc.ClusterSlots(ctx).Result(); err == nil {
+			for _, r := range ranges {
+				if int64(r.Start) <= slot && slot <= int64(r.End) && len(r.Nodes) > 0 {
+					owner = r.Nodes[0].Addr
+				}
+			}
+		}
+		if m, err := cc.MasterForKey(ctx, key); err == nil && owner != "" && m.Options().Addr == owner {
+			return
+		}
+		t := time.NewTimer(50 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // read delivers the messages of ps until it is closed.
@@ -153,11 +190,14 @@ func (h *hub) read(ps *goredis.PubSub, done chan struct{}) {
 		case *goredis.Subscription:
 			if m.Kind == "sunsubscribe" {
 				h.mu.Lock()
-				wanted := h.subs[m.Channel] != nil && h.ps == ps
+				wanted := h.subs[m.Channel] != nil && h.ps == ps && !h.renewing
+				if wanted {
+					h.renewing = true
+				}
 				h.mu.Unlock()
 				if wanted { // not asked for: the slot moved
 					h.logger.Warn("mcp/redis: Redis ended a sharded subscription (the slot moved); subscribing again", "channel", m.Channel)
-					go h.renew()
+					go h.renew(m.Channel)
 				}
 			}
 			if m.Kind == "subscribe" || m.Kind == "ssubscribe" {
