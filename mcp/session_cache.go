@@ -12,19 +12,21 @@ import (
 // the session's routed messages: an instance that changes the state
 // (logging/setLevel, resources/subscribe, ...) announces it with
 // RouteState, and a DELETE with RouteClose, and waits (up to settleWait)
-// until the SessionRouter has carried its announcement, so that the
-// client's next request sees the change on every instance. An
-// announcement the router loses (delivery is at most once) delays the
-// change on an instance by sessionRecheck at most.
+// until every instance the announcement reached has acknowledged it
+// (RouteAck; with a CountingSessionRouter, else until it came back to
+// itself), so that the client's next request sees the change on every
+// instance. An announcement the router loses (delivery is at most once)
+// delays the change on an instance by sessionRecheck at most.
 
 // sessionRecheck bounds how long an instance serves a shared session from
 // its own copy before reading the store again (which also restarts the
 // session's TTL there).
 const sessionRecheck = time.Second
 
-// settleWait bounds how long an instance waits for the router to carry an
-// announcement back to itself.
-const settleWait = 100 * time.Millisecond
+// settleWait bounds how long an instance waits for the answers to an
+// announcement: normally they all come within a few milliseconds, and the
+// bound matters only when one is lost or an instance is stalled.
+const settleWait = 500 * time.Millisecond
 
 // recheckAfter is how long the copy of a session is trusted: a quarter of
 // the session timeout if that is shorter than sessionRecheck, so that the
@@ -50,48 +52,65 @@ func (sess *httpSession) markFreshLocked() {
 	sess.shared.fresh = time.Now().Add(sess.h.recheckAfter())
 }
 
-// closeSettleTime is how long a DELETE waits, once the router has carried
-// its RouteClose back to this instance, before it answers: the other
-// instances received the message at the same moment but handle it on
-// their own goroutines, and a client that sends its next request with the
-// deleted session at once must get 404 from whichever instance it reaches.
-// A DELETE is rare, so the wait costs little; it narrows the window to a
-// scheduling delay longer than this on another instance (an instance that
-// misses the message altogether answers from its copy for sessionRecheck
-// at most).
-const closeSettleTime = 20 * time.Millisecond
+// An announcement is a RouteState or RouteClose of this instance waiting
+// for its answers: its own echo, and the other instances'
+// acknowledgements (RouteAck).
+type announcement struct {
+	got   int           // answers so far; sess.shared.mu guards it
+	reply chan struct{} // signalled (buffered) after each answer
+}
 
 // announce tells the other instances serving the session that it changed
-// (RouteState) or ended (RouteClose), and waits until the router has
-// carried the message back to this instance, which it does for the
-// others at the same time. It reports whether the message came back.
+// (RouteState) or ended (RouteClose), and waits, for settleWait at most,
+// until the announcement came back to this instance and, with a
+// CountingSessionRouter, until every other subscription it reached has
+// acknowledged it, that is, until every instance serving the session has
+// acted on it. It reports whether it got every answer it waited for.
 func (sess *httpSession) announce(ctx context.Context, kind string) bool {
-	if sess.h.opts.SessionRouter == nil {
+	r := sess.h.opts.SessionRouter
+	if r == nil {
 		return false
 	}
 	nonce := []byte(`"` + rand.Text() + `"`)
-	echo := make(chan struct{})
+	a := &announcement{reply: make(chan struct{}, 1)}
 	sess.shared.mu.Lock()
 	subscribed := sess.shared.unsub != nil
 	if subscribed {
 		if sess.shared.echoes == nil {
-			sess.shared.echoes = map[string]chan struct{}{}
+			sess.shared.echoes = map[string]*announcement{}
 		}
-		sess.shared.echoes[string(nonce)] = echo
+		sess.shared.echoes[string(nonce)] = a
 	}
 	sess.shared.mu.Unlock()
-	if sess.publishRoute(ctx, &SessionMessage{Kind: kind, Data: nonce}) != nil || !subscribed {
-		sess.dropEcho(string(nonce))
+	defer sess.dropEcho(string(nonce))
+	m := &SessionMessage{Kind: kind, Data: nonce}
+	want := 1 // the echo
+	if cr, ok := r.(CountingSessionRouter); ok {
+		n, err := sess.publishCounted(ctx, cr, m)
+		if err != nil {
+			return false
+		}
+		want = n
+	} else if sess.publishRoute(ctx, m) != nil {
+		return false
+	}
+	if !subscribed {
 		return false
 	}
 	t := time.NewTimer(settleWait)
 	defer t.Stop()
-	select {
-	case <-echo:
-		return true
-	case <-t.C:
-		sess.dropEcho(string(nonce))
-		return false
+	for {
+		sess.shared.mu.Lock()
+		got := a.got
+		sess.shared.mu.Unlock()
+		if got >= want {
+			return true
+		}
+		select {
+		case <-a.reply:
+		case <-t.C:
+			return false
+		}
 	}
 }
 
@@ -103,15 +122,23 @@ func (sess *httpSession) dropEcho(nonce string) {
 
 // onEcho handles one of the instance's own announcements coming back.
 func (sess *httpSession) onEcho(m *SessionMessage) {
-	if m.Kind != RouteState && m.Kind != RouteClose {
-		return
+	if m.Kind == RouteState || m.Kind == RouteClose {
+		sess.onAck(m.Data)
 	}
+}
+
+// onAck counts an answer to the announcement with the given nonce, if it
+// is one of this instance's.
+func (sess *httpSession) onAck(nonce []byte) {
 	sess.shared.mu.Lock()
-	if ch := sess.shared.echoes[string(m.Data)]; ch != nil {
-		close(ch)
-		delete(sess.shared.echoes, string(m.Data))
+	defer sess.shared.mu.Unlock()
+	if a := sess.shared.echoes[string(nonce)]; a != nil {
+		a.got++
+		select {
+		case a.reply <- struct{}{}:
+		default:
+		}
 	}
-	sess.shared.mu.Unlock()
 }
 
 // onStateChanged handles another instance's RouteState: the next request

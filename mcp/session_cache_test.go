@@ -2,20 +2,160 @@ package mcp
 
 import (
 	"context"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
 // lossyRouter is a SessionRouter that loses every announcement of a
-// change (RouteState) or an end (RouteClose).
+// change (RouteState) or an end (RouteClose) before any subscription
+// gets it.
 type lossyRouter struct{ *MemorySessionRouter }
 
 func (r lossyRouter) Publish(ctx context.Context, id string, m *SessionMessage) error {
+	_, err := r.PublishCount(ctx, id, m)
+	return err
+}
+
+func (r lossyRouter) PublishCount(ctx context.Context, id string, m *SessionMessage) (int, error) {
 	if m.Kind == RouteState || m.Kind == RouteClose {
-		return nil
+		return 0, nil
 	}
-	return r.MemorySessionRouter.Publish(ctx, id, m)
+	return r.MemorySessionRouter.PublishCount(ctx, id, m)
+}
+
+// heldRouter is a SessionRouter whose subscriptions call hold with each
+// message before they handle it.
+type heldRouter struct {
+	*MemorySessionRouter
+	hold func(m *SessionMessage)
+}
+
+func (r *heldRouter) Subscribe(ctx context.Context, id string, fn func(*SessionMessage)) (func(), error) {
+	return r.MemorySessionRouter.Subscribe(ctx, id, func(m *SessionMessage) {
+		r.hold(m)
+		fn(m)
+	})
+}
+
+// serveRecorded serves one request of a legacy session with h, without a
+// network.
+func serveRecorded(h http.Handler, method, sid, body string) *httptest.ResponseRecorder {
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, "http://127.0.0.1/mcp", rd)
+	req.Host = "127.0.0.1"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set(headerSessionID, sid)
+		req.Header.Set(headerProtocolVersion, Version20251125)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w
+}
+
+// TestAnnouncementAnsweredAfterEveryInstance: a DELETE of a shared
+// session, or a change of its state, on instance A is answered only once
+// instance B, which serves the session from its own copy, has dropped the
+// session or marked its copy stale. B's delivery of the announcement is
+// held; once every goroutine is blocked (synctest.Wait), A must not have
+// answered; released, B acts, and A answers.
+func TestAnnouncementAnsweredAfterEveryInstance(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		kind   string
+		method string
+		body   string
+		want   int
+		// after checks B once A has answered.
+		after func(t *testing.T, hB *StreamableHTTPHandler, sid string)
+	}{
+		{"Delete", RouteClose, http.MethodDelete, "", http.StatusNoContent, func(t *testing.T, hB *StreamableHTTPHandler, sid string) {
+			if w := serveRecorded(hB, http.MethodPost, sid, `{"jsonrpc":"2.0","id":5,"method":"ping"}`); w.Code != http.StatusNotFound {
+				t.Errorf("ping on B right after the DELETE on A answered: %d, want 404", w.Code)
+			}
+		}},
+		{"SetLevel", RouteState, http.MethodPost, `{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"error"}}`, http.StatusOK, func(t *testing.T, hB *StreamableHTTPHandler, sid string) {
+			if sess := hB.session(sid); sess == nil || sess.cached() {
+				t.Fatal("B still trusts its copy of the session right after setLevel on A answered")
+			}
+			if w := serveRecorded(hB, http.MethodPost, sid, `{"jsonrpc":"2.0","id":5,"method":"ping"}`); w.Code != http.StatusOK {
+				t.Fatalf("ping on B: %d", w.Code)
+			}
+			sess := hB.session(sid)
+			sess.ss.logging.mu.Lock()
+			defer sess.ss.logging.mu.Unlock()
+			if got := sess.ss.logging.level; got != LoggingLevelError {
+				t.Errorf("B serves the session with level %q, want error", got)
+			}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				shared := NewMemorySessionRouter()
+				release := make(chan struct{})
+				routerB := &heldRouter{MemorySessionRouter: shared, hold: func(m *SessionMessage) {
+					if m.Kind == tt.kind {
+						<-release
+					}
+				}}
+				store := NewMemorySessionStore()
+				srv := NewServer("test", "v1", nil)
+				getServer := func(*http.Request) *Server { return srv }
+				hA := NewStreamableHTTPHandler(getServer, &StreamableHTTPOptions{SessionStore: store, SessionRouter: shared})
+				hB := NewStreamableHTTPHandler(getServer, &StreamableHTTPOptions{SessionStore: store, SessionRouter: routerB})
+				defer hB.Close()
+				defer hA.Close()
+				released := false
+				defer func() { // first, so that nothing stays held when the test fails
+					if !released {
+						close(release)
+					}
+				}()
+				w := serveRecorded(hA, http.MethodPost, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+				sid := w.Header().Get(headerSessionID)
+				if w.Code != http.StatusOK || sid == "" {
+					t.Fatalf("initialize on A: %d %s", w.Code, w.Body)
+				}
+				if w := serveRecorded(hA, http.MethodPost, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); w.Code != http.StatusAccepted {
+					t.Fatalf("initialized on A: %d", w.Code)
+				}
+				if w := serveRecorded(hB, http.MethodPost, sid, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); w.Code != http.StatusOK {
+					t.Fatalf("ping on B: %d", w.Code)
+				}
+				if !hB.session(sid).cached() {
+					t.Fatal("B does not serve the session from its copy")
+				}
+				answered := make(chan int, 1)
+				go func() { answered <- serveRecorded(hA, tt.method, sid, tt.body).Code }()
+				synctest.Wait() // A waits, B holds the announcement
+				// Half the bound of A's wait passes (on the bubble's clock,
+				// at once): an A that answers after a fixed delay
+				// instead of waiting for B has answered by then.
+				time.Sleep(settleWait / 2)
+				synctest.Wait()
+				select {
+				case code := <-answered:
+					t.Fatalf("%s on A answered (%d) while B had not handled its announcement", tt.name, code)
+				default:
+				}
+				close(release)
+				released = true
+				if code := <-answered; code != tt.want {
+					t.Fatalf("%s on A: %d, want %d", tt.name, code, tt.want)
+				}
+				tt.after(t, hB, sid)
+			})
+		})
+	}
 }
 
 // TestSharedSessionCopy: an instance serves a shared session from its own

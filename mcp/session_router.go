@@ -31,6 +31,12 @@ const (
 	// the SessionStore, so that it reads it again before serving the
 	// session.
 	RouteState = "state"
+	// RouteAck acknowledges a RouteState or RouteClose (Data: the nonce
+	// the announcement carried) once the receiving instance has acted on
+	// it: marked its copy of the session stale, or dropped the session.
+	// The announcing instance answers its client after every instance
+	// the announcement reached has acknowledged it (CountingSessionRouter).
+	RouteAck = "ack"
 )
 
 // A SessionMessage is what one instance of a server sends the others about
@@ -65,6 +71,24 @@ type SessionRouter interface {
 	Subscribe(ctx context.Context, sessionID string, fn func(*SessionMessage)) (unsubscribe func(), err error)
 }
 
+// A CountingSessionRouter is a SessionRouter that also tells how many
+// subscriptions a message reached. With one, an instance that announces a
+// change of a shared session (RouteState) or its end (RouteClose) answers
+// the client's request only after every subscription the announcement
+// reached has acknowledged it (RouteAck), or after a bounded wait (500 ms):
+// the client's next request, whichever instance it reaches, then sees the
+// change. With a plain SessionRouter the request is answered once the
+// announcement came back to the announcing instance itself, and another
+// instance may still serve the session's old state for as long as it
+// takes to handle the announcement.
+type CountingSessionRouter interface {
+	SessionRouter
+	// PublishCount is Publish that also reports how many subscriptions of
+	// session id, the sender's own included, m was delivered to: each
+	// of them calls its function with m unless it unsubscribes first.
+	PublishCount(ctx context.Context, sessionID string, m *SessionMessage) (int, error)
+}
+
 // A MemorySessionRouter is a SessionRouter inside one process. Each
 // subscriber gets its messages in order on a goroutine of its own, which
 // runs only while messages wait.
@@ -74,7 +98,10 @@ type MemorySessionRouter struct {
 	subs map[string]map[int]*serialQueue[*SessionMessage]
 }
 
-var _ SessionRouter = (*MemorySessionRouter)(nil)
+var (
+	_ SessionRouter         = (*MemorySessionRouter)(nil)
+	_ CountingSessionRouter = (*MemorySessionRouter)(nil)
+)
 
 // NewMemorySessionRouter returns a router with no subscribers.
 func NewMemorySessionRouter() *MemorySessionRouter {
@@ -82,7 +109,14 @@ func NewMemorySessionRouter() *MemorySessionRouter {
 }
 
 // Publish queues a copy of m for the session's subscribers.
-func (r *MemorySessionRouter) Publish(_ context.Context, sessionID string, m *SessionMessage) error {
+func (r *MemorySessionRouter) Publish(ctx context.Context, sessionID string, m *SessionMessage) error {
+	_, err := r.PublishCount(ctx, sessionID, m)
+	return err
+}
+
+// PublishCount queues a copy of m for the session's subscribers and
+// reports how many there are.
+func (r *MemorySessionRouter) PublishCount(_ context.Context, sessionID string, m *SessionMessage) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, q := range r.subs[sessionID] {
@@ -90,7 +124,7 @@ func (r *MemorySessionRouter) Publish(_ context.Context, sessionID string, m *Se
 		c.Data = slices.Clone(m.Data)
 		q.push(&c)
 	}
-	return nil
+	return len(r.subs[sessionID]), nil
 }
 
 // Subscribe adds fn to the session's subscribers.
@@ -195,6 +229,20 @@ func (sess *httpSession) publishRoute(ctx context.Context, m *SessionMessage) er
 	return nil
 }
 
+// publishCounted is publishRoute on a CountingSessionRouter: it reports
+// how many subscriptions m reached.
+func (sess *httpSession) publishCounted(ctx context.Context, r CountingSessionRouter, m *SessionMessage) (int, error) {
+	m.Origin = sess.h.instanceID()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	n, err := r.PublishCount(ctx, sess.id, m)
+	if err != nil {
+		sess.h.opts.Logger.Warn("mcp: routing a session message failed", "session", sess.id, "kind", m.Kind, "error", err)
+		return 0, err
+	}
+	return n, nil
+}
+
 var errNoRouter = errors.New("mcp: no session router")
 
 // routeRemote sends a message for the client, which no stream of this
@@ -263,7 +311,10 @@ func (sess *httpSession) onRouted(m *SessionMessage) {
 	}
 	switch m.Kind {
 	case RouteState:
-		sess.onStateChanged()
+		sess.onStateChanged() // session_cache.go
+		sess.acknowledge(m)
+	case RouteAck:
+		sess.onAck(m.Data) // session_cache.go
 	case RouteToClient:
 		msg, err := jsonrpc2.Decode(m.Data)
 		if err != nil {
@@ -301,5 +352,15 @@ func (sess *httpSession) onRouted(m *SessionMessage) {
 		}
 	case RouteClose:
 		sess.Close()
+		sess.acknowledge(m)
 	}
+}
+
+// acknowledge tells the instance that announced m (RouteState or
+// RouteClose) that this one has acted on it.
+func (sess *httpSession) acknowledge(m *SessionMessage) {
+	if len(m.Data) == 0 { // an announcement that expects no answer
+		return
+	}
+	_ = sess.publishRoute(context.Background(), &SessionMessage{Kind: RouteAck, Data: m.Data}) // a failure is logged there
 }

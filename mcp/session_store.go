@@ -208,7 +208,7 @@ type sharedSession struct {
 	saved  []byte                   // the state as last saved or loaded by this instance
 	unsub  func()                   // ends the SessionRouter subscription
 	fresh  time.Time                // the copy is trusted until then (session_cache.go)
-	echoes map[string]chan struct{} // announcements awaiting their echo, by nonce
+	echoes map[string]*announcement // announcements awaiting their answers, by nonce (session_cache.go)
 }
 
 // shared reports whether the handler shares sessions with other
@@ -399,9 +399,7 @@ func (sess *httpSession) forgetShared(ctx context.Context) {
 	if err := h.opts.SessionStore.Delete(ctx, sess.id); err != nil {
 		h.opts.Logger.Warn("mcp: deleting a session from the store failed", "session", sess.id, "error", err)
 	}
-	if sess.announce(ctx, RouteClose) {
-		time.Sleep(closeSettleTime) // the others handle it now too
-	}
+	sess.announce(ctx, RouteClose) // session_cache.go: answered once every instance has dropped it
 	if store := h.cfg.store; store != nil {
 		if err := store.SessionClosed(ctx, sess.id); err != nil {
 			h.opts.Logger.Warn("mcp: the event store failed to drop a closed session's events", "session", sess.id, "error", err)

@@ -20,6 +20,9 @@
 //		EventStore:    b.EventStore(),
 //	})
 //
+// The client may be a Redis Cluster's (*goredis.ClusterClient: every
+// multi-key command stays in one hash slot, and pub/sub is sharded) or a Sentinel-managed Redis's (goredis.NewFailoverClient).
+//
 // Pub/sub delivery is at most once, as the protocol allows for what it
 // carries: list changes and resource updates are hints (clients re-fetch
 // lists), task status is also in the task store, and a lost routed
@@ -79,6 +82,7 @@ type Backend struct {
 	client  goredis.UniversalClient
 	opts    Options
 	hub     *hub
+	routes  []*hub        // on a Redis Cluster: the router's sharded hubs, one per route shard (bus.go)
 	events  *eventQueue   // events waiting to be written (event_queue.go)
 	waiters chan struct{} // a token per wait for events in progress
 }
@@ -110,6 +114,16 @@ func New(client goredis.UniversalClient, opts *Options) *Backend {
 		o.Logger = slog.Default()
 	}
 	b.hub = newHub(client, o.Logger, o.MaxMessageBytes)
+	if _, ok := client.(*goredis.ClusterClient); ok {
+		// Sharded pub/sub on a cluster: a plain PUBLISH goes to any node,
+		// and two of them reach a subscriber in either order.
+		b.hub.sharded = true
+		b.routes = make([]*hub, routeShards)
+		for i := range b.routes {
+			b.routes[i] = newHub(client, o.Logger, o.MaxMessageBytes)
+			b.routes[i].sharded = true
+		}
+	}
 	b.events = newEventQueue(b)
 	b.waiters = make(chan struct{}, o.MaxWaiters)
 	return b
@@ -119,7 +133,11 @@ func New(client goredis.UniversalClient, opts *Options) *Backend {
 // connection; its subscriptions get nothing more.
 func (b *Backend) Close() error {
 	b.events.sync()
-	return b.hub.close()
+	errs := []error{b.hub.close()}
+	for _, h := range b.routes {
+		errs = append(errs, h.close())
+	}
+	return errors.Join(errs...)
 }
 
 // key returns the name of a key or channel.

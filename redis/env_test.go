@@ -1,7 +1,69 @@
 package redis_test
 
-import "os"
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
 
-// redisAddr is the address of a real Redis to test against, from
-// GOMCP_REDIS_ADDR; empty means miniredis.
-func redisAddr() string { return os.Getenv("GOMCP_REDIS_ADDR") }
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// redisAddr names the real Redis to test against, if any, as newClient
+// takes it: GOMCP_REDIS_ADDR (host:port of one Redis), else
+// GOMCP_REDIS_CLUSTER (a go-redis cluster URL: redis://host:port?addr=host:port&...)
+// as "cluster " + URL, else GOMCP_REDIS_SENTINEL (a go-redis failover
+// URL: redis://sentinel-host:port?master_name=NAME) as "sentinel " + URL.
+// Empty means miniredis.
+func redisAddr() string {
+	if a := os.Getenv("GOMCP_REDIS_ADDR"); a != "" {
+		return a
+	}
+	if u := os.Getenv("GOMCP_REDIS_CLUSTER"); u != "" {
+		return "cluster " + u
+	}
+	if u := os.Getenv("GOMCP_REDIS_SENTINEL"); u != "" {
+		return "sentinel " + u
+	}
+	return ""
+}
+
+// newClient returns a client of addr: host:port, or a cluster or
+// Sentinel URL prefixed as redisAddr says.
+func newClient(t testing.TB, addr string) goredis.UniversalClient {
+	t.Helper()
+	kind, u, _ := strings.Cut(addr, " ")
+	switch kind {
+	case "cluster":
+		o, err := goredis.ParseClusterURL(u)
+		if err != nil {
+			t.Fatalf("GOMCP_REDIS_CLUSTER: %v", err)
+		}
+		o.MaxRetries, o.DialTimeout, o.ReadTimeout, o.WriteTimeout = 2, time.Second, 2*time.Second, 2*time.Second
+		return goredis.NewClusterClient(o)
+	case "sentinel":
+		o, err := goredis.ParseFailoverURL(u)
+		if err != nil {
+			t.Fatalf("GOMCP_REDIS_SENTINEL: %v", err)
+		}
+		o.MaxRetries, o.DialTimeout, o.ReadTimeout, o.WriteTimeout = -1, time.Second, 2*time.Second, 2*time.Second
+		return goredis.NewFailoverClient(o)
+	}
+	return goredis.NewClient(&goredis.Options{Addr: addr, MaxRetries: -1, DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second})
+}
+
+// flush empties the Redis the tests run against: every primary of a
+// cluster.
+func flush(t testing.TB, c goredis.UniversalClient) {
+	t.Helper()
+	var err error
+	if cc, ok := c.(*goredis.ClusterClient); ok {
+		err = cc.ForEachMaster(t.Context(), func(ctx context.Context, m *goredis.Client) error { return m.FlushDB(ctx).Err() })
+	} else {
+		err = c.FlushDB(t.Context()).Err()
+	}
+	if err != nil {
+		t.Fatalf("flushing the test Redis: %v", err)
+	}
+}

@@ -44,7 +44,7 @@ func (s *EventStore) WaitEvents(ctx context.Context, sessionID, streamID string,
 			release()
 		}
 	}()
-	stream := s.b.key("events", sessionID, streamID)
+	stream := s.b.streamKey(sessionID, streamID)
 	after := "0-" + strconv.Itoa(index)
 	for {
 		block := maxBlock

@@ -19,11 +19,14 @@ const opTimeout = 5 * time.Second
 
 // A hub multiplexes the backend's channel subscriptions over one pub/sub
 // connection, which go-redis re-establishes (resubscribing) after Redis
-// restarts.
+// restarts. A sharded hub uses sharded pub/sub (SSUBSCRIBE, SPUBLISH),
+// whose channels must all hash to one slot of a Redis Cluster: its
+// connection is to the node serving that slot.
 type hub struct {
 	client   goredis.UniversalClient
 	logger   *slog.Logger
 	maxBytes int
+	sharded  bool
 
 	mu        sync.Mutex
 	ps        *goredis.PubSub
@@ -31,6 +34,7 @@ type hub struct {
 	next      int
 	subs      map[string]map[int]*queue // by channel
 	confirmed map[string]chan struct{}  // closed once Redis confirmed the channel
+	renewing  bool                      // a sharded hub is making its subscriptions again (renew)
 	done      chan struct{}             // closed when the reader ends
 }
 
@@ -58,11 +62,14 @@ func (h *hub) subscribe(ctx context.Context, channel string, fn func([]byte)) (f
 	h.subs[channel][id] = q
 	conf := h.confirmed[channel]
 	var err error
-	if h.ps == nil {
-		h.ps = h.client.Subscribe(ctx, channel)
+	switch {
+	case h.ps == nil:
+		h.ps = h.open(ctx, channel)
 		h.done = make(chan struct{})
 		go h.read(h.ps, h.done)
-	} else if first {
+	case first && h.sharded:
+		err = h.ps.SSubscribe(ctx, channel)
+	case first:
 		err = h.ps.Subscribe(ctx, channel)
 	}
 	h.mu.Unlock()
@@ -97,7 +104,81 @@ func (h *hub) unsubscribe(channel string, id int, q *queue) {
 	if last && ps != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 		defer cancel()
-		_ = ps.Unsubscribe(ctx, channel) // fails only if Redis is gone, which ends the subscription anyway
+		// Fails only if Redis is gone, which ends the subscription anyway.
+		if h.sharded {
+			_ = ps.SUnsubscribe(ctx, channel)
+		} else {
+			_ = ps.Unsubscribe(ctx, channel)
+		}
+	}
+}
+
+// open returns a new pub/sub connection subscribed to channels.
+func (h *hub) open(ctx context.Context, channels ...string) *goredis.PubSub {
+	if h.sharded {
+		return h.client.SSubscribe(ctx, channels...)
+	}
+	return h.client.Subscribe(ctx, channels...)
+}
+
+// renew replaces a sharded hub's connection by one to the node that
+// serves its slot now: Redis ends the sharded subscriptions of a slot
+// that moved to another node (resharding, or a replica promoted), and
+// go-redis would otherwise stay connected to the old node.
+func (h *hub) renew(channel string) {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	if cc, ok := h.client.(*goredis.ClusterClient); ok {
+		awaitSlotOwner(ctx, cc, channel) // every channel of the hub is in its slot
+	}
+	h.mu.Lock()
+	h.renewing = false
+	if h.closed || h.ps == nil {
+		h.mu.Unlock()
+		return
+	}
+	channels := make([]string, 0, len(h.subs))
+	for c := range h.subs {
+		channels = append(channels, c)
+	}
+	old, oldDone := h.ps, h.done
+	h.ps = h.open(ctx, channels...)
+	h.done = make(chan struct{})
+	go h.read(h.ps, h.done)
+	h.mu.Unlock()
+	_ = old.Close()
+	<-oldDone
+}
+
+// awaitSlotOwner waits, until ctx ends, until cc routes key to the
+// primary the cluster says serves its slot: go-redis reloads its view of
+// the cluster in the background, and a sharded subscription made on a
+// stale view goes to the slot's former node, which refuses it.
+func awaitSlotOwner(ctx context.Context, cc *goredis.ClusterClient, key string) {
+	slot, err := cc.ClusterKeySlot(ctx, key).Result()
+	if err != nil {
+		return
+	}
+	for {
+		cc.ReloadState(ctx)
+		owner := ""
+		if ranges, err := cc.ClusterSlots(ctx).Result(); err == nil {
+			for _, r := range ranges {
+				if int64(r.Start) <= slot && slot <= int64(r.End) && len(r.Nodes) > 0 {
+					owner = r.Nodes[0].Addr
+				}
+			}
+		}
+		if m, err := cc.MasterForKey(ctx, key); err == nil && owner != "" && m.Options().Addr == owner {
+			return
+		}
+		t := time.NewTimer(50 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
 	}
 }
 
@@ -107,7 +188,19 @@ func (h *hub) read(ps *goredis.PubSub, done chan struct{}) {
 	for m := range ps.ChannelWithSubscriptions() {
 		switch m := m.(type) {
 		case *goredis.Subscription:
-			if m.Kind == "subscribe" {
+			if m.Kind == "sunsubscribe" {
+				h.mu.Lock()
+				wanted := h.subs[m.Channel] != nil && h.ps == ps && !h.renewing
+				if wanted {
+					h.renewing = true
+				}
+				h.mu.Unlock()
+				if wanted { // not asked for: the slot moved
+					h.logger.Warn("mcp/redis: Redis ended a sharded subscription (the slot moved); subscribing again", "channel", m.Channel)
+					go h.renew(m.Channel)
+				}
+			}
+			if m.Kind == "subscribe" || m.Kind == "ssubscribe" {
 				h.mu.Lock()
 				if c := h.confirmed[m.Channel]; c != nil {
 					select {
@@ -134,7 +227,45 @@ func (h *hub) read(ps *goredis.PubSub, done chan struct{}) {
 
 // publish sends payload on channel.
 func (h *hub) publish(ctx context.Context, channel string, payload []byte) error {
-	return h.client.Publish(ctx, channel, payload).Err()
+	_, err := h.send(ctx, channel, payload)
+	return err
+}
+
+// send publishes payload on channel and returns the number of
+// subscribers Redis reports: with plain pub/sub on a Redis Cluster, those
+// connected to the node it was sent to only; with sharded pub/sub, every
+// subscriber of the channel (connected to the slot's primary).
+func (h *hub) send(ctx context.Context, channel string, payload []byte) (int64, error) {
+	if h.sharded {
+		return h.client.SPublish(ctx, channel, payload).Result()
+	}
+	return h.client.Publish(ctx, channel, payload).Result()
+}
+
+// publishCount sends payload on channel and reports how many
+// subscriptions it reached: those of this hub one by one, and one for each
+// other connection subscribed to the channel (another process's hub,
+// which may stand for several subscriptions there).
+func (h *hub) publishCount(ctx context.Context, channel string, payload []byte) (int, error) {
+	n, err := h.send(ctx, channel, payload)
+	if err != nil {
+		return 0, err
+	}
+	h.mu.Lock()
+	local := len(h.subs[channel])
+	confirmed := false
+	if c := h.confirmed[channel]; c != nil {
+		select {
+		case <-c:
+			confirmed = true
+		default:
+		}
+	}
+	h.mu.Unlock()
+	if confirmed && n > 0 { // Redis counted this hub's connection once
+		n--
+	}
+	return int(n) + local, nil
 }
 
 func (h *hub) close() error {

@@ -7,17 +7,17 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/gomcp/sdk/mcp"
 	"github.com/gomcp/sdk/mcp/storetest"
 	"github.com/gomcp/sdk/redis"
 )
 
-// newBackend returns a backend on a fresh client of addr, closed with t.
+// newBackend returns a backend on a fresh client of addr (newClient),
+// closed with t.
 func newBackend(t testing.TB, addr string) *redis.Backend {
 	t.Helper()
-	client := goredis.NewClient(&goredis.Options{Addr: addr, MaxRetries: -1, DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second})
+	client := newClient(t, addr)
 	b := redis.New(client, &redis.Options{KeyPrefix: "test:"})
 	t.Cleanup(func() {
 		_ = b.Close()
@@ -26,16 +26,14 @@ func newBackend(t testing.TB, addr string) *redis.Backend {
 	return b
 }
 
-// server returns the Redis of the tests: the one named by
-// GOMCP_REDIS_ADDR (host:port, flushed first) if set, else a miniredis.
+// server returns the Redis of the tests: the one redisAddr names
+// (flushed first) if any, else a miniredis.
 func server(t *testing.T) (addr string, m *miniredis.Miniredis) {
 	t.Helper()
 	if addr := redisAddr(); addr != "" {
-		c := goredis.NewClient(&goredis.Options{Addr: addr})
+		c := newClient(t, addr)
 		defer c.Close()
-		if err := c.FlushDB(t.Context()).Err(); err != nil {
-			t.Fatalf("flushing %s: %v", addr, err)
-		}
+		flush(t, c)
 		return addr, nil
 	}
 	m = miniredis.RunT(t)
@@ -65,6 +63,55 @@ func TestSessionRouter(t *testing.T) {
 		addr, _ := server(t)
 		return newBackend(t, addr).SessionRouter()
 	})
+}
+
+// TestSessionRouterCountAcrossBackends: a message published for a
+// session counts each subscription of the publishing backend, and each
+// other backend subscribed once, as Redis reports its connection.
+func TestSessionRouterCountAcrossBackends(t *testing.T) {
+	addr, _ := server(t)
+	ctx := t.Context()
+	bs := []*redis.Backend{newBackend(t, addr), newBackend(t, addr), newBackend(t, addr)}
+	got := make(chan string, 16)
+	subscribe := func(b *redis.Backend, name string) {
+		t.Helper()
+		unsub, err := b.SessionRouter().Subscribe(ctx, "S", func(m *mcp.SessionMessage) { got <- name })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(unsub)
+	}
+	subscribe(bs[0], "0a")
+	subscribe(bs[0], "0b")
+	subscribe(bs[1], "1")
+	subscribe(bs[2], "2")
+	for _, tt := range []struct {
+		from int
+		want int
+	}{
+		{0, 4}, // its own two, and backends 1 and 2
+		{1, 3}, // its own, and backends 0 and 2 once each
+	} {
+		n, err := bs[tt.from].SessionRouter().PublishCount(ctx, "S", &mcp.SessionMessage{Kind: mcp.RouteState, Data: []byte(`"n"`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != tt.want {
+			t.Errorf("PublishCount from backend %d = %d, want %d", tt.from, n, tt.want)
+		}
+		seen := map[string]bool{}
+		for range 4 {
+			select {
+			case name := <-got:
+				seen[name] = true
+			case <-time.After(5 * time.Second):
+				t.Fatalf("delivered to %v only", seen)
+			}
+		}
+		if len(seen) != 4 {
+			t.Errorf("delivered to %v, want all four subscriptions", seen)
+		}
+	}
 }
 
 func TestSessionStore(t *testing.T) {

@@ -153,11 +153,14 @@ func (s *TaskStore) Get(ctx context.Context, taskID string) (*mcp.DetailedTask, 
 }
 
 // An EventStore is an mcp.EventStore on Redis Streams: one stream per SSE
-// stream (KeyPrefix + "events:" + session + ":" + stream) whose entry ids
+// stream (KeyPrefix + "events:{" + session + "}:" + stream) whose entry ids
 // are the events' positions (0-1, 0-2, ..., numbered by Redis: XADD with
 // the id "0-*", which needs Redis 7), trimmed to about
-// MaxEventsPerStream entries, and a set per session naming its keys. A
-// session's keys expire EventTTL after its last event.
+// MaxEventsPerStream entries, and a set per session naming its keys
+// (KeyPrefix + "events:{" + session + "}"). A session's keys expire
+// EventTTL after its last event. The session id in braces is a Redis
+// Cluster hash tag: a session's keys are in one slot, so that they are
+// dropped with one DEL on a cluster too.
 type EventStore struct{ b *Backend }
 
 // EventStore returns the backend's event store.
@@ -173,7 +176,7 @@ func (s *EventStore) Append(_ context.Context, sessionID, streamID string, data 
 	if !validID(sessionID) || !validID(streamID) {
 		return errBadID
 	}
-	return s.b.events.push(s.b.key("events", sessionID, streamID), s.b.key("events", sessionID), data)
+	return s.b.events.push(s.b.streamKey(sessionID, streamID), s.b.streamSet(sessionID), data)
 }
 
 // After returns the events of the stream that follow its first index
@@ -185,7 +188,7 @@ func (s *EventStore) After(ctx context.Context, sessionID, streamID string, inde
 			return
 		}
 		s.b.events.sync() // this process's appends first
-		stream := s.b.key("events", sessionID, streamID)
+		stream := s.b.streamKey(sessionID, streamID)
 		var first, rest *goredis.XMessageSliceCmd
 		_, err := s.b.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
 			first = p.XRangeN(ctx, stream, "-", "+", 1)
@@ -217,6 +220,16 @@ func (s *EventStore) After(ctx context.Context, sessionID, streamID string, inde
 	}
 }
 
+// streamKey returns the key of an SSE stream's events.
+func (b *Backend) streamKey(sessionID, streamID string) string {
+	return b.key("events", "{"+sessionID+"}", streamID)
+}
+
+// streamSet returns the key of the set naming a session's streams.
+func (b *Backend) streamSet(sessionID string) string {
+	return b.key("events", "{"+sessionID+"}")
+}
+
 // entrySeq returns the sequence part of an entry id "0-N".
 func entrySeq(id string) int {
 	_, seq, _ := strings.Cut(id, "-")
@@ -230,7 +243,7 @@ func (s *EventStore) SessionClosed(ctx context.Context, sessionID string) error 
 		return nil
 	}
 	s.b.events.sync() // so that no queued event brings a stream back
-	set := s.b.key("events", sessionID)
+	set := s.b.streamSet(sessionID)
 	keys, err := s.b.client.SMembers(ctx, set).Result()
 	if err != nil {
 		return fmt.Errorf("mcp/redis: dropping events: %w", err)

@@ -9,6 +9,16 @@
 //
 // Over HTTP it also serves its Server Card at /mcp/server-card and an AI
 // Catalog listing it at /.well-known/ai-catalog.json.
+// Several instances behind a load balancer serve as one when they share
+// a Redis and a requestState key (-state-key, 32 bytes or more in hex):
+//
+//	-redis redis://host:port/db                                   # one Redis
+//	-redis-cluster 'redis://host:port?addr=host:port&addr=...'    # a Redis Cluster: one node, the others as addr
+//	-redis-sentinel 'redis://host:port?master_name=NAME'          # the Redis a Sentinel watches (other sentinels as addr)
+//
+// The URLs are go-redis's (ParseURL, ParseClusterURL, ParseFailoverURL).
+// .ci/redis.sh runs the conformance server suites through three
+// instances on each.
 //
 // With -http it prints "everything-server: listening on http://ADDR" to
 // stderr once it accepts connections; ADDR has the real port when the flag
@@ -34,10 +44,13 @@ import (
 func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP at this address (any path); stdio when empty")
 	stateless := flag.Bool("stateless", false, "serve the legacy era without sessions (2026-07-28 is always stateless)")
-	redisURL := flag.String("redis", "", "share state with other instances on this Redis (redis://host:port/db); needs -state-key")
+	var redis redisFlags
+	flag.StringVar(&redis.single, "redis", "", "share state with other instances on this Redis (redis://host:port/db); needs -state-key")
+	flag.StringVar(&redis.cluster, "redis-cluster", "", "share state on this Redis Cluster (redis://host:port?addr=host:port&addr=...: one node, the others as addr parameters); needs -state-key")
+	flag.StringVar(&redis.sentinel, "redis-sentinel", "", "share state on the Redis this Sentinel watches (redis://sentinel-host:port?master_name=NAME&addr=other-sentinel:port); needs -state-key")
 	stateKey := flag.String("state-key", "", "the requestState key shared by every instance, in hex (at least 32 bytes)")
 	flag.Parse()
-	scale, err := newScaleOut(*redisURL, *stateKey) // scaleout.go
+	scale, err := newScaleOut(redis, *stateKey) // scaleout.go
 	if err != nil {
 		log.Fatalf("everything-server: %v", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log"
 	"strconv"
@@ -15,15 +14,16 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/gomcp/sdk/mcp"
-	"github.com/gomcp/sdk/redis"
+	mcpredis "github.com/gomcp/sdk/redis"
 )
 
-// scaleOut is what -redis and -state-key configure: the state every
-// instance of the server shares, so that any number of instances behind a
-// load balancer serve as one. A nil *scaleOut changes nothing.
+// scaleOut is what -redis (or -redis-cluster, -redis-sentinel) and
+// -state-key configure: the state every instance of the server shares, so
+// that any number of instances behind a load balancer serve as one. A nil
+// *scaleOut changes nothing.
 type scaleOut struct {
-	client  *goredis.Client
-	backend *redis.Backend
+	client  goredis.UniversalClient
+	backend *mcpredis.Backend
 	key     []byte
 	origin  string // this instance, in announcements
 	stop    func()
@@ -38,9 +38,54 @@ var shared *scaleOut
 // everywhere.
 const changesChannel = "everything-server:changes"
 
-// newScaleOut parses the flags; it returns nil when neither is set.
-func newScaleOut(redisURL, keyHex string) (*scaleOut, error) {
-	if redisURL == "" && keyHex == "" {
+// redisFlags are the flags naming the Redis the instances share: at most
+// one is set.
+type redisFlags struct {
+	single   string // -redis: redis://host:port/db (go-redis ParseURL)
+	cluster  string // -redis-cluster: redis://host:port?addr=host:port&... (ParseClusterURL)
+	sentinel string // -redis-sentinel: redis://sentinel:port?master_name=NAME (ParseFailoverURL)
+}
+
+// client returns a client of the Redis the flags name, the name of the
+// flag that named it, or nil when none is set.
+func (f redisFlags) client() (goredis.UniversalClient, string, error) {
+	var set []string
+	for _, v := range []struct{ name, value string }{{"-redis", f.single}, {"-redis-cluster", f.cluster}, {"-redis-sentinel", f.sentinel}} {
+		if v.value != "" {
+			set = append(set, v.name)
+		}
+	}
+	switch {
+	case len(set) == 0:
+		return nil, "", nil
+	case len(set) > 1:
+		return nil, "", fmt.Errorf("%s: give one Redis only", strings.Join(set, " and "))
+	case f.cluster != "":
+		o, err := goredis.ParseClusterURL(f.cluster)
+		if err != nil {
+			return nil, set[0], fmt.Errorf("-redis-cluster: %w", err)
+		}
+		return goredis.NewClusterClient(o), set[0], nil
+	case f.sentinel != "":
+		o, err := goredis.ParseFailoverURL(f.sentinel)
+		if err != nil {
+			return nil, set[0], fmt.Errorf("-redis-sentinel: %w", err)
+		}
+		return goredis.NewFailoverClient(o), set[0], nil
+	}
+	o, err := goredis.ParseURL(f.single)
+	if err != nil {
+		return nil, set[0], fmt.Errorf("-redis: %w", err)
+	}
+	return goredis.NewClient(o), set[0], nil
+}
+
+// set reports whether a Redis is named.
+func (f redisFlags) set() bool { return f.single != "" || f.cluster != "" || f.sentinel != "" }
+
+// newScaleOut parses the flags; it returns nil when none is set.
+func newScaleOut(redis redisFlags, keyHex string) (*scaleOut, error) {
+	if !redis.set() && keyHex == "" {
 		return nil, nil
 	}
 	s := &scaleOut{}
@@ -54,18 +99,19 @@ func newScaleOut(redisURL, keyHex string) (*scaleOut, error) {
 		}
 		s.key = key
 	}
-	if redisURL == "" {
+	if !redis.set() {
 		return s, nil
 	}
-	if s.key == nil {
-		return nil, errors.New("-redis needs -state-key: every instance must verify the requestState any other minted")
-	}
-	opts, err := goredis.ParseURL(redisURL)
+	client, flag, err := redis.client()
 	if err != nil {
-		return nil, fmt.Errorf("-redis: %w", err)
+		return nil, err
 	}
-	s.client = goredis.NewClient(opts)
-	s.backend = redis.New(s.client, nil)
+	if s.key == nil {
+		_ = client.Close()
+		return nil, fmt.Errorf("%s needs -state-key: every instance must verify the requestState any other minted", flag)
+	}
+	s.client = client
+	s.backend = mcpredis.New(s.client, nil)
 	s.origin = rand.Text()
 	return s, nil
 }
@@ -133,9 +179,21 @@ func (s *scaleOut) announce(ctx context.Context, kind string, n int64) {
 		return
 	}
 	msg := s.origin + " " + kind + " " + strconv.FormatInt(n, 10)
-	if err := s.client.Publish(ctx, changesChannel, msg).Err(); err != nil {
+	publish := s.client.Publish
+	if s.cluster() {
+		publish = s.client.SPublish
+	}
+	if err := publish(ctx, changesChannel, msg).Err(); err != nil {
 		log.Printf("everything-server: announcing a %s change: %v", kind, err)
 	}
+}
+
+// cluster reports whether the Redis is a Redis Cluster, where the
+// changes travel by sharded pub/sub: through the node serving the
+// channel's slot, in order (a plain PUBLISH goes to any node).
+func (s *scaleOut) cluster() bool {
+	_, ok := s.client.(*goredis.ClusterClient)
+	return ok
 }
 
 // follow makes on srv the list changes other instances announce.
@@ -143,7 +201,11 @@ func (s *scaleOut) follow(srv *mcp.Server) {
 	if s == nil || s.client == nil {
 		return
 	}
-	ps := s.client.Subscribe(context.Background(), changesChannel)
+	subscribe := s.client.Subscribe
+	if s.cluster() {
+		subscribe = s.client.SSubscribe
+	}
+	ps := subscribe(context.Background(), changesChannel)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if _, err := ps.Receive(ctx); err != nil { // the confirmation

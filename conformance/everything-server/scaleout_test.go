@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/alicebob/miniredis/v2"
+	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/gomcp/sdk/mcp"
 )
@@ -12,38 +13,71 @@ import (
 func TestScaleOutFlags(t *testing.T) {
 	key := strings.Repeat("ab", 32)
 	m := miniredis.RunT(t)
+	single := redisFlags{single: "redis://" + m.Addr() + "/0"}
+	cluster := redisFlags{cluster: "redis://" + m.Addr() + "?addr=127.0.0.1:1&addr=127.0.0.1:2"}
+	sentinel := redisFlags{sentinel: "redis://" + m.Addr() + "?master_name=mymaster"}
 	tests := []struct {
-		redis, key, wantErr string
-		shared              bool
+		name    string
+		redis   redisFlags
+		key     string
+		wantErr string
+		shared  bool
 	}{
-		{"", "", "", false},
-		{"", key, "", false},
-		{"redis://" + m.Addr() + "/0", key, "", true},
-		{"redis://" + m.Addr() + "/0", "", "needs -state-key", false},
-		{"", "zz", "not hex", false},
-		{"", "abcd", "want at least 32", false},
-		{"http://" + m.Addr(), key, "-redis", false},
+		{"nothing", redisFlags{}, "", "", false},
+		{"key only", redisFlags{}, key, "", false},
+		{"redis", single, key, "", true},
+		{"redis without key", single, "", "-redis needs -state-key", false},
+		{"cluster", cluster, key, "", true},
+		{"cluster without key", cluster, "", "-redis-cluster needs -state-key", false},
+		{"sentinel", sentinel, key, "", true},
+		{"sentinel without key", sentinel, "", "-redis-sentinel needs -state-key", false},
+		{"two Redis", redisFlags{single: single.single, cluster: cluster.cluster}, key, "-redis and -redis-cluster: give one Redis only", false},
+		{"key not hex", redisFlags{}, "zz", "not hex", false},
+		{"key short", redisFlags{}, "abcd", "want at least 32", false},
+		{"redis not a URL", redisFlags{single: "http://" + m.Addr()}, key, "-redis:", false},
+		{"cluster not a URL", redisFlags{cluster: "http://" + m.Addr()}, key, "-redis-cluster:", false},
+		{"sentinel without a master name", redisFlags{sentinel: "redis://" + m.Addr() + "?master_nam=x"}, key, "-redis-sentinel:", false},
 	}
 	for _, tt := range tests {
-		s, err := newScaleOut(tt.redis, tt.key)
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("newScaleOut(%q, %q) = %v, want %q", tt.redis, tt.key, err, tt.wantErr)
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := newScaleOut(tt.redis, tt.key)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("newScaleOut(%+v, %q) = %v, want %q", tt.redis, tt.key, err, tt.wantErr)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("newScaleOut(%q, %q): %v", tt.redis, tt.key, err)
-		}
-		var so mcp.ServerOptions
-		s.tuneServer(&so)
-		ho := s.tuneHandler(&mcp.StreamableHTTPOptions{})
-		if got := ho.SessionStore != nil && so.EventBus != nil && so.Tasks != nil && so.Tasks.Store != nil; got != tt.shared {
-			t.Errorf("newScaleOut(%q, %q): shared state set = %v, want %v", tt.redis, tt.key, got, tt.shared)
-		}
-		if tt.key != "" && len(so.RequestStateKey) != 32 {
-			t.Errorf("newScaleOut(%q, %q): RequestStateKey of %d bytes", tt.redis, tt.key, len(so.RequestStateKey))
-		}
-		s.close()
+			if err != nil {
+				t.Fatalf("newScaleOut(%+v, %q): %v", tt.redis, tt.key, err)
+			}
+			defer s.close()
+			var so mcp.ServerOptions
+			s.tuneServer(&so)
+			ho := s.tuneHandler(&mcp.StreamableHTTPOptions{})
+			if got := ho.SessionStore != nil && so.EventBus != nil && so.Tasks != nil && so.Tasks.Store != nil; got != tt.shared {
+				t.Errorf("shared state set = %v, want %v", got, tt.shared)
+			}
+			if tt.key != "" && len(so.RequestStateKey) != 32 {
+				t.Errorf("RequestStateKey of %d bytes", len(so.RequestStateKey))
+			}
+			var client goredis.UniversalClient
+			if s != nil {
+				client = s.client
+			}
+			var kind string
+			switch client.(type) {
+			case *goredis.ClusterClient:
+				kind = "cluster"
+			case *goredis.Client:
+				kind = "client"
+			}
+			want := map[bool]string{true: "client"}[tt.shared]
+			if tt.redis.cluster != "" {
+				want = "cluster"
+			}
+			if kind != want {
+				t.Errorf("client %T, want a %s", client, want)
+			}
+		})
 	}
 }

@@ -4,6 +4,8 @@
 //
 //	go run ./examples/scale-out                       # an in-process Redis (miniredis)
 //	go run ./examples/scale-out -redis redis://127.0.0.1:6379/0
+//	go run ./examples/scale-out -redis-cluster 'redis://127.0.0.1:7000?addr=127.0.0.1:7001&addr=127.0.0.1:7002'
+//	go run ./examples/scale-out -redis-sentinel 'redis://127.0.0.1:26379?master_name=mymaster'
 //
 // Clients connect to http://localhost:8080/mcp (-http to change it). Each
 // request goes to the next instance; nothing is sticky, and clients of
@@ -12,7 +14,8 @@
 // answered through any instance, and adding a tool on one instance (the
 // "add_tool" tool) notifies clients connected to all of them. In a real
 // deployment each instance is its own process or machine with the same
-// -redis and -state-key; here they share a process to fit one command.
+// Redis flag and requestState key; here they share a process to fit one
+// command.
 package main
 
 import (
@@ -41,28 +44,68 @@ import (
 
 func main() {
 	httpAddr := flag.String("http", "localhost:8080", "address of the load balancer")
-	redisURL := flag.String("redis", "", "Redis URL (redis://host:port/db); empty starts one in-process")
+	var r redisFlags
+	flag.StringVar(&r.single, "redis", "", "Redis URL (redis://host:port/db); with no Redis flag one starts in-process")
+	flag.StringVar(&r.cluster, "redis-cluster", "", "Redis Cluster URL: one node, the others as addr parameters (redis://host:port?addr=host:port&addr=...)")
+	flag.StringVar(&r.sentinel, "redis-sentinel", "", "Sentinel URL: a sentinel, the master's name, other sentinels as addr parameters (redis://host:port?master_name=NAME&addr=host:port)")
 	n := flag.Int("instances", 3, "number of instances")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *httpAddr, *redisURL, *n); err != nil {
+	if err := run(ctx, *httpAddr, r, *n); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, addr, redisURL string, n int) error {
-	if redisURL == "" {
+// redisFlags are the flags naming the Redis the instances share; at most
+// one is set.
+type redisFlags struct{ single, cluster, sentinel string }
+
+// connector returns a function that makes a client of the Redis the flags
+// name (each instance has its own, as each process of a real deployment
+// does), and what to call that Redis.
+func (f redisFlags) connector() (func() goredis.UniversalClient, string, error) {
+	set := 0
+	for _, v := range []string{f.single, f.cluster, f.sentinel} {
+		if v != "" {
+			set++
+		}
+	}
+	switch {
+	case set > 1:
+		return nil, "", fmt.Errorf("-redis, -redis-cluster and -redis-sentinel: give one only")
+	case f.cluster != "":
+		o, err := goredis.ParseClusterURL(f.cluster)
+		if err != nil {
+			return nil, "", fmt.Errorf("-redis-cluster: %w", err)
+		}
+		return func() goredis.UniversalClient { return goredis.NewClusterClient(o) }, "Cluster " + f.cluster, nil
+	case f.sentinel != "":
+		o, err := goredis.ParseFailoverURL(f.sentinel)
+		if err != nil {
+			return nil, "", fmt.Errorf("-redis-sentinel: %w", err)
+		}
+		return func() goredis.UniversalClient { return goredis.NewFailoverClient(o) }, "Sentinel " + f.sentinel, nil
+	}
+	o, err := goredis.ParseURL(f.single)
+	if err != nil {
+		return nil, "", fmt.Errorf("-redis: %w", err)
+	}
+	return func() goredis.UniversalClient { return goredis.NewClient(o) }, f.single, nil
+}
+
+func run(ctx context.Context, addr string, r redisFlags, n int) error {
+	if r == (redisFlags{}) {
 		m := miniredis.NewMiniRedis()
 		if err := m.Start(); err != nil {
 			return err
 		}
 		defer m.Close()
-		redisURL = "redis://" + m.Addr() + "/0"
+		r.single = "redis://" + m.Addr() + "/0"
 	}
-	opts, err := goredis.ParseURL(redisURL)
+	newClient, redisName, err := r.connector()
 	if err != nil {
-		return fmt.Errorf("-redis: %w", err)
+		return err
 	}
 	// The requestState key every instance shares (in production: from a
 	// secret store, the same for all instances).
@@ -77,7 +120,7 @@ func run(ctx context.Context, addr, redisURL string, n int) error {
 		}
 	}()
 	for i := range n {
-		u, stopInstance, err := startInstance(i, opts, key)
+		u, stopInstance, err := startInstance(i, newClient, key)
 		if err != nil {
 			return err
 		}
@@ -92,7 +135,7 @@ func run(ctx context.Context, addr, redisURL string, n int) error {
 		return err
 	}
 	hs := &http.Server{Handler: lb, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second}
-	log.Printf("%d instances behind http://%s/mcp (Redis %s)", n, ln.Addr(), redisURL)
+	log.Printf("%d instances behind http://%s/mcp (Redis %s)", n, ln.Addr(), redisName)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -107,9 +150,9 @@ func run(ctx context.Context, addr, redisURL string, n int) error {
 
 // startInstance starts one instance, with its own Redis client, on a free
 // loopback port.
-func startInstance(i int, opts *goredis.Options, key []byte) (*url.URL, func(), error) {
+func startInstance(i int, newClient func() goredis.UniversalClient, key []byte) (*url.URL, func(), error) {
 	// docs:region wiring
-	client := goredis.NewClient(opts)
+	client := newClient() // goredis.NewClient, NewClusterClient or NewFailoverClient
 	b := redis.New(client, nil)
 	server := mcp.NewServer("scale-out", "v1", &mcp.ServerOptions{
 		EventBus:        b.EventBus(),

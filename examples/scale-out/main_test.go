@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func TestScaleOutExample(t *testing.T) {
 	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, addr, "", 3) }()
+	go func() { done <- run(ctx, addr, redisFlags{}, 3) }()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -61,5 +62,42 @@ func TestScaleOutExample(t *testing.T) {
 			t.Fatalf("%s: confirm: %+v, %v", version, res, err)
 		}
 		cs.Close()
+	}
+}
+
+// TestRedisFlags: each Redis flag makes its kind of client, and two flags
+// or a URL go-redis cannot parse are refused naming the flag.
+func TestRedisFlags(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		flags   redisFlags
+		want    string // the client's type, or the error's start
+		wantErr bool
+	}{
+		{"redis", redisFlags{single: "redis://127.0.0.1:6379/0"}, "*redis.Client", false},
+		{"cluster", redisFlags{cluster: "redis://127.0.0.1:7000?addr=127.0.0.1:7001&addr=127.0.0.1:7002"}, "*redis.ClusterClient", false},
+		{"sentinel", redisFlags{sentinel: "redis://127.0.0.1:26379?master_name=mymaster"}, "*redis.Client", false},
+		{"two", redisFlags{single: "redis://127.0.0.1:6379/0", sentinel: "redis://127.0.0.1:26379?master_name=m"}, "-redis, -redis-cluster and -redis-sentinel: give one only", true},
+		{"bad redis", redisFlags{single: "http://127.0.0.1:6379"}, "-redis:", true},
+		{"bad cluster", redisFlags{cluster: "redis://127.0.0.1:7000?nosuch=1"}, "-redis-cluster:", true},
+		{"bad sentinel", redisFlags{sentinel: "redis://127.0.0.1:26379?nosuch=1"}, "-redis-sentinel:", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			newClient, _, err := tt.flags.connector()
+			if tt.wantErr {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+					t.Fatalf("connector() = %v, want an error starting %q", err, tt.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := newClient()
+			defer c.Close()
+			if got := fmt.Sprintf("%T", c); got != tt.want {
+				t.Errorf("client %s, want %s", got, tt.want)
+			}
+		})
 	}
 }

@@ -121,7 +121,9 @@ func TestEventBus(t *testing.T, newBus func(t *testing.T) mcp.EventBus) {
 
 // TestSessionRouter checks an mcp.SessionRouter: messages reach the
 // subscribers of their session only, in order, with their fields intact;
-// unsubscribing stops delivery.
+// unsubscribing stops delivery. A router that is an
+// mcp.CountingSessionRouter must report the subscriptions of the session
+// a message reached, every one of which gets it.
 func TestSessionRouter(t *testing.T, newRouter func(t *testing.T) mcp.SessionRouter) {
 	ctx := context.Background()
 	t.Run("PerSession", func(t *testing.T) {
@@ -157,6 +159,7 @@ func TestSessionRouter(t *testing.T, newRouter func(t *testing.T) mcp.SessionRou
 			t.Fatalf("session B got %d messages of session A", n)
 		}
 	})
+	t.Run("Count", func(t *testing.T) { testRouterCount(t, newRouter(t)) })
 	t.Run("Unsubscribe", func(t *testing.T) {
 		r := newRouter(t)
 		c := newCollector[mcp.SessionMessage]()
@@ -174,4 +177,58 @@ func TestSessionRouter(t *testing.T, newRouter func(t *testing.T) mcp.SessionRou
 			t.Fatalf("an unsubscribed function got %d messages", n)
 		}
 	})
+}
+
+// testRouterCount checks the counts of a CountingSessionRouter: none
+// before anyone subscribed, each subscription of the session (not of
+// another session) once, and none after unsubscribing.
+func testRouterCount(t *testing.T, r mcp.SessionRouter) {
+	cr, ok := r.(mcp.CountingSessionRouter)
+	if !ok {
+		t.Skipf("%T is not an mcp.CountingSessionRouter", r)
+	}
+	ctx := context.Background()
+	publish := func(want int) {
+		t.Helper()
+		n, err := cr.PublishCount(ctx, "C", &mcp.SessionMessage{Kind: mcp.RouteState, Origin: "x", Data: []byte(`"n"`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Fatalf("PublishCount reached %d subscriptions, want %d", n, want)
+		}
+	}
+	publish(0)
+	var cs []*collector[mcp.SessionMessage]
+	var unsubs []func()
+	for _, id := range []string{"C", "C", "C", "D"} {
+		c := newCollector[mcp.SessionMessage]()
+		unsub, err := r.Subscribe(ctx, id, func(m *mcp.SessionMessage) { c.add(*m) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(unsub)
+		cs, unsubs = append(cs, c), append(unsubs, unsub)
+	}
+	publish(3)
+	for _, c := range cs[:3] {
+		c.wait(t, 1)
+	}
+	unsubs[0]()
+	publish(2)
+	for _, c := range cs[1:3] {
+		c.wait(t, 2)
+	}
+	unsubs[1]()
+	unsubs[2]()
+	// A subscription made after the last one ended, which Subscribe
+	// returns once it is in place, also puts the end in place where
+	// subscriptions share a connection to a server that handles one
+	// connection's commands in order (Redis).
+	unsub, err := r.Subscribe(ctx, "E", func(*mcp.SessionMessage) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unsub()
+	publish(0)
 }

@@ -47,6 +47,11 @@ type Cluster struct {
 	// stores.
 	SessionLoads atomic.Int64
 
+	// counting reports whether every instance's router is an
+	// mcp.CountingSessionRouter: a change announced by one instance is
+	// then seen by all once its request is answered.
+	counting bool
+
 	mu        sync.Mutex
 	rounds    map[string][]int // tool "ask": the instances that ran each call's rounds, by call tag
 	cancelled chan string      // tool "wait": task ids whose handler saw cancellation
@@ -79,10 +84,13 @@ func StartCluster(t testing.TB, newBackends func(t testing.TB, i int) Backends, 
 		}
 		jsonResp = opts.JSONResponse
 	}
-	c := &Cluster{rounds: map[string][]int{}, cancelled: make(chan string, 16)}
+	c := &Cluster{rounds: map[string][]int{}, cancelled: make(chan string, 16), counting: true}
 	var targets []*url.URL
 	for i := range n {
 		b := newBackends(t, i)
+		if _, ok := b.SessionRouter.(mcp.CountingSessionRouter); !ok {
+			c.counting = false
+		}
 		s := mcp.NewServer("scaleout", "v1", &mcp.ServerOptions{
 			EventBus:        b.EventBus,
 			RequestStateKey: StateKey,

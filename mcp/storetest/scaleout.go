@@ -342,7 +342,7 @@ func legacyBatchStateShared(t *testing.T, c *Cluster) {
 	}
 	id := 10
 	for _, i := range []int{2, 0} {
-		eventually(t, func() (bool, string) {
+		c.afterAnnounced(t, func() (bool, string) {
 			id++
 			call := strings.Replace(steps, `"id":3`, fmt.Sprintf(`"id":%d`, id), 1)
 			x := raw(t, http.MethodPost, in[i], s, hdr, call)
@@ -366,7 +366,7 @@ func legacyDeleteSeenByAll(t *testing.T, c *Cluster) {
 		t.Fatalf("DELETE on instance 0: %+v", x)
 	}
 	for i := range in {
-		eventually(t, func() (bool, string) {
+		c.afterAnnounced(t, func() (bool, string) {
 			x := raw(t, http.MethodPost, in[i], s2, nil, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
 			return x.status == http.StatusNotFound, fmt.Sprintf("ping on instance %d after DELETE: status %d, want 404", i, x.status)
 		})
@@ -378,6 +378,22 @@ func legacyDeleteSeenByAll(t *testing.T, c *Cluster) {
 // normally get its announcement before the client's next request, and
 // read the store again at least once a second anyway.
 const propagation = 1500 * time.Millisecond
+
+// afterAnnounced checks what a change announced by another instance (a
+// DELETE, a new log level) must have done: at once when the instances'
+// routers count the subscriptions a message reaches, since the request
+// that made the change is then answered after every instance has
+// acknowledged it; else eventually.
+func (c *Cluster) afterAnnounced(t *testing.T, check func() (ok bool, msg string)) {
+	t.Helper()
+	if !c.counting {
+		eventually(t, check)
+		return
+	}
+	if ok, msg := check(); !ok {
+		t.Fatal(msg + " (checked at once: the instances' routers count their subscriptions)")
+	}
+}
 
 // eventually calls check until it reports true, failing the test with its
 // message if that takes longer than propagation.
