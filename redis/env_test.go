@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -66,4 +67,27 @@ func flush(t testing.TB, c goredis.UniversalClient) {
 	if err != nil {
 		t.Fatalf("flushing the test Redis: %v", err)
 	}
+}
+
+// keys returns the keys matching pattern, from every primary of a
+// cluster.
+func keys(t testing.TB, c goredis.UniversalClient, pattern string) []string {
+	t.Helper()
+	cc, ok := c.(*goredis.ClusterClient)
+	if !ok {
+		return c.Keys(t.Context(), pattern).Val()
+	}
+	var mu sync.Mutex
+	var all []string
+	err := cc.ForEachMaster(t.Context(), func(ctx context.Context, m *goredis.Client) error {
+		ks, err := m.Keys(ctx, pattern).Result()
+		mu.Lock()
+		all = append(all, ks...)
+		mu.Unlock()
+		return err
+	})
+	if err != nil {
+		t.Fatalf("listing keys: %v", err)
+	}
+	return all
 }

@@ -171,7 +171,7 @@ func TestEventLogForeignCursors(t *testing.T) {
 		}
 	}
 	// The log deleted (expired) and made again: its old cursors are gaps.
-	client := goredis.NewClient(&goredis.Options{Addr: addr})
+	client := newClient(t, addr)
 	defer client.Close()
 	if err := client.Del(ctx, "test:eventlog:{x}", "test:eventlog:{x}:meta").Err(); err != nil {
 		t.Fatal(err)
@@ -207,7 +207,7 @@ func TestEventLogBadEntries(t *testing.T) {
 	l := newEventLog(t, addr, nil)
 	ctx := t.Context()
 	head := appendRecord(t, l, "x", 1, time.Now())
-	client := goredis.NewClient(&goredis.Options{Addr: addr})
+	client := newClient(t, addr)
 	defer client.Close()
 	for _, values := range [][]any{
 		{"e", "2", "t", "yesterday", "d", "{}"},

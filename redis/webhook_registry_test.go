@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/gomcp/sdk/ext/events/webhook"
 	"github.com/gomcp/sdk/ext/events/webhook/webhooktest"
@@ -65,7 +64,7 @@ func TestWebhookRegistryRestart(t *testing.T) {
 	if err := first.Close(); err != nil {
 		t.Fatal(err)
 	}
-	c := goredis.NewClient(&goredis.Options{Addr: addr})
+	c := newClient(t, addr)
 	defer c.Close()
 	if d, err := c.PTTL(ctx, "test:webhook:{"+short.ID+"}").Result(); err != nil || d <= 0 || d > ttl {
 		t.Fatalf("the expiring subscription has PTTL %v, %v; want its grant's (0, %v]", d, err, ttl)
@@ -187,9 +186,9 @@ func TestWebhookRegistryDistrustsRedis(t *testing.T) {
 		{"negative counts", strings.Replace(good, `"status":{}`, `"status":{"windowAttempts":-1}`, 1), "counts"},
 		{"too large", strings.Replace(good, `"cursor":null`, `"cursor":"`+strings.Repeat("x", 5000)+`"`, 1), "over the limit"},
 	}
-	c := goredis.NewClient(&goredis.Options{Addr: addr})
+	c := newClient(t, addr)
 	defer c.Close()
-	client := goredis.NewClient(&goredis.Options{Addr: addr})
+	client := newClient(t, addr)
 	defer client.Close()
 	r := redis.New(client, &redis.Options{KeyPrefix: "test:", MaxMessageBytes: 4096}).WebhookRegistry()
 	if err := c.Set(ctx, "test:webhook:{"+s.ID+"}", good, 0).Err(); err != nil {
@@ -281,7 +280,7 @@ func TestWebhookRegistryRefreshMovesExpiry(t *testing.T) {
 	addr, _ := server(t)
 	ctx := t.Context()
 	r := newBackend(t, addr).WebhookRegistry()
-	c := goredis.NewClient(&goredis.Options{Addr: addr})
+	c := newClient(t, addr)
 	defer c.Close()
 	now := time.Now()
 	s := newSubscription(t, "email.received", "https://hooks.example.com/a", webhook.Grant{RefreshBefore: now.Add(time.Minute)})
@@ -334,9 +333,9 @@ func TestWebhookRegistryKeysShareASlot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := goredis.NewClient(&goredis.Options{Addr: addr})
+	c := newClient(t, addr)
 	defer c.Close()
-	keys := c.Keys(ctx, "*"+s.ID+"*").Val()
+	keys := keys(t, c, "*"+s.ID+"*")
 	if len(keys) != 3 {
 		t.Fatalf("keys of the subscription: %q, want it and two claims", keys)
 	}
