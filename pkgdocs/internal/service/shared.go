@@ -119,6 +119,7 @@ func (s *Service) fromShared(ctx context.Context, key string) (p *model.Package,
 	if v.NotFound != "" {
 		return nil, &sharedNotFoundError{v.NotFound}, true
 	}
+	s.sharedPackages.Add(1)
 	return v.Package, nil, true
 }
 
@@ -144,6 +145,12 @@ func (s *Service) toShared(ctx context.Context, key string, exact bool, p *model
 		return
 	}
 	_ = s.shared.Set(ctx, key, data, ttl) // best effort: too large or Redis down
+	if v.Package != nil {
+		// The version the key resolves to, for as long as the package:
+		// rendered answers are found through it (answerFromShared), even
+		// when the package itself was too large to share.
+		_ = s.shared.Set(ctx, resolvedKey(key), encodeResolved(v.Package.Version), ttl)
+	}
 }
 
 // truncateUTF8 cuts s to at most n bytes without splitting a character.
