@@ -55,12 +55,13 @@ type Config struct {
 	// it. Setting it also gives Client this cache.
 	CacheDir string
 	// Shared, when set, is shared with the other instances of a team
-	// server: the packages this one reads from registries and its
-	// not-found answers go there, and a package another instance read is
-	// answered from there without asking the registry; concurrent first
-	// requests for the same key on several instances make one upstream
-	// fetch. nil shares nothing. Requests naming a projectPath are never
-	// shared.
+	// server: the packages this one reads from registries, its not-found
+	// answers and the answers it renders from shareable packages go
+	// there; a question another instance answered is answered from there
+	// without loading the package, and a package another instance read
+	// without asking the registry; concurrent first requests for the same
+	// key on several instances make one upstream fetch. nil shares
+	// nothing. Requests naming a projectPath are never shared.
 	Shared shared.Store
 }
 

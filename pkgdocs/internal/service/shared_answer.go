@@ -177,13 +177,16 @@ func checkAnswer(a any, version string) error {
 // first: found, it is the answer, and the package is not loaded.
 // Otherwise answer renders it from the loaded package and, when the
 // package is shareable, the rendered answer is kept in the store for the
-// others, once per package entry and question.
+// others, once per package entry and question, unless the store failed
+// the lookup (no more round trips to a store that is down).
 func answerShared[R any](ctx context.Context, s *Service, r *pkgRequest, tool string, question any, answer func(*entry) (*R, error)) (*R, error) {
 	share := s.shared != nil && r.project == ""
 	if share && !s.mem.Has(r.key) {
-		if a, ok := answerFromShared[R](ctx, s, r, tool, question); ok {
+		a, ok, err := answerFromShared[R](ctx, s, r, tool, question)
+		if ok {
 			return a, nil
 		}
+		share = err == nil
 	}
 	e, err := s.loadRequest(ctx, r)
 	if err != nil {
@@ -201,30 +204,30 @@ func answerShared[R any](ctx context.Context, s *Service, r *pkgRequest, tool st
 
 // answerFromShared looks the rendered answer up: the version r resolves
 // to, then the answer for it. ok is false when the store holds nothing
-// usable.
-func answerFromShared[R any](ctx context.Context, s *Service, r *pkgRequest, tool string, question any) (a *R, ok bool) {
+// usable; err is the store's failure, if it failed.
+func answerFromShared[R any](ctx context.Context, s *Service, r *pkgRequest, tool string, question any) (a *R, ok bool, err error) {
 	data, err := s.shared.Get(ctx, resolvedKey(r.key))
 	if err != nil || data == nil {
-		return nil, false
+		return nil, false, err
 	}
-	version, err := decodeResolved(data)
-	if err != nil {
-		return nil, false
+	version, derr := decodeResolved(data)
+	if derr != nil {
+		return nil, false, nil
 	}
-	key, err := answerKey(tool, r, version, question)
-	if err != nil {
-		return nil, false
+	key, kerr := answerKey(tool, r, version, question)
+	if kerr != nil {
+		return nil, false, nil
 	}
 	data, err = s.shared.Get(ctx, key)
 	if err != nil || data == nil {
-		return nil, false
+		return nil, false, err
 	}
-	a, err = decodeAnswer[R](key, version, data)
-	if err != nil {
-		return nil, false
+	a, derr = decodeAnswer[R](key, version, data)
+	if derr != nil {
+		return nil, false, nil
 	}
 	s.sharedAnswers.Add(1)
-	return a, true
+	return a, true, nil
 }
 
 // answerToShared keeps a rendered answer for the other instances, for as
@@ -237,6 +240,12 @@ func answerToShared[R any](ctx context.Context, s *Service, r *pkgRequest, tool 
 	key, err := answerKey(tool, r, e.pkg.Version, question)
 	if err != nil || !e.shareOnce(key) {
 		return
+	}
+	if r.exact && e.shareOnce(resolvedKey(r.key)) {
+		// An exact version resolves to itself for good: the lookup path is
+		// kept even when this instance read the package from its disk
+		// cache, and toShared never ran.
+		_ = s.shared.Set(ctx, resolvedKey(r.key), encodeResolved(e.pkg.Version), sharedExactTTL)
 	}
 	data, err := encodeAnswer(key, e.pkg.Version, a)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/fetch"
+	"github.com/gomcp/sdk/pkgdocs/internal/shared"
 )
 
 // sharedQuestions are questions about every ecosystem's fixture, of each
@@ -291,5 +292,79 @@ func TestDecodeResolved(t *testing.T) {
 		if got != tt.want || (err == nil) != (tt.want != "") {
 			t.Errorf("decodeResolved(%q) = %q, %v; want %q", tt.data, got, err, tt.want)
 		}
+	}
+}
+
+// TestSharedAnswerFromDiskCache: an instance that read an exact version
+// from its disk cache, so that no package entry or resolved version was
+// stored, still shares its answer, and another instance answers with it
+// without asking the registry.
+func TestSharedAnswerFromDiskCache(t *testing.T) {
+	cfg := evalConfig(t, false)
+	cfg.CacheDir = t.TempDir()
+	args := DescribeNPMArgs{Package: "express", Version: "5.3.0"}
+	filler, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := filler.DescribeNPMPackage(t.Context(), args); err != nil {
+		t.Fatal(err)
+	}
+
+	store := &mapStore{vals: map[string][]byte{}, ttls: map[string]time.Duration{}}
+	fromDisk, fetches := sharedInstance(t, cfg, store)
+	want, err := fromDisk.DescribeNPMPackage(t.Context(), args)
+	if err != nil || fetches.Load() != 0 {
+		t.Fatalf("the instance with the disk cache: %v, %d registry requests", err, fetches.Load())
+	}
+
+	noDisk := *cfg
+	noDisk.CacheDir = ""
+	other, fetches := sharedInstance(t, &noDisk, store)
+	got, err := other.DescribeNPMPackage(t.Context(), args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := other.SharedStats(); fetches.Load() != 0 || st != (SharedStats{Answers: 1}) {
+		t.Errorf("the other instance: %d registry requests, %+v; want none and the answer from the rendered entry", fetches.Load(), st)
+	}
+	gotJSON, _ := json.Marshal(got)
+	wantJSON, _ := json.Marshal(want)
+	if !bytes.Equal(gotJSON, wantJSON) {
+		t.Errorf("answer from the rendered entry differs from the disk-cached instance's:\n%s\n%s", gotJSON, wantJSON)
+	}
+}
+
+// downStore is a shared store that is down: every call fails.
+type downStore struct{ sets []string }
+
+func (d *downStore) Get(context.Context, string) ([]byte, error) { return nil, shared.ErrUnavailable }
+
+func (d *downStore) Set(_ context.Context, key string, _ []byte, _ time.Duration) error {
+	d.sets = append(d.sets, key)
+	return shared.ErrUnavailable
+}
+
+func (d *downStore) Once(context.Context, string, func(context.Context) bool, func(context.Context)) error {
+	return shared.ErrUnavailable
+}
+
+// TestSharedAnswerStoreDown: with the store down, an instance answers from
+// the registry and sends nothing to the store: no resolved version and no
+// rendered answer go to a store that failed the lookup.
+func TestSharedAnswerStoreDown(t *testing.T) {
+	cfg := evalConfig(t, false)
+	store := &downStore{}
+	cfg.Shared = store
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.DescribeNPMPackage(t.Context(), DescribeNPMArgs{Package: "express", Version: "5.3.0"})
+	if err != nil || res.Version != "5.3.0" {
+		t.Fatalf("with the store down: %v", err)
+	}
+	if len(store.sets) != 0 {
+		t.Errorf("with the store down, %d values were sent to it: %q", len(store.sets), store.sets)
 	}
 }
