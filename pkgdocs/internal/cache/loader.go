@@ -82,5 +82,13 @@ func (l *Loader) Load(ctx context.Context, key string, p Policy, load func(conte
 	}
 }
 
+// Has reports whether key holds a result (a value or a permanent error)
+// that has not expired, without loading it: a caller may then skip a
+// slower source it would try before Load.
+func (l *Loader) Has(key string) bool {
+	_, fresh, ok := l.lru.Peek(key)
+	return ok && fresh
+}
+
 // Len reports how many entries are held (for tests and metrics).
 func (l *Loader) Len() int { return l.lru.Len() }

@@ -13,14 +13,25 @@ import (
 // DescribeGoPackage documents a Go package from its module zip (or the
 // local toolchain for the standard library).
 func (s *Service) DescribeGoPackage(ctx context.Context, args DescribeGoArgs) (*DocResult, error) {
-	e, err := s.loadGo(ctx, args.Package, args.Version, args.ProjectPath, args.GOOS, args.GOARCH)
+	r, err := s.goRequest(args.Package, args.Version, args.ProjectPath, args.GOOS, args.GOARCH)
 	if err != nil {
 		return nil, err
 	}
-	return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_go_package")
+	return answerShared(ctx, s, r, "describe_go_package", args, func(e *entry) (*DocResult, error) {
+		return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_go_package")
+	})
 }
 
 func (s *Service) loadGo(ctx context.Context, pkg, version, project, goos, goarch string) (*entry, error) {
+	r, err := s.goRequest(pkg, version, project, goos, goarch)
+	if err != nil {
+		return nil, err
+	}
+	return s.loadRequest(ctx, r)
+}
+
+// goRequest names the package a Go question is about.
+func (s *Service) goRequest(pkg, version, project, goos, goarch string) (*pkgRequest, error) {
 	if err := required("package", pkg); err != nil {
 		return nil, err
 	}
@@ -39,12 +50,12 @@ func (s *Service) loadGo(ctx context.Context, pkg, version, project, goos, goarc
 		version = ""
 	}
 	key := strings.Join([]string{"go", pkg, version, project, goos, goarch}, "\x00")
-	return s.load(ctx, key, exact, project, func(ctx context.Context) (*model.Package, error) {
+	return &pkgRequest{key: key, exact: exact, project: project, fetch: func(ctx context.Context) (*model.Package, error) {
 		return s.gosrc.Describe(ctx, gosrc.Request{
 			ImportPath: pkg, Version: version, ProjectPath: project,
 			Target: gosrc.Target{GOOS: goos, GOARCH: goarch},
 		})
-	})
+	}}, nil
 }
 
 // knownGOOS and knownGOARCH are the targets of `go tool dist list` (Go 1.26).

@@ -35,6 +35,15 @@ func (s *Service) npmSource() *npm.Source {
 }
 
 func (s *Service) loadNPM(ctx context.Context, name, version, project string) (*entry, error) {
+	r, err := s.npmRequest(name, version, project)
+	if err != nil {
+		return nil, err
+	}
+	return s.loadRequest(ctx, r)
+}
+
+// npmRequest names the package an npm question is about.
+func (s *Service) npmRequest(name, version, project string) (*pkgRequest, error) {
 	if err := required("package", name); err != nil {
 		return nil, err
 	}
@@ -44,9 +53,9 @@ func (s *Service) loadNPM(ctx context.Context, name, version, project string) (*
 	}
 	exact := isExactSemver(version) && project == ""
 	key := strings.Join([]string{"npm", name, version, project}, "\x00")
-	return s.load(ctx, key, exact, project, func(ctx context.Context) (*model.Package, error) {
+	return &pkgRequest{key: key, exact: exact, project: project, fetch: func(ctx context.Context) (*model.Package, error) {
 		return s.npmSource().Describe(ctx, npm.Request{Name: name, Version: version, ProjectPath: project})
-	})
+	}}, nil
 }
 
 func isExactSemver(v string) bool {
@@ -64,10 +73,17 @@ func isExactSemver(v string) bool {
 // DescribeNPMPackage documents an npm package from its version tarball:
 // README digest, TypeScript API, examples.
 func (s *Service) DescribeNPMPackage(ctx context.Context, args DescribeNPMArgs) (*DocResult, error) {
-	e, err := s.loadNPM(ctx, args.Package, args.Version, args.ProjectPath)
+	r, err := s.npmRequest(args.Package, args.Version, args.ProjectPath)
 	if err != nil {
 		return nil, err
 	}
+	return answerShared(ctx, s, r, "describe_npm_package", args, func(e *entry) (*DocResult, error) {
+		return describeNPM(e, args)
+	})
+}
+
+// describeNPM renders describe_npm_package's answer from a loaded package.
+func describeNPM(e *entry, args DescribeNPMArgs) (*DocResult, error) {
 	inc := render.All
 	if len(args.Include) > 0 {
 		inc = render.Include{}
@@ -90,10 +106,17 @@ func (s *Service) DescribeNPMPackage(ctx context.Context, args DescribeNPMArgs) 
 // GetNPMPackageDoc returns an npm package's documentation in full (paged),
 // one section of it, or the parts that match a query.
 func (s *Service) GetNPMPackageDoc(ctx context.Context, args GetNPMDocArgs) (*DocResult, error) {
-	e, err := s.loadNPM(ctx, args.Package, args.Version, args.ProjectPath)
+	r, err := s.npmRequest(args.Package, args.Version, args.ProjectPath)
 	if err != nil {
 		return nil, err
 	}
+	return answerShared(ctx, s, r, "get_npm_package_doc", args, func(e *entry) (*DocResult, error) {
+		return npmDoc(e, args)
+	})
+}
+
+// npmDoc renders get_npm_package_doc's answer from a loaded package.
+func npmDoc(e *entry, args GetNPMDocArgs) (*DocResult, error) {
 	p := e.pkg
 	maxTokens := args.MaxTokens
 	if maxTokens == 0 && args.MaxLength > 0 {

@@ -36,7 +36,8 @@ func simpleIndexFromEnv() string {
 	return v
 }
 
-func (s *Service) loadPython(ctx context.Context, name, version, project string) (*entry, error) {
+// pythonRequest names the package a Python question is about.
+func (s *Service) pythonRequest(name, version, project string) (*pkgRequest, error) {
 	if err := required("package", name); err != nil {
 		return nil, err
 	}
@@ -61,18 +62,20 @@ func (s *Service) loadPython(ctx context.Context, name, version, project string)
 	}
 	key := strings.Join([]string{"python", where, pypi.Normalize(name), version, project}, "\x00")
 	exact := version != "" && version != "latest" && project == ""
-	return s.load(ctx, key, exact, project, func(ctx context.Context) (*model.Package, error) {
+	return &pkgRequest{key: key, exact: exact, project: project, fetch: func(ctx context.Context) (*model.Package, error) {
 		return src.Describe(ctx, pypi.Request{Name: name, Version: version, ProjectPath: project})
-	})
+	}}, nil
 }
 
 // DescribePythonPackage documents a Python distribution: summary and long
 // description, and the public API (functions, classes, methods with
 // signatures and docstrings) read from its wheel or sdist.
 func (s *Service) DescribePythonPackage(ctx context.Context, args DescribeArgs) (*DocResult, error) {
-	e, err := s.loadPython(ctx, args.Package, args.Version, args.ProjectPath)
+	r, err := s.pythonRequest(args.Package, args.Version, args.ProjectPath)
 	if err != nil {
 		return nil, err
 	}
-	return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_python_package")
+	return answerShared(ctx, s, r, "describe_python_package", args, func(e *entry) (*DocResult, error) {
+		return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_python_package")
+	})
 }

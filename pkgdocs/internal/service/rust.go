@@ -18,7 +18,8 @@ type RustConfig struct {
 	CargoHome   string // Cargo's home, whose registry/src holds unpacked crates; default $CARGO_HOME or ~/.cargo
 }
 
-func (s *Service) loadRust(ctx context.Context, name, version, project string) (*entry, error) {
+// rustRequest names the package a Rust question is about.
+func (s *Service) rustRequest(name, version, project string) (*pkgRequest, error) {
 	if err := required("package", name); err != nil {
 		return nil, err
 	}
@@ -32,19 +33,27 @@ func (s *Service) loadRust(ctx context.Context, name, version, project string) (
 	src := &rust.Source{Client: s.client, APIURL: s.cfg.Rust.APIURL, DownloadURL: s.cfg.Rust.DownloadURL, DocsURL: s.cfg.Rust.DocsURL, CargoHome: s.cfg.Rust.CargoHome}
 	exact := rust.IsExactVersion(version) && project == ""
 	key := strings.Join([]string{"rust", s.cfg.Rust.APIURL, strings.ReplaceAll(strings.ToLower(name), "_", "-"), version, project}, "\x00")
-	return s.load(ctx, key, exact, project, func(ctx context.Context) (*model.Package, error) {
+	return &pkgRequest{key: key, exact: exact, project: project, fetch: func(ctx context.Context) (*model.Package, error) {
 		return src.Describe(ctx, rust.Request{Name: name, Version: version, ProjectPath: project})
-	})
+	}}, nil
 }
 
 // DescribeRustPackage documents a Rust crate: README, crate docs, the
 // public API from docs.rs rustdoc JSON (or a scan of the crate source),
 // examples and Cargo features.
 func (s *Service) DescribeRustPackage(ctx context.Context, args DescribeArgs) (*DocResult, error) {
-	e, err := s.loadRust(ctx, args.Package, args.Version, args.ProjectPath)
+	r, err := s.rustRequest(args.Package, args.Version, args.ProjectPath)
 	if err != nil {
 		return nil, err
 	}
+	return answerShared(ctx, s, r, "describe_rust_package", args, func(e *entry) (*DocResult, error) {
+		return describeRust(e, args)
+	})
+}
+
+// describeRust renders describe_rust_package's answer from a loaded
+// package: the symbol as a Rust user writes it, else as given.
+func describeRust(e *entry, args DescribeArgs) (*DocResult, error) {
 	symbol := args.Symbol
 	if symbol != "" {
 		symbol = rustSymbol(e.pkg.Name, symbol)

@@ -16,25 +16,33 @@ func (s *Service) SearchPackageDocs(ctx context.Context, args SearchArgs) (*Sear
 	if err := required("query", args.Query); err != nil {
 		return nil, err
 	}
-	var e *entry
+	var r *pkgRequest
 	var err error
 	switch strings.ToLower(args.Language) {
 	case model.Go:
-		e, err = s.loadGo(ctx, args.Package, args.Version, args.ProjectPath, "", "")
+		r, err = s.goRequest(args.Package, args.Version, args.ProjectPath, "", "")
 	case model.NPM, "node", "javascript", "typescript":
-		e, err = s.loadNPM(ctx, args.Package, args.Version, args.ProjectPath)
+		r, err = s.npmRequest(args.Package, args.Version, args.ProjectPath)
 	case model.Python:
-		e, err = s.loadPython(ctx, args.Package, args.Version, args.ProjectPath)
+		r, err = s.pythonRequest(args.Package, args.Version, args.ProjectPath)
 	case model.Rust:
-		e, err = s.loadRust(ctx, args.Package, args.Version, args.ProjectPath)
+		r, err = s.rustRequest(args.Package, args.Version, args.ProjectPath)
 	case model.Swift:
-		e, err = s.loadSwift(ctx, args.Package, args.Version, args.ProjectPath)
+		r, err = s.swiftRequest(args.Package, args.Version, args.ProjectPath)
 	default:
 		return nil, fmt.Errorf("%w: language must be go, npm, python, rust or swift, not %q", ErrInvalidArgument, args.Language)
 	}
 	if err != nil {
 		return nil, err
 	}
+	return answerShared(ctx, s, r, "search_package_docs", args, func(e *entry) (*SearchResult, error) {
+		return searchPackage(e, args)
+	})
+}
+
+// searchPackage answers search_package_docs from a loaded package, once
+// per set of arguments.
+func searchPackage(e *entry, args SearchArgs) (*SearchResult, error) {
 	switch args.Kind {
 	case "", "any", search.KindSymbol, search.KindSection, search.KindExample:
 	default:

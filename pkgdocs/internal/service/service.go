@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/cache"
@@ -54,12 +55,13 @@ type Config struct {
 	// it. Setting it also gives Client this cache.
 	CacheDir string
 	// Shared, when set, is shared with the other instances of a team
-	// server: the packages this one reads from registries and its
-	// not-found answers go there, and a package another instance read is
-	// answered from there without asking the registry; concurrent first
-	// requests for the same key on several instances make one upstream
-	// fetch. nil shares nothing. Requests naming a projectPath are never
-	// shared.
+	// server: the packages this one reads from registries, its not-found
+	// answers and the answers it renders from shareable packages go
+	// there; a question another instance answered is answered from there
+	// without loading the package, and a package another instance read
+	// without asking the registry; concurrent first requests for the same
+	// key on several instances make one upstream fetch. nil shares
+	// nothing. Requests naming a projectPath are never shared.
 	Shared shared.Store
 }
 
@@ -71,6 +73,25 @@ type Service struct {
 	disk   *cache.Disk
 	gosrc  *gosrc.Source
 	shared shared.Store // nil: nothing shared
+
+	sharedPackages atomic.Int64 // packages decoded from the shared store
+	sharedAnswers  atomic.Int64 // answers served from the shared store's rendered entries
+}
+
+// SharedStats counts what a Service took from its shared store
+// (Config.Shared): for tests, metrics and the operator.
+type SharedStats struct {
+	// Packages is how many packages it decoded from the store, for
+	// questions no rendered entry answered.
+	Packages int64
+	// Answers is how many answers it served from rendered entries, without
+	// loading the package.
+	Answers int64
+}
+
+// SharedStats returns the counts of what s took from its shared store.
+func (s *Service) SharedStats() SharedStats {
+	return SharedStats{Packages: s.sharedPackages.Load(), Answers: s.sharedAnswers.Load()}
 }
 
 // New returns a Service. A nil cfg means defaults.
@@ -154,6 +175,8 @@ type entry struct {
 	blocks   map[render.Include][]render.Block
 	symbols  map[string][]render.Block // a symbol's blocks, whatever the budget or page
 	searched map[string]*SearchResult  // search answers by arguments
+
+	sharedKeys map[string]bool // answers kept in the shared store (shareOnce)
 }
 
 // memoSearch returns the search answer for key, computing it with fn once.
@@ -271,6 +294,22 @@ func weight(v any) int64 {
 		n += int64(len(x.Code) + len(x.Doc) + len(x.Output))
 	}
 	return n * 3 // indexes and overhead
+}
+
+// pkgRequest names the package a question is about: its cache key (the
+// ecosystem, the name, the version asked, the project, and whatever else
+// selects what is read), whether the version asked is immutable, the
+// project directory, if any, and how to read the package.
+type pkgRequest struct {
+	key     string
+	exact   bool
+	project string
+	fetch   func(context.Context) (*model.Package, error)
+}
+
+// loadRequest returns the cached package r names (load).
+func (s *Service) loadRequest(ctx context.Context, r *pkgRequest) (*entry, error) {
+	return s.load(ctx, r.key, r.exact, r.project, r.fetch)
 }
 
 // load returns the cached package for key, calling fn on a miss. Exact

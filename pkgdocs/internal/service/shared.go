@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gomcp/sdk/pkgdocs/internal/model"
+	"github.com/gomcp/sdk/pkgdocs/internal/shared"
 	"github.com/gomcp/sdk/pkgdocs/internal/untrusted"
 	"github.com/gomcp/sdk/strictjson"
 )
@@ -119,6 +120,7 @@ func (s *Service) fromShared(ctx context.Context, key string) (p *model.Package,
 	if v.NotFound != "" {
 		return nil, &sharedNotFoundError{v.NotFound}, true
 	}
+	s.sharedPackages.Add(1)
 	return v.Package, nil, true
 }
 
@@ -143,7 +145,13 @@ func (s *Service) toShared(ctx context.Context, key string, exact bool, p *model
 	if eerr != nil {
 		return
 	}
-	_ = s.shared.Set(ctx, key, data, ttl) // best effort: too large or Redis down
+	serr := s.shared.Set(ctx, key, data, ttl) // best effort: too large or Redis down
+	if v.Package != nil && (serr == nil || errors.Is(serr, shared.ErrTooLarge)) {
+		// The version the key resolves to, for as long as the package:
+		// rendered answers are found through it (answerFromShared), even
+		// when the package itself was too large to share.
+		_ = s.shared.Set(ctx, resolvedKey(key), encodeResolved(v.Package.Version), ttl)
+	}
 }
 
 // truncateUTF8 cuts s to at most n bytes without splitting a character.

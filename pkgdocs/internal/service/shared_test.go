@@ -110,14 +110,18 @@ func TestTruncateUTF8(t *testing.T) {
 	}
 }
 
-// mapStore is a shared.Store in a map that records expiries; Once calls
-// fetch at once.
+// mapStore is a shared.Store in a map that records expiries and counts
+// lookups; Once calls fetch at once.
 type mapStore struct {
 	vals map[string][]byte
 	ttls map[string]time.Duration
+	gets int
 }
 
-func (m *mapStore) Get(_ context.Context, key string) ([]byte, error) { return m.vals[key], nil }
+func (m *mapStore) Get(_ context.Context, key string) ([]byte, error) {
+	m.gets++
+	return m.vals[key], nil
+}
 
 func (m *mapStore) Set(_ context.Context, key string, val []byte, ttl time.Duration) error {
 	m.vals[key], m.ttls[key] = val, ttl

@@ -16,7 +16,8 @@ type SwiftConfig struct {
 	CodeloadURL string // tarball host; default https://codeload.github.com
 }
 
-func (s *Service) loadSwift(ctx context.Context, name, version, project string) (*entry, error) {
+// swiftRequest names the package a Swift question is about.
+func (s *Service) swiftRequest(name, version, project string) (*pkgRequest, error) {
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
@@ -36,18 +37,20 @@ func (s *Service) loadSwift(ctx context.Context, name, version, project string) 
 	// Tags can move, so only commits are cached as immutable.
 	exact := len(version) == 40 && project == ""
 	key := strings.Join([]string{"swift", s.cfg.Swift.GitURL, strings.ToLower(name), version, project}, "\x00")
-	return s.load(ctx, key, exact, project, func(ctx context.Context) (*model.Package, error) {
+	return &pkgRequest{key: key, exact: exact, project: project, fetch: func(ctx context.Context) (*model.Package, error) {
 		return src.Describe(ctx, swift.Request{Package: name, Version: version, ProjectPath: project})
-	})
+	}}, nil
 }
 
 // DescribeSwiftPackage documents a Swift package: Package.swift (products,
 // modules to import, dependencies), README, public declarations with their
 // docs, and DocC articles.
 func (s *Service) DescribeSwiftPackage(ctx context.Context, args DescribeArgs) (*DocResult, error) {
-	e, err := s.loadSwift(ctx, args.Package, args.Version, args.ProjectPath)
+	r, err := s.swiftRequest(args.Package, args.Version, args.ProjectPath)
 	if err != nil {
 		return nil, err
 	}
-	return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_swift_package")
+	return answerShared(ctx, s, r, "describe_swift_package", args, func(e *entry) (*DocResult, error) {
+		return describe(e, args.Symbol, render.All, args.MaxTokens, args.Page, "describe_swift_package")
+	})
 }
