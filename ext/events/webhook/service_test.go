@@ -34,7 +34,10 @@ type wired struct {
 
 // newWired starts it all; the delivery loop stops at the test's end, and
 // the test fails if it does not.
-func newWired(t *testing.T) *wired {
+func newWired(t *testing.T) *wired { return newWiredWith(t, GrantPolicy{}) }
+
+// newWiredWith is newWired with a grant policy.
+func newWiredWith(t *testing.T, grants GrantPolicy) *wired {
 	t.Helper()
 	w := &wired{msgs: make(chan *Message, 64), settled: make(chan string, 64)}
 	who := "alice"
@@ -45,6 +48,7 @@ func newWired(t *testing.T) *wired {
 	sender := testSender(t, w.srv, SenderOptions{InsecureAllowPrivateAndHTTP: true, MaxAttempts: 2})
 	svc := NewService(&ServiceOptions{
 		Sender:    sender,
+		Grants:    grants,
 		Principal: func(context.Context, *mcp.ServerSession) string { return *w.principal.Load() },
 		OnError:   func(err error) { t.Log(err) },
 		Settled:   func(_, id string, _ error) { w.settled <- id },
@@ -248,5 +252,34 @@ func TestServiceTerminatesWhenTheTypeGoes(t *testing.T) {
 	m := w.next(t)
 	if m.Type != EnvelopeTerminated || m.SubscriptionID != res.ID || m.Error == nil || events.KindOf(&mcp.JSONRPCError{Code: mcp.ErrorCode(m.Error.Code)}) != events.KindNotFound {
 		t.Fatalf("got %+v, want a terminated envelope with NotFound", m)
+	}
+}
+
+func TestKeepSubscribedRefreshesAndStopsOnForbidden(t *testing.T) {
+	w := newWiredWith(t, GrantPolicy{Default: 200 * time.Millisecond, Min: 100 * time.Millisecond})
+	results := make(chan *SubscribeResult, 16)
+	done := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		done <- KeepSubscribed(ctx, w.cs, w.r, w.params(GenerateSecret()), &KeepOptions{Subscribed: func(r *SubscribeResult) { results <- r }})
+	}()
+	first := <-results
+	if first.DeliveryStatus != nil || first.RefreshBefore.NoExpiry() {
+		t.Fatalf("first result %+v: want a new subscription with a grant", first)
+	}
+	second := <-results // before refreshBefore, halfway through the grant
+	if second.ID != first.ID || second.DeliveryStatus == nil || !second.RefreshBefore.RefreshBefore.After(first.RefreshBefore.RefreshBefore) {
+		t.Fatalf("second result %+v: want a refresh of %s with a later grant", second, first.ID)
+	}
+	nobody := ""
+	w.principal.Store(&nobody) // access revoked: the next refresh is Forbidden
+	select {
+	case err := <-done:
+		if events.KindOf(err) != events.KindForbidden {
+			t.Fatalf("KeepSubscribed returned %v, want Forbidden", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("KeepSubscribed did not stop on Forbidden")
 	}
 }
