@@ -30,19 +30,27 @@ type wired struct {
 	msgs      chan *Message
 	settled   chan string // message ids, once recorded
 	principal atomic.Pointer[string]
+	hold      atomic.Pointer[chan struct{}] // if set, the next delivery waits for it
 }
 
 // newWired starts it all; the delivery loop stops at the test's end, and
 // the test fails if it does not.
-func newWired(t *testing.T) *wired { return newWiredWith(t, GrantPolicy{}) }
+func newWired(t *testing.T) *wired { return newWiredWith(t, GrantPolicy{}, nil) }
 
-// newWiredWith is newWired with a grant policy.
-func newWiredWith(t *testing.T, grants GrantPolicy) *wired {
+// newWiredWith is newWired with a grant policy and an event log (nil for
+// the default).
+func newWiredWith(t *testing.T, grants GrantPolicy, log events.Log) *wired {
 	t.Helper()
 	w := &wired{msgs: make(chan *Message, 64), settled: make(chan string, 64)}
 	who := "alice"
 	w.principal.Store(&who)
-	w.r = NewReceiver(func(_ context.Context, m *Message) error { w.msgs <- m; return nil }, nil)
+	w.r = NewReceiver(func(_ context.Context, m *Message) error {
+		w.msgs <- m
+		if hold := w.hold.Swap(nil); hold != nil {
+			<-*hold // the test holds this delivery's answer back
+		}
+		return nil
+	}, nil)
 	w.srv = httptest.NewTLSServer(w.r)
 	t.Cleanup(w.srv.Close)
 	sender := testSender(t, w.srv, SenderOptions{InsecureAllowPrivateAndHTTP: true, MaxAttempts: 2})
@@ -54,7 +62,7 @@ func newWiredWith(t *testing.T, grants GrantPolicy) *wired {
 		Settled:   func(_, id string, _ error) { w.settled <- id },
 	})
 	s := mcp.NewServer("webhook-test", "v1.0.0", nil)
-	w.es = events.NewServer(s, &events.ServerOptions{Webhooks: svc})
+	w.es = events.NewServer(s, &events.ServerOptions{Webhooks: svc, Log: log})
 	w.es.AddTypes(
 		events.NewType[struct{}, tickPayload]("test.tick", "A tick", &events.TypeOptions[struct{}, tickPayload]{Delivery: []string{events.DeliveryPoll, events.DeliveryWebhook}}),
 		events.NewType[struct{}, tickPayload]("poll.only", "A tick to poll", &events.TypeOptions[struct{}, tickPayload]{Delivery: []string{events.DeliveryPoll}}),
@@ -256,7 +264,7 @@ func TestServiceTerminatesWhenTheTypeGoes(t *testing.T) {
 }
 
 func TestKeepSubscribedRefreshesAndStopsOnForbidden(t *testing.T) {
-	w := newWiredWith(t, GrantPolicy{Default: 200 * time.Millisecond, Min: 100 * time.Millisecond})
+	w := newWiredWith(t, GrantPolicy{Default: 2 * time.Second, Min: time.Second}, nil)
 	results := make(chan *SubscribeResult, 16)
 	done := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -281,5 +289,49 @@ func TestKeepSubscribedRefreshesAndStopsOnForbidden(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("KeepSubscribed did not stop on Forbidden")
+	}
+}
+
+func TestServiceGapAndTruncated(t *testing.T) {
+	w := newWiredWith(t, GrantPolicy{}, events.NewMemoryLog(&events.MemoryLogOptions{MaxRecords: 2}))
+	ctx := context.Background()
+	res, err := Subscribe(ctx, w.cs, w.r, w.params(GenerateSecret()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	w.hold.Store(&release)
+	o1 := w.emit(t, 1)
+	if m := w.next(t); m.EventID != o1.EventID {
+		t.Fatalf("got %+v, want %s", m, o1.EventID)
+	}
+	// While the first delivery is unanswered, four more occurrences
+	// arrive, and the log keeps only the last two.
+	var last []*events.Occurrence
+	for n := 2; n <= 5; n++ {
+		last = append(last, w.emit(t, n))
+	}
+	close(release)
+	gap := w.next(t)
+	if gap.Type != EnvelopeGap || gap.SubscriptionID != res.ID || gap.Cursor == nil || !strings.HasPrefix(gap.ID, "msg_gap_") {
+		t.Fatalf("got %+v, want a gap envelope with a cursor", gap)
+	}
+	for _, o := range last[2:] {
+		if m := w.next(t); m.EventID != o.EventID {
+			t.Fatalf("after the gap got %+v, want %s", m, o.EventID)
+		}
+	}
+
+	// A subscribe from a cursor the log no longer reaches starts later,
+	// truncated.
+	p := w.params(GenerateSecret())
+	p.Delivery.URL += "/other"
+	p.Cursor = o1.Cursor
+	res2, err := Subscribe(ctx, w.cs, w.r, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res2.Truncated || res2.Cursor == nil || *res2.Cursor == *o1.Cursor {
+		t.Fatalf("subscribe from a dropped cursor: %+v, want truncated with a fresh cursor", res2)
 	}
 }
