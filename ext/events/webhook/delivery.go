@@ -161,12 +161,13 @@ func (s *Service) step(ctx context.Context, es *events.Server, id string) (bool,
 		}
 		return false, fmt.Errorf("webhook: reading the log for %s: %w", id, err)
 	}
+	expected := *sub.Cursor // the watermark as this step moves it
 	if r.Truncated {
 		body, err := GapBody(r.Next)
 		if err != nil {
 			return false, err
 		}
-		if err := s.send(ctx, sub, NewEnvelopeID(EnvelopeGap), body, r.Next); err != nil {
+		if err := s.send(ctx, sub, expected, NewEnvelopeID(EnvelopeGap), body, r.Next); err != nil {
 			return false, err
 		}
 		return true, nil
@@ -177,28 +178,32 @@ func (s *Service) step(ctx context.Context, es *events.Server, id string) (bool,
 		if err != nil {
 			return false, fmt.Errorf("webhook: encoding %s: %w", rec.EventID, err)
 		}
-		if err := s.send(ctx, sub, rec.EventID, body, rec.Cursor); err != nil {
+		if err := s.send(ctx, sub, expected, rec.EventID, body, rec.Cursor); err != nil {
 			return false, err
 		}
+		expected = rec.Cursor
 		if sub, err = s.opts.Registry.Get(ctx, id); err != nil { // a refresh may have rotated the secret
 			return false, err
 		}
+		if sub.Cursor == nil || *sub.Cursor != expected {
+			return true, nil // a refresh set a replay point: read again from it
+		}
 	}
-	if r.Next == *sub.Cursor {
+	if r.Next == expected {
 		return len(r.Records) > 0, nil
 	}
 	// Records the filter dropped: the watermark moves past them too.
 	err = s.opts.Registry.Update(ctx, id, func(stored *Subscription) error {
-		stored.Cursor = &r.Next
+		advance(stored, expected, r.Next)
 		return nil
 	})
 	return err == nil, err
 }
 
-// send delivers one message to sub and settles it: the cursor becomes
-// cursor and the outcome is recorded, whether it was delivered or
+// send delivers one message to sub and settles it: the cursor moves from
+// prev to cursor (see advance) and the outcome is recorded, whether it was delivered or
 // abandoned. Only a stopped ctx leaves it unsettled.
-func (s *Service) send(ctx context.Context, sub *Subscription, msgID string, body []byte, cursor string) error {
+func (s *Service) send(ctx context.Context, sub *Subscription, prev, msgID string, body []byte, cursor string) error {
 	_, derr := s.opts.Sender.Deliver(ctx, &Delivery{
 		URL: sub.Key.URL, SubscriptionID: sub.ID, ID: msgID, Body: body, Secrets: sub.Secrets(s.opts.Now()),
 	})
@@ -207,8 +212,7 @@ func (s *Service) send(ctx context.Context, sub *Subscription, msgID string, bod
 	}
 	at := s.opts.Now()
 	err := s.opts.Registry.Update(ctx, sub.ID, func(stored *Subscription) error {
-		c := cursor
-		stored.Cursor = &c
+		advance(stored, prev, cursor)
 		stored.Status.Record(at, derr)
 		return nil
 	})
@@ -222,6 +226,16 @@ func (s *Service) send(ctx context.Context, sub *Subscription, msgID string, bod
 		s.opts.Settled(sub.ID, msgID, derr)
 	}
 	return nil
+}
+
+// advance moves stored's watermark from prev, where the delivery began, to
+// next, unless a refresh moved it meanwhile (a replay point the client
+// asked for, which wins).
+func advance(stored *Subscription, prev, next string) {
+	if stored.Cursor != nil && *stored.Cursor != prev {
+		return
+	}
+	stored.Cursor = &next
 }
 
 // terminate ends sub, whose type is gone or no longer offers webhook

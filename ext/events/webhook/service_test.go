@@ -335,3 +335,32 @@ func TestServiceGapAndTruncated(t *testing.T) {
 		t.Fatalf("subscribe from a dropped cursor: %+v, want truncated with a fresh cursor", res2)
 	}
 }
+
+func TestServiceReplayPointWinsOverAnInFlightDelivery(t *testing.T) {
+	w := newWired(t)
+	ctx := context.Background()
+	secret := GenerateSecret()
+	if _, err := Subscribe(ctx, w.cs, w.r, w.params(secret)); err != nil {
+		t.Fatal(err)
+	}
+	o1, o2 := w.emit(t, 1), w.emit(t, 2)
+	w.next(t)
+	w.next(t)
+	w.waitSettled(t, o1.EventID, o2.EventID)
+	release := make(chan struct{})
+	w.hold.Store(&release)
+	o3 := w.emit(t, 3)
+	w.next(t) // o3 is being delivered, unanswered
+	replay := w.params(secret)
+	replay.Cursor = o1.Cursor
+	res, err := Subscribe(ctx, w.cs, w.r, replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cursor == nil || *res.Cursor != *o1.Cursor {
+		t.Fatalf("refresh cursor %v, want the replay point %s", res.Cursor, *o1.Cursor)
+	}
+	close(release)
+	// o3's settling leaves the replay point alone: o2 and o3 go again.
+	w.waitSettled(t, o3.EventID, o2.EventID, o3.EventID)
+}
