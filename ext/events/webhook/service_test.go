@@ -364,3 +364,18 @@ func TestServiceReplayPointWinsOverAnInFlightDelivery(t *testing.T) {
 	// o3's settling leaves the replay point alone: o2 and o3 go again.
 	w.waitSettled(t, o3.EventID, o2.EventID, o3.EventID)
 }
+
+func TestServiceRefusesUnsafeURLsByDefault(t *testing.T) {
+	svc := NewService(&ServiceOptions{Principal: func(context.Context, *mcp.ServerSession) string { return "alice" }})
+	typ := &events.EventType{Name: "test.tick", Delivery: []string{events.DeliveryWebhook}}
+	for _, url := range []string{"http://example.com/hook", "https://127.0.0.1/hook", "https://[::1]/hook", "https://10.0.0.1/hook"} {
+		t.Run(url, func(t *testing.T) {
+			_, err := svc.Subscribe(context.Background(), nil, typ, &events.SubscribeParams{
+				Name: "test.tick", Arguments: json.RawMessage(`{}`), Delivery: &events.WebhookTarget{URL: url, Secret: GenerateSecret().Reveal()},
+			})
+			if events.KindOf(err) != events.KindInvalidParams {
+				t.Fatalf("subscribe to %s: %v, want InvalidParams", url, err)
+			}
+		})
+	}
+}
