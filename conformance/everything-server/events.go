@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gomcp/sdk/ext/events"
+	"github.com/gomcp/sdk/ext/events/webhook"
 	"github.com/gomcp/sdk/mcp"
 )
 
@@ -21,11 +22,22 @@ type tick struct {
 
 // addEvents offers the event type test.tick (poll and push; arguments {};
 // payload {"n": integer}) and the tool emit_tick, which emits one
-// occurrence of it with the next n each call.
-func addEvents(srv *mcp.Server) {
+// occurrence of it with the next n each call. With hooks, test.tick offers
+// webhook delivery too, and the caller runs hooks with the returned Server.
+// The server as main runs it has no authentication, and webhook
+// subscriptions need an authenticated principal, so it passes nil: webhook
+// mode is offered in the tests only (events_webhook_test.go).
+func addEvents(srv *mcp.Server, hooks *webhook.Service) *events.Server {
 	// Clients poll it every second, the floor they apply anyway.
-	es := events.NewServer(srv, &events.ServerOptions{PollInterval: time.Second})
-	es.AddTypes(events.NewType[struct{}, tick](tickEvent, "A tick: emit_tick emits one, n counting them from 1", nil))
+	opts := &events.ServerOptions{PollInterval: time.Second}
+	delivery := []string{events.DeliveryPoll, events.DeliveryPush}
+	if hooks != nil {
+		opts.Webhooks = hooks
+		delivery = append(delivery, events.DeliveryWebhook)
+	}
+	es := events.NewServer(srv, opts)
+	es.AddTypes(events.NewType(tickEvent, "A tick: emit_tick emits one, n counting them from 1",
+		&events.TypeOptions[struct{}, tick]{Delivery: delivery}))
 	var n atomic.Int64
 	srv.AddTools(mcp.NewStructuredTool("emit_tick", "Emit one occurrence of the event type test.tick, with the next n",
 		func(ctx context.Context, _ *mcp.ServerSession, _ struct{}) (tick, error) {
@@ -33,4 +45,5 @@ func addEvents(srv *mcp.Server) {
 			_, err := es.Emit(ctx, tickEvent, t, nil)
 			return t, err
 		}))
+	return es
 }

@@ -41,7 +41,7 @@ func newServer(tune ...func(*mcp.ServerOptions)) *mcp.Server {
 	srv.AddResourceTemplates(resourceTemplates()...)
 	srv.AddPrompts(prompts()...)
 	addSkills(srv)
-	addEvents(srv) // events.go
+	addEvents(srv, nil) // events.go: no webhook mode without authentication
 	return srv
 }
 

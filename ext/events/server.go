@@ -341,15 +341,17 @@ func (es *Server) list(ctx context.Context, ss *mcp.ServerSession, p *ListParams
 }
 
 // subscribe serves events/subscribe without webhook delivery, or hands it
-// to ServerOptions.Webhooks.
+// to ServerOptions.Webhooks with its arguments checked ({} when absent)
+// and Authorize asked.
 func (es *Server) subscribe(ctx context.Context, ss *mcp.ServerSession, p *SubscribeParams) (*json.RawMessage, error) {
-	t := es.lookup(p.Name)
-	if t == nil {
-		return nil, errEventNotFound(p.Name)
+	t, args, err := es.admit(ctx, ss, p.Name, DeliveryWebhook, p.Arguments)
+	if err != nil {
+		return nil, err
 	}
-	if es.opts.Webhooks == nil || !t.offers(DeliveryWebhook) {
+	if es.opts.Webhooks == nil { // unreachable: AddTypes refuses such a type
 		return nil, errDeliveryUnsupported(p.Name, DeliveryWebhook)
 	}
+	p.Arguments = args
 	return rawResult(es.opts.Webhooks.Subscribe(ctx, ss, t.Describe(), p))
 }
 

@@ -1,8 +1,10 @@
 // Package webhook delivers the events of the events extension
 // ("io.modelcontextprotocol/events") by webhook, and receives them: the
 // server side's signing, retries, endpoint verification and subscription
-// bookkeeping, and the client side's endpoint. It knows nothing of event
-// types or the event log; the events server calls it.
+// bookkeeping, and the client side's endpoint. A Service is the
+// events.Server's ServerOptions.Webhooks: it serves events/subscribe and
+// events/unsubscribe, and its Run delivers the server's occurrences; the
+// client subscribes with Subscribe or KeepSubscribed.
 //
 // # Wire format
 //

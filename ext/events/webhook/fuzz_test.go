@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -98,6 +99,33 @@ func FuzzNewKey(f *testing.F) {
 		again, err := NewKey("p", "https://example.com", "n", []byte(k.Arguments))
 		if err != nil || again != k || again.ID() != k.ID() {
 			t.Fatalf("the canonical form %q gives another key: %v", k.Arguments, err)
+		}
+	})
+}
+
+// FuzzSubscribeResult: a client decodes any subscribe result without
+// panicking, and what it decodes encodes back to a form that decodes the
+// same (refreshBefore and deliveryStatus are the parsers).
+func FuzzSubscribeResult(f *testing.F) {
+	f.Add([]byte(`{"id":"a","refreshBefore":"2026-12-02T07:00:00.000Z","cursor":"c","truncated":false,"deliveryStatus":{"active":true,"lastDeliveryAt":"2026-12-02T06:00:00.000Z","lastError":null}}`))
+	f.Add([]byte(`{"id":"a","refreshBefore":null,"cursor":null,"truncated":true,"deliveryStatus":{"active":false,"lastError":"timeout","failedSince":"2026-12-02T05:00:00Z"}}`))
+	f.Add([]byte(`{"refreshBefore":"yesterday","deliveryStatus":{"active":1}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var res SubscribeResult
+		if json.Unmarshal(data, &res) != nil {
+			return
+		}
+		b, err := json.Marshal(&res)
+		if err != nil {
+			t.Fatalf("encoding %+v: %v", res, err)
+		}
+		var again SubscribeResult
+		if err := json.Unmarshal(b, &again); err != nil {
+			t.Fatalf("decoding %s: %v", b, err)
+		}
+		b2, err := json.Marshal(&again)
+		if err != nil || string(b2) != string(b) {
+			t.Fatalf("not stable: %s then %s (%v)", b, b2, err)
 		}
 	})
 }

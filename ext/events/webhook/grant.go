@@ -126,3 +126,18 @@ func (p GrantPolicy) Grant(now time.Time, ttl TTL) Grant {
 	}
 	return Grant{RefreshBefore: now.Add(min(max(d, lo), hi))}
 }
+
+// UnmarshalJSON reads refreshBefore: null for no expiry, or an RFC 3339
+// time.
+func (g *Grant) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*g = Grant{}
+		return nil
+	}
+	var t time.Time
+	if err := t.UnmarshalJSON(b); err != nil {
+		return fmt.Errorf("webhook: refreshBefore: %w", err)
+	}
+	*g = Grant{RefreshBefore: t}
+	return nil
+}

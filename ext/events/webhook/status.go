@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/gomcp/sdk/internal/strictjson"
@@ -103,4 +104,32 @@ func (s DeliveryStatus) MarshalJSON() ([]byte, error) {
 		w.FailedSince = &t
 	}
 	return strictjson.Marshal(w)
+}
+
+// UnmarshalJSON reads a deliveryStatus as a client receives it: active,
+// lastDeliveryAt, lastError and failedSince (the window counts stay zero).
+func (s *DeliveryStatus) UnmarshalJSON(b []byte) error {
+	var w deliveryStatusJSON
+	if err := strictjson.Unmarshal(b, &w); err != nil {
+		return fmt.Errorf("webhook: deliveryStatus: %w", err)
+	}
+	*s = DeliveryStatus{Suspended: !w.Active}
+	parse := func(p *string, into *time.Time) error {
+		if p == nil {
+			return nil
+		}
+		t, err := time.Parse(time.RFC3339Nano, *p)
+		if err != nil {
+			return fmt.Errorf("webhook: deliveryStatus: %w", err)
+		}
+		*into = t
+		return nil
+	}
+	if w.LastError != nil {
+		s.LastError = Category(*w.LastError)
+	}
+	if err := parse(w.LastDeliveryAt, &s.LastDeliveryAt); err != nil {
+		return err
+	}
+	return parse(w.FailedSince, &s.FailedSince)
 }

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/gomcp/sdk/ext/events"
+	"github.com/gomcp/sdk/ext/events/webhook"
+	"github.com/gomcp/sdk/mcp"
+)
+
+// testToken is the bearer token the test's middleware accepts, for the
+// principal testPrincipal.
+const (
+	testToken     = "test-token"
+	testPrincipal = "tester"
+)
+
+// principalKey is the context key of the test's authenticated principal.
+type principalKey struct{}
+
+// withTestToken answers 401 to a request without the test token and
+// passes the others on with their principal in the context, as
+// auth.RequireBearerToken does with a TokenInfo.
+func withTestToken(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+testToken {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, testPrincipal)))
+	})
+}
+
+// TestTickWebhook: with an authenticated principal, test.tick offers
+// webhook delivery; over streamable HTTP a client subscribes a TLS
+// Receiver, emit_tick's occurrence reaches it signed, a refresh rotates the
+// secret, and unsubscribe ends it.
+func TestTickWebhook(t *testing.T) {
+	for _, version := range []string{mcp.Version20251125, mcp.Version20260728} {
+		t.Run(version, func(t *testing.T) { testTickWebhook(t, version) })
+	}
+}
+
+func testTickWebhook(t *testing.T, version string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan *webhook.Message, 16)
+	receiver := webhook.NewReceiver(func(_ context.Context, m *webhook.Message) error { got <- m; return nil }, nil)
+	endpoint := httptest.NewTLSServer(receiver)
+	defer endpoint.Close()
+	roots := x509.NewCertPool()
+	roots.AddCert(endpoint.Certificate())
+
+	settled := make(chan string, 16)
+	svc := webhook.NewService(&webhook.ServiceOptions{
+		Principal: func(ctx context.Context, _ *mcp.ServerSession) string {
+			p, _ := ctx.Value(principalKey{}).(string)
+			return p
+		},
+		Sender:  webhook.NewSender(&webhook.SenderOptions{TLSConfig: &tls.Config{RootCAs: roots}, InsecureAllowPrivateAndHTTP: true}),
+		Settled: func(_, id string, _ error) { settled <- id },
+	})
+	srv := mcp.NewServer("everything-webhook", "v1.0.0", nil)
+	es := addEvents(srv, svc)
+	stopped := make(chan error, 1)
+	go func() { stopped <- svc.Run(ctx, es) }()
+	defer func() {
+		cancel()
+		if err := <-stopped; !errors.Is(err, context.Canceled) {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	defer handler.Close()
+	mcpSrv := httptest.NewServer(withTestToken(handler))
+	defer mcpSrv.Close()
+
+	tr := mcp.NewStreamableClientTransport(mcpSrv.URL, &mcp.StreamableClientTransportOptions{Header: http.Header{"Authorization": {"Bearer " + testToken}}})
+	cs, err := mcp.NewClient("webhook-client", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: version}).Connect(ctx, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	types, err := events.ListTypes(ctx, cs)
+	if err != nil || len(types) != 1 || len(types[0].Delivery) != 3 {
+		t.Fatalf("types %+v (%v), want test.tick with poll, push and webhook", types, err)
+	}
+	first := webhook.GenerateSecret()
+	params := &events.SubscribeParams{Name: tickEvent, Arguments: json.RawMessage(`{}`), Delivery: &events.WebhookTarget{URL: endpoint.URL + "/hook", Secret: first.Reveal()}}
+	res, err := webhook.Subscribe(ctx, cs, receiver, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emit := func(wantN int) {
+		t.Helper()
+		if r, err := cs.CallTool(ctx, "emit_tick", map[string]any{}, nil); err != nil || r.IsError {
+			t.Fatalf("emit_tick: %v %+v", err, r)
+		}
+		select {
+		case m := <-got:
+			var o events.Occurrence
+			if err := json.Unmarshal(m.Body, &o); err != nil || m.Name != tickEvent || m.SubscriptionID != res.ID {
+				t.Fatalf("delivered %+v (%v), want test.tick for %s", m, err, res.ID)
+			}
+			var tk tick
+			if err := json.Unmarshal(o.Data, &tk); err != nil || tk.N != wantN {
+				t.Fatalf("data %s, want n %d", o.Data, wantN)
+			}
+			select {
+			case <-settled:
+			case <-time.After(10 * time.Second):
+				t.Fatal("delivery not settled")
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("tick %d not delivered", wantN)
+		}
+	}
+	emit(1)
+
+	// Refresh with a new secret: the same subscription; the receiver
+	// still holding only the old secret verifies (dual signing).
+	params.Delivery.Secret = webhook.GenerateSecret().Reveal()
+	res2, err := webhook.Subscribe(ctx, cs, receiver, params)
+	if err != nil || res2.ID != res.ID || res2.DeliveryStatus == nil || !res2.DeliveryStatus.Active() {
+		t.Fatalf("refresh %+v (%v), want the same id with an active deliveryStatus", res2, err)
+	}
+	receiver.Add(res.ID, first)
+	emit(2)
+
+	// Without the token nothing reaches the server; a request without a
+	// principal that does is Forbidden (ext/events/webhook's tests).
+	bad := mcp.NewStreamableClientTransport(mcpSrv.URL, &mcp.StreamableClientTransportOptions{Header: http.Header{"Authorization": {"Bearer wrong"}}})
+	if cs, err := mcp.NewClient("intruder", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: version}).Connect(ctx, bad); err == nil {
+		_ = cs.Close()
+		t.Fatal("a client with a wrong token connected")
+	}
+
+	un := &events.UnsubscribeParams{Name: tickEvent, Arguments: json.RawMessage(`{}`), Delivery: &events.WebhookTarget{URL: params.Delivery.URL}}
+	if err := webhook.Unsubscribe(ctx, cs, receiver, res.ID, un); err != nil {
+		t.Fatal(err)
+	}
+	if err := webhook.Unsubscribe(ctx, cs, receiver, res.ID, un); events.KindOf(err) != events.KindNotFound {
+		t.Fatalf("second unsubscribe: %v, want NotFound", err)
+	}
+}
