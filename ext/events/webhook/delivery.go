@@ -2,6 +2,8 @@ package webhook
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -167,8 +169,8 @@ func (s *Service) step(ctx context.Context, es *events.Server, id string) (bool,
 		if err != nil {
 			return false, err
 		}
-		if err := s.send(ctx, sub, expected, NewEnvelopeID(EnvelopeGap), body, r.Next); err != nil {
-			return false, err
+		if err := s.send(ctx, sub, expected, NewEnvelopeID(EnvelopeGap), deliveryClaim(sub, expected, "gap"), body, r.Next); err != nil {
+			return false, claimedElsewhere(err)
 		}
 		return true, nil
 	}
@@ -178,8 +180,8 @@ func (s *Service) step(ctx context.Context, es *events.Server, id string) (bool,
 		if err != nil {
 			return false, fmt.Errorf("webhook: encoding %s: %w", rec.EventID, err)
 		}
-		if err := s.send(ctx, sub, expected, rec.EventID, body, rec.Cursor); err != nil {
-			return false, err
+		if err := s.send(ctx, sub, expected, rec.EventID, deliveryClaim(sub, expected, rec.EventID), body, rec.Cursor); err != nil {
+			return false, claimedElsewhere(err)
 		}
 		expected = rec.Cursor
 		if sub, err = s.opts.Registry.Get(ctx, id); err != nil { // a refresh may have rotated the secret
@@ -200,10 +202,46 @@ func (s *Service) step(ctx context.Context, es *events.Server, id string) (bool,
 	return err == nil, err
 }
 
+// errClaimed is send's error for a message another instance claimed: it
+// delivers and settles it, and this one reads the cursor it leaves.
+var errClaimed = errors.New("webhook: claimed by another instance")
+
+// claimedElsewhere is step's error for err: nil for errClaimed (this step
+// ends without moving the cursor; the next one starts where the claiming
+// instance left it), err otherwise.
+func claimedElsewhere(err error) error {
+	if errors.Is(err, errClaimed) {
+		return nil
+	}
+	return err
+}
+
+// deliveryClaim names one delivery of message (an event id, or "gap") to sub
+// after its watermark prev, as every instance reading the same state of sub
+// names it: the delivery status is part of it, since every settled
+// delivery changes it, so that the same event delivered again after a
+// replay the client asked for is a new claim.
+func deliveryClaim(sub *Subscription, prev, message string) string {
+	st := &sub.Status
+	h := sha256.New()
+	fmt.Fprintf(h, "%q %q %d %d %d %d %d", prev, message, st.LastDeliveryAt.UnixNano(),
+		st.WindowStart.UnixNano(), st.WindowAttempts, st.WindowFailures, len(st.LastError))
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
 // send delivers one message to sub and settles it: the cursor moves from
 // prev to cursor (see advance) and the outcome is recorded, whether it was delivered or
-// abandoned. Only a stopped ctx leaves it unsettled.
-func (s *Service) send(ctx context.Context, sub *Subscription, prev, msgID string, body []byte, cursor string) error {
+// abandoned. Only a stopped ctx leaves it unsettled. Of the instances
+// sharing the Registry, the one that claims claim first sends it; the
+// others get errClaimed.
+func (s *Service) send(ctx context.Context, sub *Subscription, prev, msgID, claim string, body []byte, cursor string) error {
+	claimed, err := s.opts.Registry.Claim(ctx, sub.ID, claim, s.claimTTL)
+	if err != nil {
+		return fmt.Errorf("webhook: claiming %s for %s: %w", msgID, sub.ID, err)
+	}
+	if !claimed {
+		return errClaimed
+	}
 	_, derr := s.opts.Sender.Deliver(ctx, &Delivery{
 		URL: sub.Key.URL, SubscriptionID: sub.ID, ID: msgID, Body: body, Secrets: sub.Secrets(s.opts.Now()),
 	})
@@ -211,7 +249,7 @@ func (s *Service) send(ctx context.Context, sub *Subscription, prev, msgID strin
 		return ctx.Err()
 	}
 	at := s.opts.Now()
-	err := s.opts.Registry.Update(ctx, sub.ID, func(stored *Subscription) error {
+	err = s.opts.Registry.Update(ctx, sub.ID, func(stored *Subscription) error {
 		advance(stored, prev, cursor)
 		stored.Status.Record(at, derr)
 		return nil

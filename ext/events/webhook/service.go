@@ -60,6 +60,8 @@ type Service struct {
 	poked chan struct{}   // closed and replaced when a subscription changes
 	es    *events.Server  // set by Run
 	seen  map[string]bool // type names subscribed to or offered
+
+	claimTTL time.Duration // how long a claimed delivery is the claimer's: its Sender's whole retry window
 }
 
 var _ events.Webhooks = (*Service)(nil)
@@ -80,6 +82,7 @@ func NewService(opts *ServiceOptions) *Service {
 	if o.Sender == nil {
 		o.Sender = NewSender(nil)
 	}
+	s.claimTTL = o.Sender.maxElapsed + o.Sender.attemptTimeout + time.Minute
 	o.SecretGrace = positive(o.SecretGrace, DefaultSecretGrace)
 	o.Rescan = positive(o.Rescan, time.Second)
 	o.BatchSize = positive(o.BatchSize, 32)

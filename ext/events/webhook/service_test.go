@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,6 +32,8 @@ type wired struct {
 	settled   chan string // message ids, once recorded
 	principal atomic.Pointer[string]
 	hold      atomic.Pointer[chan struct{}] // if set, the next delivery waits for it
+	svc       *Service
+	sender    *Sender
 }
 
 // newWired starts it all; the delivery loop stops at the test's end, and
@@ -61,6 +64,7 @@ func newWiredWith(t *testing.T, grants GrantPolicy, log events.Log) *wired {
 		OnError:   func(err error) { t.Log(err) },
 		Settled:   func(_, id string, _ error) { w.settled <- id },
 	})
+	w.svc, w.sender = svc, sender
 	s := mcp.NewServer("webhook-test", "v1.0.0", nil)
 	w.es = events.NewServer(s, &events.ServerOptions{Webhooks: svc, Log: log})
 	w.es.AddTypes(
@@ -377,5 +381,100 @@ func TestServiceRefusesUnsafeURLsByDefault(t *testing.T) {
 				t.Fatalf("subscribe to %s: %v, want InvalidParams", url, err)
 			}
 		})
+	}
+}
+
+// refusingRegistry tells of each Claim it refuses.
+type refusingRegistry struct {
+	Registry
+	refused chan struct{}
+}
+
+func (r *refusingRegistry) Claim(ctx context.Context, id, eventID string, ttl time.Duration) (bool, error) {
+	ok, err := r.Registry.Claim(ctx, id, eventID, ttl)
+	if err == nil && !ok {
+		select {
+		case r.refused <- struct{}{}:
+		default:
+		}
+	}
+	return ok, err
+}
+
+// TestServiceDeliversOnceAcrossInstances: a second instance running the
+// delivery loop over the same Registry and log does not send what the
+// first claimed; every occurrence is settled once, by one of them.
+func TestServiceDeliversOnceAcrossInstances(t *testing.T) {
+	w := newWired(t)
+	ctx := context.Background()
+	if _, err := Subscribe(ctx, w.cs, w.r, w.params(GenerateSecret())); err != nil {
+		t.Fatal(err)
+	}
+	shared := &refusingRegistry{Registry: w.svc.opts.Registry, refused: make(chan struct{}, 1)}
+	otherSettled := make(chan string, 64)
+	other := NewService(&ServiceOptions{
+		Registry: shared, Sender: w.sender, Rescan: 5 * time.Millisecond,
+		Settled: func(_, id string, _ error) { otherSettled <- id },
+	})
+	runCtx, cancel := context.WithCancel(ctx)
+	stopped := make(chan error, 1)
+	go func() { stopped <- other.Run(runCtx, w.es) }()
+	defer func() {
+		cancel()
+		if err := <-stopped; !errors.Is(err, context.Canceled) {
+			t.Errorf("the second Run returned %v, want context.Canceled", err)
+		}
+	}()
+
+	// The first delivery is held at the receiver until the other instance
+	// has shown it takes part: a claim refused, or a delivery of its own.
+	release := make(chan struct{})
+	w.hold.Store(&release)
+	var once sync.Once
+	letGo := func() { once.Do(func() { close(release) }) }
+	defer letGo()
+	var ids []string
+	for n := 1; n <= 5; n++ {
+		ids = append(ids, w.emit(t, n).EventID)
+	}
+	w.next(t)
+	settled := map[string]int{}
+	select {
+	case <-shared.refused:
+	case id := <-otherSettled:
+		settled[id]++
+	case <-time.After(10 * time.Second):
+		t.Fatal("the other instance took no part within 10 s")
+	}
+	letGo()
+
+	for len(settled) < len(ids) {
+		select {
+		case id := <-w.settled:
+			settled[id]++
+		case id := <-otherSettled:
+			settled[id]++
+		case <-time.After(10 * time.Second):
+			t.Fatalf("settled %v within 10 s, want each of %v", settled, ids)
+		}
+	}
+	// The one that delivered the last occurrence had the watermark past
+	// every other: a duplicate would have been settled by now.
+	for {
+		select {
+		case id := <-w.settled:
+			settled[id]++
+			continue
+		case id := <-otherSettled:
+			settled[id]++
+			continue
+		default:
+		}
+		break
+	}
+	for _, id := range ids {
+		if settled[id] != 1 {
+			t.Errorf("%s settled %d times, want once", id, settled[id])
+		}
 	}
 }
