@@ -24,7 +24,7 @@ const (
 	CatalogPath = "/.well-known/ai-catalog.json"
 	// CatalogSpecVersion is the AI Catalog version of the catalogs this
 	// package writes ("Major.Minor"); it reads any.
-	CatalogSpecVersion = "1.0"
+	CatalogSpecVersion = "0.9"
 )
 
 // Transport types of a Remote.
