@@ -41,6 +41,7 @@ func (s *Service) Run(ctx context.Context, es *events.Server) error {
 		return errors.New("webhook: Service.Run called twice")
 	}
 	s.es = es
+	close(s.ran)
 	s.mu.Unlock()
 
 	var wg sync.WaitGroup

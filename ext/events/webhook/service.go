@@ -47,6 +47,18 @@ type ServiceOptions struct {
 	// OnError, if set, is told of errors of the delivery loop that no
 	// request sees (a Registry that fails).
 	OnError func(err error)
+	// MaxSubscriptions bounds the webhook subscriptions one principal
+	// holds over all event types (default DefaultMaxSubscriptions; negative
+	// for no limit). A subscribe past it is answered ResourceExhausted
+	// (data.limit "subscriptions", data.max); a refresh is never refused.
+	// Counts are read from the Registry, so they hold across the instances
+	// sharing it, up to the subscribes that instances accept at the same
+	// moment.
+	MaxSubscriptions int
+	// MaxSubscriptionsPerType bounds, per event type name, the
+	// subscriptions one principal holds to that type, beside
+	// MaxSubscriptions (nil: no limit of their own).
+	MaxSubscriptionsPerType map[string]int
 }
 
 // A Service is webhook delivery for an events.Server: set it as
@@ -59,16 +71,18 @@ type Service struct {
 	mu    sync.Mutex
 	poked chan struct{}   // closed and replaced when a subscription changes
 	es    *events.Server  // set by Run
+	ran   chan struct{}   // closed once Run has set es
 	seen  map[string]bool // type names subscribed to or offered
 
 	claimTTL time.Duration // how long a claimed delivery is the claimer's: its Sender's whole retry window
+	admitMu  sync.Mutex    // held from the last quota check of a subscribe to its store
 }
 
 var _ events.Webhooks = (*Service)(nil)
 
 // NewService returns a Service with the given options.
 func NewService(opts *ServiceOptions) *Service {
-	s := &Service{poked: make(chan struct{}), seen: make(map[string]bool)}
+	s := &Service{poked: make(chan struct{}), ran: make(chan struct{}), seen: make(map[string]bool)}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -86,6 +100,9 @@ func NewService(opts *ServiceOptions) *Service {
 	o.SecretGrace = positive(o.SecretGrace, DefaultSecretGrace)
 	o.Rescan = positive(o.Rescan, time.Second)
 	o.BatchSize = positive(o.BatchSize, 32)
+	if o.MaxSubscriptions == 0 {
+		o.MaxSubscriptions = DefaultMaxSubscriptions
+	}
 	if o.Principal == nil {
 		o.Principal = func(ctx context.Context, _ *mcp.ServerSession) string { return mcp.SessionOwnerFromContext(ctx) }
 	}
@@ -157,6 +174,9 @@ func (s *Service) Subscribe(ctx context.Context, ss *mcp.ServerSession, t *event
 		return nil, rpcError(mcp.CodeInvalidParams, "invalid arguments: "+err.Error(), nil)
 	}
 	id := key.ID()
+	if err := s.admit(ctx, principal, t.Name, id); err != nil { // before the challenge: no POST for a refused subscribe
+		return nil, err
+	}
 	if err := VerifyEndpoint(ctx, s.opts.Sender, s.opts.Registry, principal, p.Delivery.URL, id, []Secret{secret}); err != nil {
 		if ctx.Err() != nil {
 			return nil, err
@@ -173,7 +193,7 @@ func (s *Service) Subscribe(ctx context.Context, ss *mcp.ServerSession, t *event
 	if err != nil {
 		return nil, err
 	}
-	stored, refreshed, err := Upsert(ctx, s.opts.Registry, sub, now, s.opts.SecretGrace)
+	stored, refreshed, err := s.store(ctx, sub, now)
 	if err != nil {
 		return nil, err
 	}
@@ -186,6 +206,18 @@ func (s *Service) Subscribe(ctx context.Context, ss *mcp.ServerSession, t *event
 		res.DeliveryStatus = &stored.Status
 	}
 	return res, nil
+}
+
+// store upserts sub after checking the quotas again, so that the
+// subscribes of one principal that this instance serves at the same time
+// do not pass them together.
+func (s *Service) store(ctx context.Context, sub *Subscription, now time.Time) (*Subscription, bool, error) {
+	s.admitMu.Lock()
+	defer s.admitMu.Unlock()
+	if err := s.admit(ctx, sub.Key.Principal, sub.Key.Name, sub.ID); err != nil {
+		return nil, false, err
+	}
+	return Upsert(ctx, s.opts.Registry, sub, now, s.opts.SecretGrace)
 }
 
 // startCursor sets sub.Cursor to where delivery begins: the request's
