@@ -59,6 +59,18 @@ type ServiceOptions struct {
 	// subscriptions one principal holds to that type, beside
 	// MaxSubscriptions (nil: no limit of their own).
 	MaxSubscriptionsPerType map[string]int
+	// Authorize, if set, checks again at delivery time that principal may
+	// still receive the events of sub: before the first delivery of each
+	// subscription (on each instance), and then at most every
+	// ReauthorizeEvery. nil means no check beyond the one at subscribe. An
+	// error wrapping ErrAccessRevoked ends the subscription: it is removed
+	// and sent a terminated envelope with Forbidden (data.reason "access
+	// revoked"). Any other error is told to OnError and holds delivery back
+	// until a later check permits it.
+	Authorize func(ctx context.Context, principal string, sub *Subscription) error
+	// ReauthorizeEvery is how long a permission of Authorize holds for one
+	// subscription (default DefaultReauthorizeEvery).
+	ReauthorizeEvery time.Duration
 }
 
 // A Service is webhook delivery for an events.Server: set it as
@@ -99,6 +111,7 @@ func NewService(opts *ServiceOptions) *Service {
 	s.claimTTL = o.Sender.maxElapsed + o.Sender.attemptTimeout + time.Minute
 	o.SecretGrace = positive(o.SecretGrace, DefaultSecretGrace)
 	o.Rescan = positive(o.Rescan, time.Second)
+	o.ReauthorizeEvery = positive(o.ReauthorizeEvery, DefaultReauthorizeEvery)
 	o.BatchSize = positive(o.BatchSize, 32)
 	if o.MaxSubscriptions == 0 {
 		o.MaxSubscriptions = DefaultMaxSubscriptions
