@@ -155,7 +155,13 @@ func (s *Service) step(ctx context.Context, es *events.Server, id string, auth *
 	if err != nil {
 		return false, err
 	}
-	if !sub.Status.Active() || sub.Cursor == nil {
+	if !sub.Status.Active() {
+		if dropDue(sub, s.opts.Now(), s.opts.DropFailingAfter) {
+			return false, s.drop(ctx, sub)
+		}
+		return false, nil
+	}
+	if sub.Cursor == nil {
 		return false, nil
 	}
 	r, err := es.ReadMatching(ctx, events.DeliveryWebhook, json.RawMessage(sub.Key.Arguments),

@@ -71,6 +71,15 @@ type ServiceOptions struct {
 	// ReauthorizeEvery is how long a permission of Authorize holds for one
 	// subscription (default DefaultReauthorizeEvery).
 	ReauthorizeEvery time.Duration
+	// DropFailingAfter is how long the deliveries of a subscription that
+	// never expires may keep failing, once suspended for sustained failure
+	// (over 95% of at least 100 attempts in an hour), before the
+	// subscription is removed and sent a terminated envelope with
+	// CallbackEndpointError (data.reason: the last failure's category).
+	// Default DefaultDropFailingAfter; negative: never. A subscription
+	// with a grant is not dropped: it ends unless refreshed, and a refresh
+	// resumes it.
+	DropFailingAfter time.Duration
 }
 
 // A Service is webhook delivery for an events.Server: set it as
@@ -112,6 +121,9 @@ func NewService(opts *ServiceOptions) *Service {
 	o.SecretGrace = positive(o.SecretGrace, DefaultSecretGrace)
 	o.Rescan = positive(o.Rescan, time.Second)
 	o.ReauthorizeEvery = positive(o.ReauthorizeEvery, DefaultReauthorizeEvery)
+	if o.DropFailingAfter == 0 {
+		o.DropFailingAfter = DefaultDropFailingAfter
+	}
 	o.BatchSize = positive(o.BatchSize, 32)
 	if o.MaxSubscriptions == 0 {
 		o.MaxSubscriptions = DefaultMaxSubscriptions

@@ -37,6 +37,7 @@ type wired struct {
 	svc        *Service
 	sender     *Sender
 	challenges atomic.Int64 // verification envelopes the endpoint received
+	failEvents atomic.Bool  // the endpoint answers 503 to every event
 }
 
 // newWired starts it all; the delivery loop stops at the test's end, and
@@ -72,6 +73,10 @@ func newWiredTuned(t *testing.T, tune func(*ServiceOptions), log events.Log) *wi
 		}
 		if bytes.Contains(body, []byte(`"type":"verification"`)) {
 			w.challenges.Add(1)
+		}
+		if w.failEvents.Load() && !bytes.Contains(body, []byte(`"type":`)) {
+			rw.WriteHeader(http.StatusServiceUnavailable) // events fail, envelopes pass
+			return
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		w.r.ServeHTTP(rw, req)
