@@ -54,3 +54,21 @@ func (s *Service) authorize(ctx context.Context, sub *Subscription, st *authStat
 		return fmt.Errorf("webhook: authorizing the delivery to %s: %w", sub.ID, err)
 	}
 }
+
+// Terminate ends the subscription id now, as a revocation does: it is
+// removed and sent a terminated envelope with Forbidden whose data.reason
+// is reason. It returns an error wrapping ErrSubscriptionNotFound if the
+// Registry does not hold id, and an error of the Registry otherwise; a
+// failed delivery of the envelope goes to ServiceOptions.OnError (the
+// subscription is gone either way).
+func (s *Service) Terminate(ctx context.Context, id, reason string) error {
+	sub, err := s.opts.Registry.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	cause := rpcError(events.CodeForbidden, "Forbidden", map[string]string{"reason": reason})
+	if err := s.terminate(ctx, sub, cause); !errors.Is(err, ErrSubscriptionNotFound) || ctx.Err() != nil {
+		return err
+	}
+	return nil
+}

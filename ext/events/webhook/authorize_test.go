@@ -79,3 +79,26 @@ func TestServiceReauthorizes(t *testing.T) {
 		t.Errorf("after the revocation the registry has the subscription (%v)", err)
 	}
 }
+
+// TestServiceTerminate: Terminate removes a subscription and sends it a
+// terminated envelope with Forbidden and the reason; an unknown id is
+// ErrSubscriptionNotFound.
+func TestServiceTerminate(t *testing.T) {
+	w := newWired(t)
+	ctx := context.Background()
+	res, err := Subscribe(ctx, w.cs, w.r, w.params(GenerateSecret()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.svc.Terminate(ctx, res.ID, "maintenance"); err != nil {
+		t.Fatal(err)
+	}
+	m := w.next(t)
+	if m.Type != EnvelopeTerminated || m.SubscriptionID != res.ID || m.Error == nil ||
+		m.Error.Code != int64(events.CodeForbidden) || string(m.Error.Data) != `{"reason":"maintenance"}` {
+		t.Fatalf("got %+v (error %+v), want a terminated envelope with Forbidden and the reason", m, m.Error)
+	}
+	if err := w.svc.Terminate(ctx, res.ID, "again"); !errors.Is(err, ErrSubscriptionNotFound) {
+		t.Fatalf("a second Terminate: %v, want ErrSubscriptionNotFound", err)
+	}
+}
