@@ -53,6 +53,7 @@ func newWebhookFixture(conformance bool, sender *webhook.Sender) *webhookFixture
 		Sender:                  sender,
 		Principal:               f.principal,
 		MaxSubscriptionsPerType: map[string]int{tickEvent: tickQuota},
+		TrustReceiverDocuments:  true, // an https origin may consent with /.well-known/mcp-webhook-receiver.json
 	})
 	return f
 }

@@ -19,7 +19,7 @@ func TestServiceReauthorizes(t *testing.T) {
 	clock := &manualClock{t: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)}
 	var calls atomic.Int64
 	answer := make(chan error, 8) // the next answers; nil when empty
-	w := newWiredTuned(t, func(o *ServiceOptions) {
+	w := newWiredTuned(t, func(o *ServiceOptions, _ *wired) {
 		o.Now = clock.now
 		o.Rescan = 10 * time.Millisecond
 		o.ReauthorizeEvery = time.Minute

@@ -16,7 +16,7 @@ import (
 // CallbackEndpointError and the last failure's category.
 func TestServiceDropsAfterSustainedFailure(t *testing.T) {
 	clock := &manualClock{t: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)}
-	w := newWiredTuned(t, func(o *ServiceOptions) {
+	w := newWiredTuned(t, func(o *ServiceOptions, _ *wired) {
 		o.Now = clock.now
 		o.Rescan = 10 * time.Millisecond
 		o.Grants = GrantPolicy{AllowNoExpiry: true}

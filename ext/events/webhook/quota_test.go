@@ -26,7 +26,7 @@ func TestServiceQuotas(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newWiredTuned(t, func(o *ServiceOptions) {
+			w := newWiredTuned(t, func(o *ServiceOptions, _ *wired) {
 				o.MaxSubscriptions, o.MaxSubscriptionsPerType = tt.overall, tt.perType
 			}, nil)
 			if got := w.svc.MaxSubscriptionsFor("test.tick"); got != tt.max {

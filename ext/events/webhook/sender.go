@@ -100,6 +100,8 @@ type Sender struct {
 	// it accepts without turning the whole protection off.
 	allowForTest func(netip.Addr) bool
 
+	receiverDocs receiverDocCache // receiver documents, by origin
+
 	originsMu      sync.RWMutex
 	allowedOrigins map[string]bool // canonical origins AllowOriginForTesting permitted
 }

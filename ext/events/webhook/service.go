@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"sync"
 	"time"
 
@@ -80,6 +81,18 @@ type ServiceOptions struct {
 	// with a grant is not dropped: it ends unless refreshed, and a refresh
 	// resumes it.
 	DropFailingAfter time.Duration
+	// VerifiedPrefixes are callback URL prefixes the server trusts to want
+	// deliveries (the extension's server-configured allowlist), such as
+	// "https://hooks.example.com/mcp/": a URL with a prefix's scheme, host
+	// and port whose path begins with the prefix's path, without "." or
+	// ".." segments, needs no challenge. End a path prefix with "/".
+	// Entries that are not absolute http(s) URLs are ignored.
+	VerifiedPrefixes []string
+	// TrustReceiverDocuments lets an https origin's receiver document
+	// (ReceiverDocumentPath, read by Sender.ReceiverDeclares) stand for
+	// the consent of the URLs under the prefixes it declares, instead of
+	// a challenge. Other URLs still take the challenge.
+	TrustReceiverDocuments bool
 }
 
 // A Service is webhook delivery for an events.Server: set it as
@@ -97,6 +110,7 @@ type Service struct {
 
 	claimTTL time.Duration // how long a claimed delivery is the claimer's: its Sender's whole retry window
 	admitMu  sync.Mutex    // held from the last quota check of a subscribe to its store
+	prefixes []*url.URL    // ServiceOptions.VerifiedPrefixes, parsed
 }
 
 var _ events.Webhooks = (*Service)(nil)
@@ -120,6 +134,7 @@ func NewService(opts *ServiceOptions) *Service {
 	s.claimTTL = o.Sender.maxElapsed + o.Sender.attemptTimeout + time.Minute
 	o.SecretGrace = positive(o.SecretGrace, DefaultSecretGrace)
 	o.Rescan = positive(o.Rescan, time.Second)
+	s.prefixes = parsePrefixes(o.VerifiedPrefixes)
 	o.ReauthorizeEvery = positive(o.ReauthorizeEvery, DefaultReauthorizeEvery)
 	if o.DropFailingAfter == 0 {
 		o.DropFailingAfter = DefaultDropFailingAfter
@@ -168,8 +183,10 @@ type SubscribeResult struct {
 
 // Subscribe serves events/subscribe for t (its arguments already checked
 // by the events.Server): it needs a principal, a https URL and a valid
-// secret, verifies the endpoint with a challenge if (principal, url) is
-// not verified yet, and creates or refreshes the subscription.
+// secret, and a principal within its quotas for a new subscription; it
+// verifies the endpoint with a challenge unless (principal, url) is
+// verified already or the endpoint consented otherwise (VerifiedPrefixes,
+// TrustReceiverDocuments), and creates or refreshes the subscription.
 func (s *Service) Subscribe(ctx context.Context, ss *mcp.ServerSession, t *events.EventType, p *events.SubscribeParams) (any, error) {
 	principal := s.opts.Principal(ctx, ss)
 	if principal == "" {
@@ -202,7 +219,7 @@ func (s *Service) Subscribe(ctx context.Context, ss *mcp.ServerSession, t *event
 	if err := s.admit(ctx, principal, t.Name, id); err != nil { // before the challenge: no POST for a refused subscribe
 		return nil, err
 	}
-	if err := VerifyEndpoint(ctx, s.opts.Sender, s.opts.Registry, principal, p.Delivery.URL, id, []Secret{secret}); err != nil {
+	if err := s.verify(ctx, principal, p.Delivery.URL, id, secret); err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}

@@ -26,18 +26,20 @@ type tickPayload struct {
 // wired is an events server with webhook delivery, a client connected to
 // it, and a Receiver behind a TLS server.
 type wired struct {
-	es         *events.Server
-	cs         *mcp.ClientSession
-	r          *Receiver
-	srv        *httptest.Server
-	msgs       chan *Message
-	settled    chan string // message ids, once recorded
-	principal  atomic.Pointer[string]
-	hold       atomic.Pointer[chan struct{}] // if set, the next delivery waits for it
-	svc        *Service
-	sender     *Sender
-	challenges atomic.Int64 // verification envelopes the endpoint received
-	failEvents atomic.Bool  // the endpoint answers 503 to every event
+	es              *events.Server
+	cs              *mcp.ClientSession
+	r               *Receiver
+	srv             *httptest.Server
+	msgs            chan *Message
+	settled         chan string // message ids, once recorded
+	principal       atomic.Pointer[string]
+	hold            atomic.Pointer[chan struct{}] // if set, the next delivery waits for it
+	svc             *Service
+	sender          *Sender
+	challenges      atomic.Int64           // verification envelopes the endpoint received
+	failEvents      atomic.Bool            // the endpoint answers 503 to every event
+	document        atomic.Pointer[string] // the receiver document the endpoint serves, if any
+	documentFetches atomic.Int64
 }
 
 // newWired starts it all; the delivery loop stops at the test's end, and
@@ -48,12 +50,12 @@ func newWired(t *testing.T) *wired { return newWiredWith(t, GrantPolicy{}, nil) 
 // the default).
 func newWiredWith(t *testing.T, grants GrantPolicy, log events.Log) *wired {
 	t.Helper()
-	return newWiredTuned(t, func(o *ServiceOptions) { o.Grants = grants }, log)
+	return newWiredTuned(t, func(o *ServiceOptions, _ *wired) { o.Grants = grants }, log)
 }
 
 // newWiredTuned is newWired with the Service's options changed by tune
 // and an event log (nil for the default).
-func newWiredTuned(t *testing.T, tune func(*ServiceOptions), log events.Log) *wired {
+func newWiredTuned(t *testing.T, tune func(*ServiceOptions, *wired), log events.Log) *wired {
 	t.Helper()
 	w := &wired{msgs: make(chan *Message, 64), settled: make(chan string, 64)}
 	who := "alice"
@@ -66,6 +68,15 @@ func newWiredTuned(t *testing.T, tune func(*ServiceOptions), log events.Log) *wi
 		return nil
 	}, nil)
 	w.srv = httptest.NewTLSServer(http.HandlerFunc(func(rw http.ResponseWriter, req *http.Request) {
+		if req.URL.Path == ReceiverDocumentPath {
+			w.documentFetches.Add(1)
+			if doc := w.document.Load(); doc != nil {
+				_, _ = io.WriteString(rw, *doc)
+				return
+			}
+			http.NotFound(rw, req)
+			return
+		}
 		body, err := io.ReadAll(io.LimitReader(req.Body, MaxBodyBytes+1))
 		if err != nil {
 			rw.WriteHeader(http.StatusBadRequest)
@@ -90,7 +101,7 @@ func newWiredTuned(t *testing.T, tune func(*ServiceOptions), log events.Log) *wi
 		Settled:   func(_, id string, _ error) { w.settled <- id },
 	}
 	if tune != nil {
-		tune(opts)
+		tune(opts, w)
 	}
 	svc := NewService(opts)
 	w.svc, w.sender = svc, sender
