@@ -19,8 +19,10 @@ import (
 const conformancePrincipal = "conformance-tester"
 
 // tickQuota is how many webhook subscriptions to test.tick one principal
-// may hold; events_conformance_quota reports it.
-const tickQuota = 10
+// may hold; events_conformance_quota reports it. It stays below
+// webhook.DefaultChallengesPerHost, so that a harness reaching it on one
+// host within a minute is refused by the quota, not the challenge limit.
+const tickQuota = 5
 
 // controlTimeout bounds the deliveries a control makes (a gap or
 // terminated envelope), so that an endpoint that does not answer cannot

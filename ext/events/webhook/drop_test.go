@@ -12,8 +12,9 @@ import (
 
 // TestServiceDropsAfterSustainedFailure: a no-expiry subscription whose
 // endpoint fails every event is suspended after 100 failed deliveries in
-// the hour, and once its failures have lasted DropFailingAfter it is removed with a terminated envelope carrying
-// CallbackEndpointError and the last failure's category.
+// the hour, and once its failures have lasted DropFailingAfter it is
+// removed with a terminated envelope carrying CallbackEndpointError and the
+// last failure's category.
 func TestServiceDropsAfterSustainedFailure(t *testing.T) {
 	clock := &manualClock{t: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)}
 	w := newWiredTuned(t, func(o *ServiceOptions, _ *wired) {
