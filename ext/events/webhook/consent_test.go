@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -121,5 +122,29 @@ func TestReceiverDeclares(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReceiverDeclaresUnreachable: an origin whose document cannot be
+// fetched is an error once, then remembered for a minute without a
+// request.
+func TestReceiverDeclaresUnreachable(t *testing.T) {
+	e := newEndpoint(t, nil)
+	port := e.srv.URL[strings.LastIndex(e.srv.URL, ":"):]
+	e.srv.Close() // connections to it are refused
+	res := &mapResolver{answers: map[string][][]netip.Addr{"receiver.test": {addrs("127.0.0.1")}}}
+	clock := &manualClock{t: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)}
+	s := testSender(t, nil, SenderOptions{Resolver: res, Now: clock.now})
+	s.allowForTest = loopbackOnly
+	url := "https://receiver.test" + port + "/wk/a"
+	if ok, err := s.ReceiverDeclares(context.Background(), url); ok || err == nil {
+		t.Fatalf("first: %v, %v; want an error", ok, err)
+	}
+	if ok, err := s.ReceiverDeclares(context.Background(), url); ok || err != nil || res.lookups.Load() != 1 {
+		t.Fatalf("second: %v, %v after %d lookups; want false, no error, no new lookup", ok, err, res.lookups.Load())
+	}
+	clock.advance(time.Minute)
+	if _, err := s.ReceiverDeclares(context.Background(), url); err == nil || res.lookups.Load() != 2 {
+		t.Fatalf("a minute later: %v after %d lookups; want a new attempt", err, res.lookups.Load())
 	}
 }

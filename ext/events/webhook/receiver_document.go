@@ -91,10 +91,11 @@ func (c *receiverDocCache) put(origin string, e receiverDocEntry, now time.Time)
 // instead of a challenge. The document is fetched like a delivery (the
 // address checked, no redirect followed), read up to 16 KiB, and cached as
 // its Cache-Control allows (no-store and no-cache: not at all; max-age: up
-// to a day; none: 5 minutes); an origin without a valid document is
-// remembered for a minute. A URL with a "." or ".." path segment is never
-// declared. An error is returned only when the document could not be
-// fetched (a network failure, a refused address); its absence is false.
+// to a day; none: 5 minutes); an origin without a valid document, or that
+// could not be reached, is remembered for a minute. A URL with a "." or
+// ".." path segment is never declared. An error is returned when the
+// document could not be fetched (a network failure, a refused address),
+// and false without one afterwards while that is remembered.
 func (s *Sender) ReceiverDeclares(ctx context.Context, raw string) (bool, error) {
 	u, err := s.CheckURL(raw)
 	if err != nil {
@@ -129,26 +130,43 @@ func hasDotSegment(path string) bool {
 }
 
 // fetchReceiverDocument GETs the receiver document of u's origin and
-// caches what it finds.
+// caches what it finds. An origin that cannot be reached is remembered as
+// having none, for receiverDocMissingTTL, so that subscribes naming it do
+// not make a request each.
 func (s *Sender) fetchReceiverDocument(ctx context.Context, u *url.URL) (receiverDocEntry, error) {
+	e, store, err := s.getReceiverDocument(ctx, u)
+	now := s.now()
+	if err != nil {
+		s.receiverDocs.put(originOf(u), receiverDocEntry{until: now.Add(receiverDocMissingTTL)}, now)
+		return receiverDocEntry{}, fmt.Errorf("webhook: receiver document of %s: %w", u.Hostname(), err)
+	}
+	if store {
+		s.receiverDocs.put(originOf(u), e, now)
+	}
+	return e, nil
+}
+
+// getReceiverDocument makes the GET of fetchReceiverDocument and returns
+// the entry to cache, and false if the answer may not be stored.
+func (s *Sender) getReceiverDocument(ctx context.Context, u *url.URL) (receiverDocEntry, bool, error) {
 	ctx, cancel := context.WithTimeout(s.withOrigin(ctx, u), s.attemptTimeout)
 	defer cancel()
 	host := u.Hostname()
 	ips, err := s.resolve(ctx, host)
 	if err != nil {
-		return receiverDocEntry{}, fmt.Errorf("webhook: receiver document of %s: %w", host, err)
+		return receiverDocEntry{}, false, err
 	}
 	ctx = context.WithValue(ctx, resolvedKey{}, resolved{host: host, ips: ips})
 	doc := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: ReceiverDocumentPath}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, doc.String(), nil)
 	if err != nil {
-		return receiverDocEntry{}, fmt.Errorf("webhook: receiver document: %w", err)
+		return receiverDocEntry{}, false, err
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", s.userAgent)
 	resp, err := s.transport.RoundTrip(req)
 	if err != nil {
-		return receiverDocEntry{}, fmt.Errorf("webhook: receiver document of %s: %w", host, err)
+		return receiverDocEntry{}, false, err
 	}
 	defer resp.Body.Close()
 	now := s.now()
@@ -157,17 +175,13 @@ func (s *Sender) fetchReceiverDocument(ctx context.Context, u *url.URL) (receive
 	if resp.StatusCode == http.StatusOK {
 		if prefixes, err := readReceiverDocument(resp.Body); err == nil {
 			e.prefixes = prefixes
-		} else {
-			e.until = now.Add(min(ttl, receiverDocMissingTTL))
+			return e, store, nil
 		}
 	} else {
 		_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
-		e.until = now.Add(min(ttl, receiverDocMissingTTL))
 	}
-	if store {
-		s.receiverDocs.put(originOf(u), e, now)
-	}
-	return e, nil
+	e.until = now.Add(min(ttl, receiverDocMissingTTL))
+	return e, store, nil
 }
 
 // readReceiverDocument reads a receiver document: at most
