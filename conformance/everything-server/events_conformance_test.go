@@ -97,11 +97,20 @@ func (r *conformanceRig) subscribe(path string, secret webhook.Secret) (*webhook
 // quota and subscribe_as controls answer.
 func TestConformanceEventsControls(t *testing.T) {
 	r := newConformanceRig(t, true)
+	tools, err := r.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"allow_callback_origin", "webhook_gap", "webhook_terminate", "quota", "subscription_exists", "subscription_state", "subscribe_as"} {
+		if !slices.ContainsFunc(tools.Tools, func(tl *mcp.Tool) bool { return tl.Name == "events_conformance_"+name }) {
+			t.Errorf("tools/list lacks events_conformance_%s", name)
+		}
+	}
 	secret := webhook.GenerateSecret()
 	if _, err := r.subscribe("/hook", secret); events.KindOf(err) != events.KindInvalidParams {
 		t.Fatalf("a loopback http callback: %v, want InvalidParams", err)
 	}
-	_, err := webhook.Subscribe(context.Background(), r.cs, r.receiver, &events.SubscribeParams{
+	_, err = webhook.Subscribe(context.Background(), r.cs, r.receiver, &events.SubscribeParams{
 		Name: tickEvent, Delivery: &events.WebhookTarget{URL: "https://127.0.0.1:1/hook", Secret: secret.Reveal()},
 	})
 	if events.KindOf(err) != events.KindInvalidParams {
