@@ -23,10 +23,10 @@ type tick struct {
 // addEvents offers the event type test.tick (poll and push; arguments {};
 // payload {"n": integer}) and the tool emit_tick, which emits one
 // occurrence of it with the next n each call. With hooks, test.tick offers
-// webhook delivery too, and the caller runs hooks with the returned Server.
-// The server as main runs it has no authentication, and webhook
-// subscriptions need an authenticated principal, so it passes nil: webhook
-// mode is offered in the tests only (events_webhook_test.go).
+// webhook delivery too, and the caller runs hooks with the returned Server
+// (main does, through newServerWith; webhook subscriptions need a
+// principal, which only -conformance-events gives an unauthenticated
+// client).
 func addEvents(srv *mcp.Server, hooks *webhook.Service) *events.Server {
 	// Clients poll it every second, the floor they apply anyway.
 	opts := &events.ServerOptions{PollInterval: time.Second}

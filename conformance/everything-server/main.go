@@ -20,6 +20,16 @@
 // .ci/redis.sh runs the conformance server suites through three
 // instances on each.
 //
+// Its event type test.tick offers webhook delivery, which needs an
+// authenticated principal: without one, events/subscribe answers Forbidden.
+// -conformance-events is for the Events conformance suite: an
+// unauthenticated connection then acts as one fixed test principal, and
+// the suite's diagnostic controls are tools (events_conformance_*:
+// allow_callback_origin, webhook_gap, webhook_terminate, quota,
+// subscription_exists, subscription_state, subscribe_as). One of them
+// lets a caller permit any origin, loopback included, past the webhook
+// SSRF checks, so never use the flag where untrusted clients connect.
+//
 // With -http it prints "everything-server: listening on http://ADDR" to
 // stderr once it accepts connections; ADDR has the real port when the flag
 // asked for port 0. conformance/run.sh relies on that line.
@@ -49,6 +59,7 @@ func main() {
 	flag.StringVar(&redis.cluster, "redis-cluster", "", "share state on this Redis Cluster (redis://host:port?addr=host:port&addr=...: one node, the others as addr parameters); needs -state-key")
 	flag.StringVar(&redis.sentinel, "redis-sentinel", "", "share state on the Redis this Sentinel watches (redis://sentinel-host:port?master_name=NAME&addr=other-sentinel:port); needs -state-key")
 	stateKey := flag.String("state-key", "", "the requestState key shared by every instance, in hex (at least 32 bytes)")
+	conformanceEvents := flag.Bool("conformance-events", false, "for the Events conformance suite only: unauthenticated clients subscribe webhooks as one test principal, and the events_conformance_* diagnostic tools are offered (one permits loopback callbacks; never with untrusted clients)")
 	flag.Parse()
 	scale, err := newScaleOut(redis, *stateKey) // scaleout.go
 	if err != nil {
@@ -60,9 +71,15 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	srv := newServer(scale.tuneServer)
+	hooks := newWebhookFixture(*conformanceEvents, nil) // events_conformance.go
+	srv := newServerWith(hooks, scale.tuneServer)
 	scale.follow(srv) // scaleout.go: list changes made on other instances
 	go notifyWatchedResource(ctx, srv, 3*time.Second)
+	go func() {
+		if err := hooks.svc.Run(ctx, hooks.es); err != nil && !errors.Is(err, context.Canceled) {
+			log.Printf("everything-server: webhook delivery: %v", err)
+		}
+	}()
 
 	if *httpAddr == "" {
 		if err := srv.Run(ctx, mcp.NewStdIOTransport()); err != nil && !errors.Is(err, context.Canceled) {

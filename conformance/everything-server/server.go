@@ -8,8 +8,15 @@ import (
 	"github.com/gomcp/sdk/mcp"
 )
 
-// newServer builds the server with every fixture the suite expects.
-func newServer(tune ...func(*mcp.ServerOptions)) *mcp.Server {
+// newServer builds the server with every fixture the suite expects, its
+// event type offering poll and push only.
+func newServer(tune ...func(*mcp.ServerOptions)) *mcp.Server { return newServerWith(nil, tune...) }
+
+// newServerWith is newServer with hooks, if not nil, as test.tick's
+// webhook delivery (events_conformance.go): the caller runs hooks.svc with
+// hooks.es. Under -conformance-events it adds the suite's diagnostic
+// controls too.
+func newServerWith(hooks *webhookFixture, tune ...func(*mcp.ServerOptions)) *mcp.Server {
 	opts := &mcp.ServerOptions{
 		Title:        "gomcp everything server",
 		Description:  "Serves every fixture of the MCP conformance suite.",
@@ -41,7 +48,14 @@ func newServer(tune ...func(*mcp.ServerOptions)) *mcp.Server {
 	srv.AddResourceTemplates(resourceTemplates()...)
 	srv.AddPrompts(prompts()...)
 	addSkills(srv)
-	addEvents(srv, nil) // events.go: no webhook mode without authentication
+	if hooks == nil {
+		addEvents(srv, nil) // events.go
+		return srv
+	}
+	hooks.es = addEvents(srv, hooks.svc)
+	if hooks.conformance {
+		srv.AddTools(hooks.conformanceControls()...)
+	}
 	return srv
 }
 

@@ -66,15 +66,46 @@ func run(ctx context.Context, w io.Writer, command []string) error {
 	for _, t := range types {
 		fmt.Fprintf(w, "event type %s (%s): %s\n", t.Name, strings.Join(t.Delivery, ", "), t.Description)
 	}
-
-	// A push stream of ada's messages, on its own goroutine. Its first
-	// cursor tells that it is open.
-	streamCtx, stopStream := context.WithCancel(ctx)
+	// docs:endregion
+	pushed, stopStream, err := streamFrom(ctx, ec, cs, "ada")
+	if err != nil {
+		return err
+	}
 	defer stopStream()
+	// A poll cursor taken now: polling from it later returns what
+	// happened in between, every sender's.
+	start, err := events.Poll(ctx, cs, &events.PollParams{Name: "inbox.message"})
+	if err != nil {
+		return err
+	}
+	for _, m := range []message{{"ada", "hello"}, {"bob", "report"}, {"ada", "lunch?"}} {
+		if _, err := cs.CallTool(ctx, "send_message", m, nil); err != nil {
+			return err
+		}
+	}
+	for range 2 {
+		select {
+		case m := <-pushed:
+			fmt.Fprintf(w, "push stream of ada's messages: %s\n", m.Subject)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	stopStream()
+	return pollAll(ctx, w, cs, start.Cursor, 3)
+}
+
+// streamFrom opens a push stream of the messages from one sender, on its
+// own goroutine, and returns once the stream is open: its messages, and
+// the function that closes it.
+func streamFrom(ctx context.Context, ec *events.Client, cs *mcp.ClientSession, from string) (<-chan message, context.CancelFunc, error) {
+	// docs:region stream
+	streamCtx, stopStream := context.WithCancel(ctx)
 	open := make(chan struct{})
 	pushed := make(chan message)
 	go ec.Stream(streamCtx, cs, "inbox.message", &events.StreamOptions{
-		Arguments: map[string]string{"from": "ada"},
+		Arguments: map[string]string{"from": from},
+		// The first cursor tells that the stream is open.
 		OnCursor: func(string, bool) {
 			select {
 			case <-open:
@@ -95,40 +126,30 @@ func run(ctx context.Context, w io.Writer, command []string) error {
 			}
 		},
 	})
-	<-open
-
-	// A poll cursor taken now: polling from it later returns what
-	// happened in between, every sender's.
-	start, err := events.Poll(ctx, cs, &events.PollParams{Name: "inbox.message"})
-	if err != nil {
-		return err
+	select {
+	case <-open:
+	case <-ctx.Done():
+		stopStream()
+		return nil, nil, ctx.Err()
 	}
 	// docs:endregion
-	for _, m := range []message{{"ada", "hello"}, {"bob", "report"}, {"ada", "lunch?"}} {
-		if _, err := cs.CallTool(ctx, "send_message", m, nil); err != nil {
-			return err
-		}
-	}
-	for range 2 {
-		select {
-		case m := <-pushed:
-			fmt.Fprintf(w, "push stream of ada's messages: %s\n", m.Subject)
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	stopStream()
+	return pushed, stopStream, nil
+}
+
+// pollAll polls inbox.message from cursor and prints every sender's
+// messages to w until it has printed want of them.
+func pollAll(ctx context.Context, w io.Writer, cs *mcp.ClientSession, cursor *string, want int) error {
 	// docs:region poll
 	n := 0
-	err = events.PollLoop(ctx, cs, "inbox.message", &events.PollOptions{
-		Cursor: start.Cursor,
+	err := events.PollLoop(ctx, cs, "inbox.message", &events.PollOptions{
+		Cursor: cursor,
 		OnEvent: func(_ context.Context, o *events.Occurrence) error {
 			var m message
 			if err := json.Unmarshal(o.Data, &m); err != nil {
 				return err
 			}
 			fmt.Fprintf(w, "poll of all messages: %s: %s\n", m.From, m.Subject)
-			if n++; n == 3 {
+			if n++; n == want {
 				return errEnough
 			}
 			return nil

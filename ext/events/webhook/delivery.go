@@ -41,6 +41,7 @@ func (s *Service) Run(ctx context.Context, es *events.Server) error {
 		return errors.New("webhook: Service.Run called twice")
 	}
 	s.es = es
+	close(s.ran)
 	s.mu.Unlock()
 
 	var wg sync.WaitGroup
@@ -112,9 +113,10 @@ func (s *Service) report(err error) {
 
 // work delivers to the subscription id until it is gone or ctx is done.
 func (s *Service) work(ctx context.Context, es *events.Server, id, name string) {
+	var auth authState
 	for ctx.Err() == nil {
 		changed := es.Changed(name)
-		progressed, err := s.step(ctx, es, id)
+		progressed, err := s.step(ctx, es, id, &auth)
 		if errors.Is(err, ErrSubscriptionNotFound) {
 			return
 		}
@@ -146,13 +148,20 @@ func (s *Service) wait(ctx context.Context, changed <-chan struct{}) bool {
 }
 
 // step reads the log after the subscription's cursor and delivers what it
-// finds, one occurrence at a time. It reports whether the cursor moved.
-func (s *Service) step(ctx context.Context, es *events.Server, id string) (bool, error) {
+// finds, one occurrence at a time, once ServiceOptions.Authorize permits
+// it. It reports whether the cursor moved.
+func (s *Service) step(ctx context.Context, es *events.Server, id string, auth *authState) (bool, error) {
 	sub, err := s.opts.Registry.Get(ctx, id)
 	if err != nil {
 		return false, err
 	}
-	if !sub.Status.Active() || sub.Cursor == nil {
+	if !sub.Status.Active() {
+		if dropDue(sub, s.opts.Now(), s.opts.DropFailingAfter) {
+			return false, s.drop(ctx, sub)
+		}
+		return false, nil
+	}
+	if sub.Cursor == nil {
 		return false, nil
 	}
 	r, err := es.ReadMatching(ctx, events.DeliveryWebhook, json.RawMessage(sub.Key.Arguments),
@@ -162,6 +171,11 @@ func (s *Service) step(ctx context.Context, es *events.Server, id string) (bool,
 			return false, s.terminate(ctx, sub, err)
 		}
 		return false, fmt.Errorf("webhook: reading the log for %s: %w", id, err)
+	}
+	if r.Truncated || len(r.Records) > 0 {
+		if err := s.authorize(ctx, sub, auth); err != nil {
+			return false, err
+		}
 	}
 	expected := *sub.Cursor // the watermark as this step moves it
 	if r.Truncated {
@@ -276,9 +290,12 @@ func advance(stored *Subscription, prev, next string) {
 	stored.Cursor = &next
 }
 
-// terminate ends sub, whose type is gone or no longer offers webhook
-// delivery: it sends a terminated envelope with cause (once, not retried
-// beyond the Sender's attempts) and removes the subscription.
+// terminate ends sub (its type is gone or no longer offers webhook
+// delivery, its access was revoked, or its deliveries kept failing): it
+// removes the subscription, then sends a terminated envelope with cause
+// (once, not retried beyond the Sender's attempts), and returns an error
+// wrapping ErrSubscriptionNotFound. Of several instances ending the same
+// subscription, only the one whose removal succeeds sends the envelope.
 func (s *Service) terminate(ctx context.Context, sub *Subscription, cause error) error {
 	e := EnvelopeError{Code: int64(mcp.CodeInternalError), Message: cause.Error()}
 	var rpc *mcp.JSONRPCError
@@ -289,6 +306,13 @@ func (s *Service) terminate(ctx context.Context, sub *Subscription, cause error)
 	if err != nil {
 		return err
 	}
+	if err := s.opts.Registry.Delete(ctx, sub.ID); err != nil {
+		if errors.Is(err, ErrSubscriptionNotFound) {
+			return err
+		}
+		return fmt.Errorf("webhook: removing %s: %w", sub.ID, err)
+	}
+	s.poke()
 	_, derr := s.opts.Sender.Deliver(ctx, &Delivery{
 		URL: sub.Key.URL, SubscriptionID: sub.ID, ID: NewEnvelopeID(EnvelopeTerminated), Body: body, Secrets: sub.Secrets(s.opts.Now()),
 	})
@@ -298,8 +322,5 @@ func (s *Service) terminate(ctx context.Context, sub *Subscription, cause error)
 	if derr != nil {
 		s.report(fmt.Errorf("webhook: the terminated envelope of %s was not delivered: %w", sub.ID, derr))
 	}
-	if err := s.opts.Registry.Delete(ctx, sub.ID); err != nil && !errors.Is(err, ErrSubscriptionNotFound) {
-		return fmt.Errorf("webhook: removing %s: %w", sub.ID, err)
-	}
-	return ErrSubscriptionNotFound
+	return fmt.Errorf("webhook: %s ended: %w", sub.ID, ErrSubscriptionNotFound)
 }

@@ -31,6 +31,16 @@
 // first event, and delivers with a Sender, recording each outcome in the
 // subscription's DeliveryStatus.
 //
+// A Service does all of that, and holds to the rest of the extension's
+// server rules: per-principal quotas (ServiceOptions.MaxSubscriptions and
+// MaxSubscriptionsPerType, answered ResourceExhausted), authorization
+// checked again at delivery time (ServiceOptions.Authorize; a refusal ends
+// the subscription with a terminated envelope carrying Forbidden), a
+// no-expiry subscription dropped after sustained failure
+// (DropFailingAfter), and endpoint consent without a challenge through a
+// server allowlist (VerifiedPrefixes) or the origin's receiver document
+// (TrustReceiverDocuments, ReceiverDocumentPath).
+//
 // A Sender signs every attempt afresh, retries with exponential backoff
 // (not after 410 or 413), reports failures as the extension's categories
 // only, and guards against server-side request forgery: https only, and at
@@ -39,7 +49,8 @@
 // special-purpose block, in IPv4 and IPv6 forms), connects only to an
 // address it checked while keeping the URL's Host and TLS server name, and
 // never follows a redirect. SenderOptions.InsecureAllowPrivateAndHTTP turns
-// the address and scheme checks off, for tests and trusted deployments.
+// the address and scheme checks off, for tests and trusted deployments;
+// Sender.AllowOriginForTesting lifts them for one origin only.
 //
 // # Client side
 //

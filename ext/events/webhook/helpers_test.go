@@ -167,3 +167,21 @@ func testDelivery(url string, secrets ...Secret) *Delivery {
 		Secrets:        secrets,
 	}
 }
+
+// manualClock is a clock that moves only when the test moves it.
+type manualClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *manualClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *manualClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -98,6 +99,11 @@ type Sender struct {
 	// allowForTest, when set, lets the package's tests reach the addresses
 	// it accepts without turning the whole protection off.
 	allowForTest func(netip.Addr) bool
+
+	receiverDocs receiverDocCache // receiver documents, by origin
+
+	originsMu      sync.RWMutex
+	allowedOrigins map[string]bool // canonical origins AllowOriginForTesting permitted
 }
 
 // NewSender returns a Sender with the given options (nil for the defaults).
@@ -137,7 +143,7 @@ func NewSender(opts *SenderOptions) *Sender {
 		tlsConf = o.TLSConfig.Clone()
 		tlsConf.ServerName = ""
 	}
-	s.dialer = &net.Dialer{Timeout: s.attemptTimeout, KeepAlive: 30 * time.Second, Control: s.control}
+	s.dialer = &net.Dialer{Timeout: s.attemptTimeout, KeepAlive: 30 * time.Second, ControlContext: s.control}
 	s.transport = &http.Transport{
 		Proxy:               nil, // a proxy would connect to addresses nobody checked
 		DialContext:         s.dialContext,
@@ -270,7 +276,7 @@ func (s *Sender) backoff(attempt int) time.Duration {
 // answer (0 if none). read, if not nil, reads the body of a 2xx answer and
 // decides the outcome; otherwise the body is drained.
 func (s *Sender) attempt(ctx context.Context, u *url.URL, d *Delivery, read func(*http.Response) *DeliveryError) (int, *DeliveryError) {
-	ctx, cancel := context.WithTimeout(ctx, s.attemptTimeout)
+	ctx, cancel := context.WithTimeout(s.withOrigin(ctx, u), s.attemptTimeout)
 	defer cancel()
 	host := u.Hostname()
 	ips, err := s.resolve(ctx, host)

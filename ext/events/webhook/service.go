@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"sync"
 	"time"
 
@@ -47,6 +48,51 @@ type ServiceOptions struct {
 	// OnError, if set, is told of errors of the delivery loop that no
 	// request sees (a Registry that fails).
 	OnError func(err error)
+	// MaxSubscriptions bounds the webhook subscriptions one principal
+	// holds over all event types (default DefaultMaxSubscriptions; negative
+	// for no limit). A subscribe past it is answered ResourceExhausted
+	// (data.limit "subscriptions", data.max); a refresh is never refused.
+	// Counts are read from the Registry, so they hold across the instances
+	// sharing it, up to the subscribes that instances accept at the same
+	// moment.
+	MaxSubscriptions int
+	// MaxSubscriptionsPerType bounds, per event type name, the
+	// subscriptions one principal holds to that type, beside
+	// MaxSubscriptions (nil: no limit of their own).
+	MaxSubscriptionsPerType map[string]int
+	// Authorize, if set, checks again at delivery time that principal may
+	// still receive the events of sub: before the first delivery of each
+	// subscription (on each instance), and then at most every
+	// ReauthorizeEvery. nil means no check beyond the one at subscribe. An
+	// error wrapping ErrAccessRevoked ends the subscription: it is removed
+	// and sent a terminated envelope with Forbidden (data.reason "access
+	// revoked"). Any other error is told to OnError and holds delivery back
+	// until a later check permits it.
+	Authorize func(ctx context.Context, principal string, sub *Subscription) error
+	// ReauthorizeEvery is how long a permission of Authorize holds for one
+	// subscription (default DefaultReauthorizeEvery).
+	ReauthorizeEvery time.Duration
+	// DropFailingAfter is how long the deliveries of a subscription that
+	// never expires may keep failing, once suspended for sustained failure
+	// (over 95% of at least 100 attempts in an hour), before the
+	// subscription is removed and sent a terminated envelope with
+	// CallbackEndpointError (data.reason: the last failure's category).
+	// Default DefaultDropFailingAfter; negative: never. A subscription
+	// with a grant is not dropped: it ends unless refreshed, and a refresh
+	// resumes it.
+	DropFailingAfter time.Duration
+	// VerifiedPrefixes are callback URL prefixes the server trusts to want
+	// deliveries (the extension's server-configured allowlist), such as
+	// "https://hooks.example.com/mcp/": a URL with a prefix's scheme, host
+	// and port whose path begins with the prefix's path, without "." or
+	// ".." segments, needs no challenge. End a path prefix with "/".
+	// Entries that are not absolute http(s) URLs are ignored.
+	VerifiedPrefixes []string
+	// TrustReceiverDocuments lets an https origin's receiver document
+	// (ReceiverDocumentPath, read by Sender.ReceiverDeclares) stand for
+	// the consent of the URLs under the prefixes it declares, instead of
+	// a challenge. Other URLs still take the challenge.
+	TrustReceiverDocuments bool
 }
 
 // A Service is webhook delivery for an events.Server: set it as
@@ -59,16 +105,19 @@ type Service struct {
 	mu    sync.Mutex
 	poked chan struct{}   // closed and replaced when a subscription changes
 	es    *events.Server  // set by Run
+	ran   chan struct{}   // closed once Run has set es
 	seen  map[string]bool // type names subscribed to or offered
 
 	claimTTL time.Duration // how long a claimed delivery is the claimer's: its Sender's whole retry window
+	admitMu  sync.Mutex    // held from the last quota check of a subscribe to its store
+	prefixes []*url.URL    // ServiceOptions.VerifiedPrefixes, parsed
 }
 
 var _ events.Webhooks = (*Service)(nil)
 
 // NewService returns a Service with the given options.
 func NewService(opts *ServiceOptions) *Service {
-	s := &Service{poked: make(chan struct{}), seen: make(map[string]bool)}
+	s := &Service{poked: make(chan struct{}), ran: make(chan struct{}), seen: make(map[string]bool)}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -85,7 +134,15 @@ func NewService(opts *ServiceOptions) *Service {
 	s.claimTTL = o.Sender.maxElapsed + o.Sender.attemptTimeout + time.Minute
 	o.SecretGrace = positive(o.SecretGrace, DefaultSecretGrace)
 	o.Rescan = positive(o.Rescan, time.Second)
+	s.prefixes = parsePrefixes(o.VerifiedPrefixes)
+	o.ReauthorizeEvery = positive(o.ReauthorizeEvery, DefaultReauthorizeEvery)
+	if o.DropFailingAfter == 0 {
+		o.DropFailingAfter = DefaultDropFailingAfter
+	}
 	o.BatchSize = positive(o.BatchSize, 32)
+	if o.MaxSubscriptions == 0 {
+		o.MaxSubscriptions = DefaultMaxSubscriptions
+	}
 	if o.Principal == nil {
 		o.Principal = func(ctx context.Context, _ *mcp.ServerSession) string { return mcp.SessionOwnerFromContext(ctx) }
 	}
@@ -126,8 +183,10 @@ type SubscribeResult struct {
 
 // Subscribe serves events/subscribe for t (its arguments already checked
 // by the events.Server): it needs a principal, a https URL and a valid
-// secret, verifies the endpoint with a challenge if (principal, url) is
-// not verified yet, and creates or refreshes the subscription.
+// secret, and a principal within its quotas for a new subscription; it
+// verifies the endpoint with a challenge unless (principal, url) is
+// verified already or the endpoint consented otherwise (VerifiedPrefixes,
+// TrustReceiverDocuments), and creates or refreshes the subscription.
 func (s *Service) Subscribe(ctx context.Context, ss *mcp.ServerSession, t *events.EventType, p *events.SubscribeParams) (any, error) {
 	principal := s.opts.Principal(ctx, ss)
 	if principal == "" {
@@ -157,7 +216,10 @@ func (s *Service) Subscribe(ctx context.Context, ss *mcp.ServerSession, t *event
 		return nil, rpcError(mcp.CodeInvalidParams, "invalid arguments: "+err.Error(), nil)
 	}
 	id := key.ID()
-	if err := VerifyEndpoint(ctx, s.opts.Sender, s.opts.Registry, principal, p.Delivery.URL, id, []Secret{secret}); err != nil {
+	if err := s.admit(ctx, principal, t.Name, id); err != nil { // before the challenge: no POST for a refused subscribe
+		return nil, err
+	}
+	if err := s.verify(ctx, principal, p.Delivery.URL, id, secret); err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
@@ -173,7 +235,7 @@ func (s *Service) Subscribe(ctx context.Context, ss *mcp.ServerSession, t *event
 	if err != nil {
 		return nil, err
 	}
-	stored, refreshed, err := Upsert(ctx, s.opts.Registry, sub, now, s.opts.SecretGrace)
+	stored, refreshed, err := s.store(ctx, sub, now)
 	if err != nil {
 		return nil, err
 	}
@@ -186,6 +248,18 @@ func (s *Service) Subscribe(ctx context.Context, ss *mcp.ServerSession, t *event
 		res.DeliveryStatus = &stored.Status
 	}
 	return res, nil
+}
+
+// store upserts sub after checking the quotas again, so that the
+// subscribes of one principal that this instance serves at the same time
+// do not pass them together.
+func (s *Service) store(ctx context.Context, sub *Subscription, now time.Time) (*Subscription, bool, error) {
+	s.admitMu.Lock()
+	defer s.admitMu.Unlock()
+	if err := s.admit(ctx, sub.Key.Principal, sub.Key.Name, sub.ID); err != nil {
+		return nil, false, err
+	}
+	return Upsert(ctx, s.opts.Registry, sub, now, s.opts.SecretGrace)
 }
 
 // startCursor sets sub.Cursor to where delivery begins: the request's

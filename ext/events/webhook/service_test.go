@@ -1,9 +1,11 @@
 package webhook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -24,16 +26,20 @@ type tickPayload struct {
 // wired is an events server with webhook delivery, a client connected to
 // it, and a Receiver behind a TLS server.
 type wired struct {
-	es        *events.Server
-	cs        *mcp.ClientSession
-	r         *Receiver
-	srv       *httptest.Server
-	msgs      chan *Message
-	settled   chan string // message ids, once recorded
-	principal atomic.Pointer[string]
-	hold      atomic.Pointer[chan struct{}] // if set, the next delivery waits for it
-	svc       *Service
-	sender    *Sender
+	es              *events.Server
+	cs              *mcp.ClientSession
+	r               *Receiver
+	srv             *httptest.Server
+	msgs            chan *Message
+	settled         chan string // message ids, once recorded
+	principal       atomic.Pointer[string]
+	hold            atomic.Pointer[chan struct{}] // if set, the next delivery waits for it
+	svc             *Service
+	sender          *Sender
+	challenges      atomic.Int64           // verification envelopes the endpoint received
+	failEvents      atomic.Bool            // the endpoint answers 503 to every event
+	document        atomic.Pointer[string] // the receiver document the endpoint serves, if any
+	documentFetches atomic.Int64
 }
 
 // newWired starts it all; the delivery loop stops at the test's end, and
@@ -43,6 +49,13 @@ func newWired(t *testing.T) *wired { return newWiredWith(t, GrantPolicy{}, nil) 
 // newWiredWith is newWired with a grant policy and an event log (nil for
 // the default).
 func newWiredWith(t *testing.T, grants GrantPolicy, log events.Log) *wired {
+	t.Helper()
+	return newWiredTuned(t, func(o *ServiceOptions, _ *wired) { o.Grants = grants }, log)
+}
+
+// newWiredTuned is newWired with the Service's options changed by tune
+// and an event log (nil for the default).
+func newWiredTuned(t *testing.T, tune func(*ServiceOptions, *wired), log events.Log) *wired {
 	t.Helper()
 	w := &wired{msgs: make(chan *Message, 64), settled: make(chan string, 64)}
 	who := "alice"
@@ -54,16 +67,43 @@ func newWiredWith(t *testing.T, grants GrantPolicy, log events.Log) *wired {
 		}
 		return nil
 	}, nil)
-	w.srv = httptest.NewTLSServer(w.r)
+	w.srv = httptest.NewTLSServer(http.HandlerFunc(func(rw http.ResponseWriter, req *http.Request) {
+		if req.URL.Path == ReceiverDocumentPath {
+			w.documentFetches.Add(1)
+			if doc := w.document.Load(); doc != nil {
+				_, _ = io.WriteString(rw, *doc)
+				return
+			}
+			http.NotFound(rw, req)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(req.Body, MaxBodyBytes+1))
+		if err != nil {
+			rw.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		if bytes.Contains(body, []byte(`"type":"verification"`)) {
+			w.challenges.Add(1)
+		}
+		if w.failEvents.Load() && !bytes.Contains(body, []byte(`"type":`)) {
+			rw.WriteHeader(http.StatusServiceUnavailable) // events fail, envelopes pass
+			return
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		w.r.ServeHTTP(rw, req)
+	}))
 	t.Cleanup(w.srv.Close)
 	sender := testSender(t, w.srv, SenderOptions{InsecureAllowPrivateAndHTTP: true, MaxAttempts: 2})
-	svc := NewService(&ServiceOptions{
+	opts := &ServiceOptions{
 		Sender:    sender,
-		Grants:    grants,
 		Principal: func(context.Context, *mcp.ServerSession) string { return *w.principal.Load() },
 		OnError:   func(err error) { t.Log(err) },
 		Settled:   func(_, id string, _ error) { w.settled <- id },
-	})
+	}
+	if tune != nil {
+		tune(opts, w)
+	}
+	svc := NewService(opts)
 	w.svc, w.sender = svc, sender
 	s := mcp.NewServer("webhook-test", "v1.0.0", nil)
 	w.es = events.NewServer(s, &events.ServerOptions{Webhooks: svc, Log: log})
@@ -74,6 +114,7 @@ func newWiredWith(t *testing.T, grants GrantPolicy, log events.Log) *wired {
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan error, 1)
 	go func() { stopped <- svc.Run(ctx, w.es) }()
+	<-svc.ran // a subscribe before Run has the events.Server fails
 	t.Cleanup(func() {
 		cancel()
 		if err := <-stopped; !errors.Is(err, context.Canceled) {

@@ -165,11 +165,11 @@ func TestRebindingCheckedAtEveryDelivery(t *testing.T) {
 func TestControlChecksTheSocketAddress(t *testing.T) {
 	s := NewSender(nil)
 	for _, a := range []string{"127.0.0.1:443", "[::1]:443", "10.0.0.1:443", "[::ffff:169.254.169.254]:80"} {
-		if err := s.control("tcp", a, nil); !errors.Is(err, ErrForbiddenAddress) {
+		if err := s.control(context.Background(), "tcp", a, nil); !errors.Is(err, ErrForbiddenAddress) {
 			t.Errorf("control(%s) = %v, want ErrForbiddenAddress", a, err)
 		}
 	}
-	if err := s.control("tcp", "8.8.8.8:443", nil); err != nil {
+	if err := s.control(context.Background(), "tcp", "8.8.8.8:443", nil); err != nil {
 		t.Errorf("control(8.8.8.8:443) = %v", err)
 	}
 }
