@@ -406,24 +406,24 @@ func isModern(h http.Header) bool {
 
 // serve passes an authorized request on, with its TokenInfo in its
 // context, and with check, the check of per-operation scopes for the MCP
-// handler (mcp.WithAuthorize). A request that may belong to a legacy session (any but a
-// 2026-07-28 POST) also names its principal as the session's owner
-// (mcp.WithSessionOwner): the MCP handler binds a session to the owner of
-// the request that created it and answers 404 to any other, on every
-// instance that shares its session store.
+// handler (mcp.WithAuthorize). Every request names the token's principal
+// (mcp.PrincipalFromContext), a digest of its issuer, subject and client.
+// A request that may belong to a legacy session (any but a 2026-07-28
+// POST) names it as the session's owner (mcp.WithSessionOwner): the MCP
+// handler binds a session to the owner of the request that created it and
+// answers 404 to any other, on every instance that shares its session
+// store. A 2026-07-28 POST has no session and names it as the principal
+// alone (mcp.WithPrincipal).
 func (h *bearerHandler) serve(w http.ResponseWriter, r *http.Request, ti *TokenInfo, check bool) {
 	if h.dpop != nil && h.dpop.nonce != nil {
 		w.Header().Set("DPoP-Nonce", h.dpop.nonce.Nonce())
 	}
-	owner := ""
-	if r.Method != http.MethodPost || !isModern(r.Header) {
-		owner = ti.sessionOwner()
-	}
+	session := r.Method != http.MethodPost || !isModern(r.Header)
 	var authorize mcp.AuthorizeFunc
 	if check {
 		authorize = h.authorizeFn
 	}
-	h.next.ServeHTTP(w, withTokenInfo(r, ti, owner, authorize))
+	h.next.ServeHTTP(w, withTokenInfo(r, ti, ti.sessionOwner(), session, authorize))
 }
 
 // parseAuthorization reads the Authorization header: its scheme (Bearer

@@ -52,12 +52,18 @@ type authorizedRequest struct {
 // r.WithContext(ContextWithTokenInfo(r.Context(), ti)) does, with one
 // heap allocation instead of two: the copy WithContext makes is only
 // read here, so it stays on the stack (TestWithTokenInfoAllocs). A
-// non-empty owner is put in the context too (mcp.WithSessionOwner), and a
-// non-nil authorize (mcp.WithAuthorize), each for one allocation more.
-func withTokenInfo(r *http.Request, ti *TokenInfo, owner string, authorize mcp.AuthorizeFunc) *http.Request {
+// non-empty principal is put in the context too, as the session's owner
+// (mcp.WithSessionOwner, which names the principal as well) if session is
+// set and as the principal alone (mcp.WithPrincipal) if not; a non-nil
+// authorize (mcp.WithAuthorize) too. Each costs one allocation more.
+func withTokenInfo(r *http.Request, ti *TokenInfo, principal string, session bool, authorize mcp.AuthorizeFunc) *http.Request {
 	parent := r.Context()
-	if owner != "" {
-		parent = mcp.WithSessionOwner(parent, owner)
+	switch {
+	case principal == "":
+	case session:
+		parent = mcp.WithSessionOwner(parent, principal)
+	default:
+		parent = mcp.WithPrincipal(parent, principal)
 	}
 	if authorize != nil {
 		parent = mcp.WithAuthorize(parent, authorize)

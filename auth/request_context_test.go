@@ -25,7 +25,7 @@ func TestWithTokenInfo(t *testing.T) {
 	defer cancelDeadline()
 	r := httptest.NewRequest(http.MethodPost, "/mcp?x=1", strings.NewReader("{}")).WithContext(parent)
 	r.Header.Set("Mcp-Session-Id", "s1")
-	r2 := withTokenInfo(r, ti, "owner-1", nil)
+	r2 := withTokenInfo(r, ti, "owner-1", true, nil)
 	ctx := r2.Context()
 
 	checks := []struct {
@@ -38,6 +38,7 @@ func TestWithTokenInfo(t *testing.T) {
 		{"the key's value", ctx.Value(tokenInfoKey{}) == ti},
 		{"the parent's values", ctx.Value(otherKey{}) == "other"},
 		{"the session owner", mcp.SessionOwnerFromContext(ctx) == "owner-1"},
+		{"the principal", mcp.PrincipalFromContext(ctx) == "owner-1"},
 		{"no value for unknown keys", ctx.Value("nothing") == nil},
 		{"the same request otherwise", r2.Method == r.Method && r2.URL == r.URL && r2.Body == r.Body && r2.Header.Get("Mcp-Session-Id") == "s1"},
 		{"the parent's deadline", func() bool { d, ok := ctx.Deadline(); return ok && d.Equal(deadline) }()},
@@ -93,7 +94,7 @@ func TestWithTokenInfoOneAllocation(t *testing.T) {
 	ti := &TokenInfo{Subject: "alice"}
 	r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
 	var sink *http.Request
-	if n := testing.AllocsPerRun(100, func() { sink = withTokenInfo(r, ti, "", nil) }); n != 1 {
+	if n := testing.AllocsPerRun(100, func() { sink = withTokenInfo(r, ti, "", false, nil) }); n != 1 {
 		t.Errorf("withTokenInfo: %v allocations, want 1", n)
 	}
 	_ = sink

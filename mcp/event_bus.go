@@ -18,6 +18,10 @@ const (
 	BusToolsListChanged     = "tools_list_changed"
 	BusPromptsListChanged   = "prompts_list_changed"
 	BusResourcesListChanged = "resources_list_changed"
+	// BusListChanged reports that a list declared with
+	// Server.AddListChangedFilter, such as the Events extension's event
+	// types, changed; Method names its notification.
+	BusListChanged = "list_changed"
 	// BusResourceUpdated reports that the resource URI changed.
 	BusResourceUpdated = "resource_updated"
 	// BusTaskStatus carries the new state of task TaskID (Data: the task).
@@ -41,6 +45,9 @@ type BusEvent struct {
 	Origin string `json:"origin,omitempty"`
 	// URI is the resource of a BusResourceUpdated event.
 	URI string `json:"uri,omitempty"`
+	// Method is the notification of a BusListChanged event, such as
+	// "notifications/events/list_changed".
+	Method string `json:"method,omitempty"`
 	// TaskID is the task of the BusTask* events.
 	TaskID string `json:"taskId,omitempty"`
 	// Data is the task state (BusTaskStatus) or the input responses
@@ -240,7 +247,9 @@ func (s *Server) markListChanged(method string) {
 	s.scale.mu.Unlock()
 }
 
-// publishListChanged publishes a flushed list change made here.
+// publishListChanged publishes a flushed list change made here: of
+// tools, prompts or resources, or of a list declared with
+// AddListChangedFilter (BusListChanged).
 func (s *Server) publishListChanged(method string) {
 	if s.opts.EventBus == nil {
 		return
@@ -249,8 +258,12 @@ func (s *Server) publishListChanged(method string) {
 	send := s.scale.toSend[method]
 	delete(s.scale.toSend, method)
 	s.scale.mu.Unlock()
-	if kind := listChangedKinds[method]; send && kind != "" {
+	switch kind := listChangedKinds[method]; {
+	case !send:
+	case kind != "":
 		s.publish(context.Background(), &BusEvent{Kind: kind})
+	case s.addedListMember(method) != "":
+		s.publish(context.Background(), &BusEvent{Kind: BusListChanged, Method: method})
 	}
 }
 
@@ -268,6 +281,12 @@ func (s *Server) onBusEvent(e *BusEvent) {
 			if kind == e.Kind {
 				s.scheduleListChanged(method)
 			}
+		}
+	case BusListChanged:
+		// A list this instance does not keep is not announced to its
+		// clients: they could not have asked for it.
+		if e.Method != "" && s.addedListMember(e.Method) != "" {
+			s.scheduleListChanged(e.Method)
 		}
 	case BusResourceUpdated:
 		if e.URI != "" {

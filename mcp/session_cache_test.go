@@ -78,64 +78,14 @@ func TestAnnouncementAnsweredAfterEveryInstance(t *testing.T) {
 		// after checks B once A has answered.
 		after func(t *testing.T, hB *StreamableHTTPHandler, sid string)
 	}{
-		{"Delete", RouteClose, http.MethodDelete, "", http.StatusNoContent, func(t *testing.T, hB *StreamableHTTPHandler, sid string) {
-			if w := serveRecorded(hB, http.MethodPost, sid, `{"jsonrpc":"2.0","id":5,"method":"ping"}`); w.Code != http.StatusNotFound {
-				t.Errorf("ping on B right after the DELETE on A answered: %d, want 404", w.Code)
-			}
-		}},
-		{"SetLevel", RouteState, http.MethodPost, `{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"error"}}`, http.StatusOK, func(t *testing.T, hB *StreamableHTTPHandler, sid string) {
-			if sess := hB.session(sid); sess == nil || sess.cached() {
-				t.Fatal("B still trusts its copy of the session right after setLevel on A answered")
-			}
-			if w := serveRecorded(hB, http.MethodPost, sid, `{"jsonrpc":"2.0","id":5,"method":"ping"}`); w.Code != http.StatusOK {
-				t.Fatalf("ping on B: %d", w.Code)
-			}
-			sess := hB.session(sid)
-			sess.ss.logging.mu.Lock()
-			defer sess.ss.logging.mu.Unlock()
-			if got := sess.ss.logging.level; got != LoggingLevelError {
-				t.Errorf("B serves the session with level %q, want error", got)
-			}
-		}},
+		{"Delete", RouteClose, http.MethodDelete, "", http.StatusNoContent, checkDeletedOnB},
+		{"SetLevel", RouteState, http.MethodPost, `{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"error"}}`, http.StatusOK, checkLevelOnB},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				shared := NewMemorySessionRouter()
-				release := make(chan struct{})
-				routerB := &heldRouter{MemorySessionRouter: shared, hold: func(m *SessionMessage) {
-					if m.Kind == tt.kind {
-						<-release
-					}
-				}}
-				store := NewMemorySessionStore()
-				srv := NewServer("test", "v1", nil)
-				getServer := func(*http.Request) *Server { return srv }
-				hA := NewStreamableHTTPHandler(getServer, &StreamableHTTPOptions{SessionStore: store, SessionRouter: shared})
-				hB := NewStreamableHTTPHandler(getServer, &StreamableHTTPOptions{SessionStore: store, SessionRouter: routerB})
-				defer hB.Close()
-				defer hA.Close()
-				released := false
-				defer func() { // first, so that nothing stays held when the test fails
-					if !released {
-						close(release)
-					}
-				}()
-				w := serveRecorded(hA, http.MethodPost, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-				sid := w.Header().Get(headerSessionID)
-				if w.Code != http.StatusOK || sid == "" {
-					t.Fatalf("initialize on A: %d %s", w.Code, w.Body)
-				}
-				if w := serveRecorded(hA, http.MethodPost, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); w.Code != http.StatusAccepted {
-					t.Fatalf("initialized on A: %d", w.Code)
-				}
-				if w := serveRecorded(hB, http.MethodPost, sid, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); w.Code != http.StatusOK {
-					t.Fatalf("ping on B: %d", w.Code)
-				}
-				if !hB.session(sid).cached() {
-					t.Fatal("B does not serve the session from its copy")
-				}
+				p := newHeldPair(t, tt.kind)
 				answered := make(chan int, 1)
-				go func() { answered <- serveRecorded(hA, tt.method, sid, tt.body).Code }()
+				go func() { answered <- serveRecorded(p.hA, tt.method, p.sid, tt.body).Code }()
 				synctest.Wait() // A waits, B holds the announcement
 				// Half the bound of A's wait passes (on the bubble's clock,
 				// at once): an A that answers after a fixed delay
@@ -147,14 +97,92 @@ func TestAnnouncementAnsweredAfterEveryInstance(t *testing.T) {
 					t.Fatalf("%s on A answered (%d) while B had not handled its announcement", tt.name, code)
 				default:
 				}
-				close(release)
-				released = true
+				p.releaseB()
 				if code := <-answered; code != tt.want {
 					t.Fatalf("%s on A: %d, want %d", tt.name, code, tt.want)
 				}
-				tt.after(t, hB, sid)
+				tt.after(t, p.hB, p.sid)
 			})
 		})
+	}
+}
+
+// A heldPair is two handlers of one server sharing a session store and a
+// router, B's delivery of announcements of one kind held until releaseB,
+// and a legacy session initialized on A that B serves from its copy.
+type heldPair struct {
+	hA, hB   *StreamableHTTPHandler
+	sid      string
+	release  chan struct{}
+	released bool
+}
+
+// newHeldPair starts a heldPair holding announcements of kind; the test's
+// end releases them (first, so that nothing stays held when it fails) and
+// closes both handlers.
+func newHeldPair(t *testing.T, kind string) *heldPair {
+	t.Helper()
+	shared := NewMemorySessionRouter()
+	p := &heldPair{release: make(chan struct{})}
+	routerB := &heldRouter{MemorySessionRouter: shared, hold: func(m *SessionMessage) {
+		if m.Kind == kind {
+			<-p.release
+		}
+	}}
+	store := NewMemorySessionStore()
+	srv := NewServer("test", "v1", nil)
+	getServer := func(*http.Request) *Server { return srv }
+	p.hA = NewStreamableHTTPHandler(getServer, &StreamableHTTPOptions{SessionStore: store, SessionRouter: shared})
+	p.hB = NewStreamableHTTPHandler(getServer, &StreamableHTTPOptions{SessionStore: store, SessionRouter: routerB})
+	t.Cleanup(func() { p.hB.Close() })
+	t.Cleanup(func() { p.hA.Close() })
+	t.Cleanup(p.releaseB)
+	w := serveRecorded(p.hA, http.MethodPost, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	p.sid = w.Header().Get(headerSessionID)
+	if w.Code != http.StatusOK || p.sid == "" {
+		t.Fatalf("initialize on A: %d %s", w.Code, w.Body)
+	}
+	if w := serveRecorded(p.hA, http.MethodPost, p.sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); w.Code != http.StatusAccepted {
+		t.Fatalf("initialized on A: %d", w.Code)
+	}
+	if w := serveRecorded(p.hB, http.MethodPost, p.sid, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); w.Code != http.StatusOK {
+		t.Fatalf("ping on B: %d", w.Code)
+	}
+	if !p.hB.session(p.sid).cached() {
+		t.Fatal("B does not serve the session from its copy")
+	}
+	return p
+}
+
+// releaseB lets B handle the held announcements; it may be called again.
+func (p *heldPair) releaseB() {
+	if !p.released {
+		p.released = true
+		close(p.release)
+	}
+}
+
+// checkDeletedOnB: B no longer serves the session deleted on A.
+func checkDeletedOnB(t *testing.T, hB *StreamableHTTPHandler, sid string) {
+	if w := serveRecorded(hB, http.MethodPost, sid, `{"jsonrpc":"2.0","id":5,"method":"ping"}`); w.Code != http.StatusNotFound {
+		t.Errorf("ping on B right after the DELETE on A answered: %d, want 404", w.Code)
+	}
+}
+
+// checkLevelOnB: B no longer trusts its copy of the session, and serves
+// it with the level set on A.
+func checkLevelOnB(t *testing.T, hB *StreamableHTTPHandler, sid string) {
+	if sess := hB.session(sid); sess == nil || sess.cached() {
+		t.Fatal("B still trusts its copy of the session right after setLevel on A answered")
+	}
+	if w := serveRecorded(hB, http.MethodPost, sid, `{"jsonrpc":"2.0","id":5,"method":"ping"}`); w.Code != http.StatusOK {
+		t.Fatalf("ping on B: %d", w.Code)
+	}
+	sess := hB.session(sid)
+	sess.ss.logging.mu.Lock()
+	defer sess.ss.logging.mu.Unlock()
+	if got := sess.ss.logging.level; got != LoggingLevelError {
+		t.Errorf("B serves the session with level %q, want error", got)
 	}
 }
 

@@ -423,8 +423,10 @@ func (s *Server) AddListChangedFilter(member, method string) {
 // [Server.AddListChangedFilter], as AddTools does for tools: at once,
 // changes within a few milliseconds coalesced, to every
 // subscriptions/listen stream whose filter asked for it and every
-// initialized session of an earlier revision. It panics if no filter
-// member was declared for method.
+// initialized session of an earlier revision, on this instance and,
+// through ServerOptions.EventBus (a BusListChanged event), on every other
+// that declared the same list. It panics if no filter member was declared
+// for method.
 func (s *Server) NotifyListChanged(method string) {
 	if s.addedListMember(method) == "" {
 		panic("mcp: NotifyListChanged: no AddListChangedFilter for " + method)

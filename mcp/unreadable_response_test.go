@@ -121,6 +121,95 @@ func TestStdioReplyTheClientCannotRead(t *testing.T) {
 	}
 }
 
+// A payloadWriter writes the data of the answer to the request id; a
+// replyWriter writes the whole HTTP response.
+type (
+	payloadWriter func(w io.Writer, id string) error
+	replyWriter   func(w http.ResponseWriter, id string) error
+)
+
+// sseReply answers with an SSE stream of one message event (with
+// eventID, if not empty) whose data is data's.
+func sseReply(eventID string, data payloadWriter) replyWriter {
+	return func(w http.ResponseWriter, id string) error {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		if eventID != "" {
+			fmt.Fprintf(w, "id: %s\n", eventID)
+		}
+		fmt.Fprint(w, "event: message\ndata: ")
+		if err := data(w, id); err != nil {
+			return err
+		}
+		_, err := fmt.Fprint(w, "\n\n")
+		return err
+	}
+}
+
+// jsonReply answers with a JSON body of data's.
+func jsonReply(data payloadWriter) replyWriter {
+	return func(w http.ResponseWriter, id string) error {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		return data(w, id)
+	}
+}
+
+// badPayload writes writeBadReply's answer of kind, on one line.
+func badPayload(kind string) payloadWriter {
+	return func(w io.Writer, id string) error {
+		var sb strings.Builder
+		if err := writeBadReply(&sb, kind, id); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, strings.TrimSuffix(sb.String(), "\n"))
+		return err
+	}
+}
+
+// tooLargePayload writes the start of an answer longer than limit.
+func tooLargePayload(limit int) payloadWriter {
+	return func(w io.Writer, id string) error {
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"instructions":"`, id)
+		_, err := io.WriteString(w, strings.Repeat("a", 2*limit))
+		return err
+	}
+}
+
+// badReplyServer starts a streamable HTTP server that answers every
+// request with reply, keeping an SSE stream open until the test ends.
+func badReplyServer(t *testing.T, reply replyWriter) *httptest.Server {
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		msg, err := DecodeMessage(body)
+		req, ok := msg.(*JSONRPCRequest)
+		if err != nil || !ok || req.IsNotification() {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		id, _ := req.ID.MarshalJSON()
+		if reply(w, string(id)) != nil {
+			return
+		}
+		w.(http.Flusher).Flush()
+		if w.Header().Get("Content-Type") != "text/event-stream" {
+			return // a JSON body ends here
+		}
+		select { // the stream stays open
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(stop) })
+	return srv
+}
+
 // TestStreamableReplyTheClientCannotRead is the same over streamable HTTP:
 // the server answers initialize with an SSE stream whose event the client
 // cannot read, and keeps the stream open. Before, a malformed or too deep
@@ -129,86 +218,22 @@ func TestStdioReplyTheClientCannotRead(t *testing.T) {
 // that cannot be read failed at once already; its error now says so too.
 func TestStreamableReplyTheClientCannotRead(t *testing.T) {
 	const limit = 1 << 20
-	sse := func(eventID string, data func(w io.Writer, id string) error) func(w http.ResponseWriter, id string) error {
-		return func(w http.ResponseWriter, id string) error {
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.WriteHeader(http.StatusOK)
-			if eventID != "" {
-				fmt.Fprintf(w, "id: %s\n", eventID)
-			}
-			fmt.Fprint(w, "event: message\ndata: ")
-			if err := data(w, id); err != nil {
-				return err
-			}
-			_, err := fmt.Fprint(w, "\n\n")
-			return err
-		}
-	}
-	kind := func(k string) func(w io.Writer, id string) error {
-		return func(w io.Writer, id string) error {
-			var sb strings.Builder
-			if err := writeBadReply(&sb, k, id); err != nil {
-				return err
-			}
-			_, err := io.WriteString(w, strings.TrimSuffix(sb.String(), "\n"))
-			return err
-		}
-	}
-	tooLarge := func(w io.Writer, id string) error {
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"instructions":"`, id)
-		_, err := io.WriteString(w, strings.Repeat("a", 2*limit))
-		return err
-	}
-	jsonBody := func(data func(w io.Writer, id string) error) func(w http.ResponseWriter, id string) error {
-		return func(w http.ResponseWriter, id string) error {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusOK)
-			return data(w, id)
-		}
-	}
 	tests := []struct {
 		name  string
-		reply func(w http.ResponseWriter, id string) error
+		reply replyWriter
 		why   string
 	}{
-		{"SSE, malformed", sse("", kind("malformed")), "parse error"},
-		{"SSE, nested too deep", sse("", kind("deep")), "nesting too deep"},
-		{"SSE, nested too deep, with an event id", sse("1", kind("deep")), "nesting too deep"},
-		{"SSE, over the limit", sse("", tooLarge), "too large"},
-		{"SSE, over the limit, with an event id", sse("1", tooLarge), "too large"},
-		{"JSON, malformed", jsonBody(kind("malformed")), "parse error"},
-		{"JSON, over the limit", jsonBody(tooLarge), "too large"},
+		{"SSE, malformed", sseReply("", badPayload("malformed")), "parse error"},
+		{"SSE, nested too deep", sseReply("", badPayload("deep")), "nesting too deep"},
+		{"SSE, nested too deep, with an event id", sseReply("1", badPayload("deep")), "nesting too deep"},
+		{"SSE, over the limit", sseReply("", tooLargePayload(limit)), "too large"},
+		{"SSE, over the limit, with an event id", sseReply("1", tooLargePayload(limit)), "too large"},
+		{"JSON, malformed", jsonReply(badPayload("malformed")), "parse error"},
+		{"JSON, over the limit", jsonReply(tooLargePayload(limit)), "too large"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stop := make(chan struct{})
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Method != http.MethodPost {
-					w.WriteHeader(http.StatusMethodNotAllowed)
-					return
-				}
-				body, _ := io.ReadAll(r.Body)
-				msg, err := DecodeMessage(body)
-				req, ok := msg.(*JSONRPCRequest)
-				if err != nil || !ok || req.IsNotification() {
-					w.WriteHeader(http.StatusAccepted)
-					return
-				}
-				id, _ := req.ID.MarshalJSON()
-				if tt.reply(w, string(id)) != nil {
-					return
-				}
-				w.(http.Flusher).Flush()
-				if w.Header().Get("Content-Type") != "text/event-stream" {
-					return // a JSON body ends here
-				}
-				select { // the stream stays open
-				case <-r.Context().Done():
-				case <-stop:
-				}
-			}))
-			defer srv.Close()
-			defer close(stop)
+			srv := badReplyServer(t, tt.reply)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second) // a hang guard only
 			defer cancel()
 			client := NewClient("c", "v1", &ClientOptions{ProtocolVersion: Version20251125})

@@ -2,8 +2,14 @@
 // instances of an MCP server behind a load balancer share state: the
 // event bus and the session router on pub/sub, the resumable event store
 // on Redis Streams, and the session and task stores on hashes with a TTL;
-// and, for servers that accept DPoP-bound tokens, the replay cache of the
-// auth module's DPoP options (Backend.DPoPReplayCache).
+// for servers that accept DPoP-bound tokens, the replay cache of the auth
+// module's DPoP options (Backend.DPoPReplayCache); and for the Events
+// extension (ext/events), the log of event occurrences whose cursors
+// resume on every instance (Backend.EventLog, an events.Log on Redis
+// Streams, for events.ServerOptions.Log) and the registry of webhook
+// subscriptions, their endpoint verifications and delivery claims
+// (Backend.WebhookRegistry, a webhook.Registry for
+// webhook.ServiceOptions.Registry).
 //
 // One Backend per process, on one go-redis client, serves all of them:
 //
@@ -18,6 +24,10 @@
 //		SessionStore:  b.SessionStore(),
 //		SessionRouter: b.SessionRouter(),
 //		EventStore:    b.EventStore(),
+//	})
+//	es := events.NewServer(server, &events.ServerOptions{
+//		Log:      b.EventLog(nil), // closed by b.Close
+//		Webhooks: webhook.NewService(&webhook.ServiceOptions{Registry: b.WebhookRegistry()}),
 //	})
 //
 // The client may be a Redis Cluster's (*goredis.ClusterClient: every
@@ -35,6 +45,7 @@ package redis
 import (
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -85,6 +96,10 @@ type Backend struct {
 	routes  []*hub        // on a Redis Cluster: the router's sharded hubs, one per route shard (bus.go)
 	events  *eventQueue   // events waiting to be written (event_queue.go)
 	waiters chan struct{} // a token per wait for events in progress
+
+	mu     sync.Mutex
+	logs   map[*EventLog]struct{} // the EventLogs handed out and not closed yet, which Close closes
+	closed bool
 }
 
 // New returns a backend using client, which the caller keeps ownership of
@@ -130,14 +145,50 @@ func New(client goredis.UniversalClient, opts *Options) *Backend {
 }
 
 // Close writes the events still queued and ends the backend's pub/sub
-// connection; its subscriptions get nothing more.
+// connection; its subscriptions get nothing more. It also closes the
+// EventLogs the backend handed out (EventLog.Close), and those it hands
+// out later are closed already: their Append and Read go on working, on
+// the client, which the caller owns.
 func (b *Backend) Close() error {
+	b.mu.Lock()
+	b.closed = true
+	logs := make([]*EventLog, 0, len(b.logs))
+	for l := range b.logs {
+		logs = append(logs, l)
+	}
+	b.mu.Unlock()
 	b.events.sync()
-	errs := []error{b.hub.close()}
+	var errs []error
+	for _, l := range logs {
+		errs = append(errs, l.Close())
+	}
+	errs = append(errs, b.hub.close())
 	for _, h := range b.routes {
 		errs = append(errs, h.close())
 	}
 	return errors.Join(errs...)
+}
+
+// addLog records l as handed out, for Close to close; it reports false,
+// recording nothing, once the backend is closed.
+func (b *Backend) addLog(l *EventLog) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return false
+	}
+	if b.logs == nil {
+		b.logs = map[*EventLog]struct{}{}
+	}
+	b.logs[l] = struct{}{}
+	return true
+}
+
+// forgetLog removes l, closed, from the EventLogs Close closes.
+func (b *Backend) forgetLog(l *EventLog) {
+	b.mu.Lock()
+	delete(b.logs, l)
+	b.mu.Unlock()
 }
 
 // key returns the name of a key or channel.

@@ -45,56 +45,9 @@ func TestClusterNodeRestart(t *testing.T) {
 	// Sixteen sessions, whose keys and route channels spread over the
 	// nodes, each subscribed to by every backend, with state and events.
 	const sessions = 16
-	routed := make(chan string, 1024)
-	bus := make(chan string, 64)
-	for i, b := range bs {
-		for s := range sessions {
-			unsub, err := b.SessionRouter().Subscribe(ctx, fmt.Sprint("s", s), func(m *mcp.SessionMessage) {
-				routed <- fmt.Sprint(i, " ", string(m.Data))
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(unsub)
-		}
-		unsub, err := b.EventBus().Subscribe(ctx, func(e *mcp.BusEvent) { bus <- fmt.Sprint(i, " ", e.URI) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(unsub)
-	}
-	for s := range sessions {
-		id := fmt.Sprint("s", s)
-		if err := bs[0].SessionStore().Save(ctx, id, &mcp.SessionState{ProtocolVersion: "2025-11-25", LogLevel: "error"}, time.Hour); err != nil {
-			t.Fatal(err)
-		}
-		for e := range 2 {
-			if err := bs[1].EventStore().Append(ctx, id, "1", fmt.Appendf(nil, `{"e":%d}`, e)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := bs[2].TaskStore().Put(ctx, &mcp.DetailedTask{TaskID: id, Status: mcp.TaskStatusWorking}, time.Now().Add(time.Hour)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for range bs[1].EventStore().After(ctx, "s0", "1", 0) { // waits until its queued events are written
-	}
-
-	var masters []string
-	var mu sync.Mutex
-	err := admin.ForEachMaster(ctx, func(_ context.Context, m *goredis.Client) error {
-		mu.Lock()
-		defer mu.Unlock()
-		masters = append(masters, m.Options().Addr)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(masters) < 2 {
-		t.Fatalf("a cluster of %d primaries", len(masters))
-	}
-	for _, node := range masters {
+	routed, bus := subscribeEverywhere(t, bs, sessions)
+	storeSessions(t, bs, sessions)
+	for _, node := range primariesOf(t, admin) {
 		if out, err := exec.Command(restart, node).CombinedOutput(); err != nil {
 			t.Fatalf("restarting %s: %v\n%s", node, err, out)
 		}
@@ -110,22 +63,101 @@ func TestClusterNodeRestart(t *testing.T) {
 			return bs[1].EventBus().Publish(ctx, &mcp.BusEvent{Kind: mcp.BusResourceUpdated, URI: tag}) == nil
 		})
 	}
-	for s := range sessions {
+	checkKeptAfterRestarts(t, bs, sessions)
+}
+
+// subscribeEverywhere subscribes each backend (its index is the first word
+// of what it receives) to the route of sessions s0 to s<n-1> and to the
+// event bus; what they receive arrives on routed and bus.
+func subscribeEverywhere(t *testing.T, bs []*redis.Backend, n int) (routed, bus chan string) {
+	t.Helper()
+	ctx := t.Context()
+	routed, bus = make(chan string, 1024), make(chan string, 64)
+	for i, b := range bs {
+		for s := range n {
+			unsub, err := b.SessionRouter().Subscribe(ctx, fmt.Sprint("s", s), func(m *mcp.SessionMessage) {
+				routed <- fmt.Sprint(i, " ", string(m.Data))
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(unsub)
+		}
+		unsub, err := b.EventBus().Subscribe(ctx, func(e *mcp.BusEvent) { bus <- fmt.Sprint(i, " ", e.URI) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(unsub)
+	}
+	return routed, bus
+}
+
+// storeSessions stores, for sessions s0 to s<n-1>, a session state (level
+// error), two events and a working task, through different backends, and
+// waits until the events are written.
+func storeSessions(t *testing.T, bs []*redis.Backend, n int) {
+	t.Helper()
+	ctx := t.Context()
+	for s := range n {
+		id := fmt.Sprint("s", s)
+		if err := bs[0].SessionStore().Save(ctx, id, &mcp.SessionState{ProtocolVersion: "2025-11-25", LogLevel: "error"}, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		for e := range 2 {
+			if err := bs[1].EventStore().Append(ctx, id, "1", fmt.Appendf(nil, `{"e":%d}`, e)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := bs[2].TaskStore().Put(ctx, &mcp.DetailedTask{TaskID: id, Status: mcp.TaskStatusWorking}, time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range bs[1].EventStore().After(ctx, "s0", "1", 0) { // waits until its queued events are written
+	}
+}
+
+// primariesOf returns the addresses of the cluster's primaries, at least
+// two.
+func primariesOf(t *testing.T, admin *goredis.ClusterClient) []string {
+	t.Helper()
+	var masters []string
+	var mu sync.Mutex
+	err := admin.ForEachMaster(t.Context(), func(_ context.Context, m *goredis.Client) error {
+		mu.Lock()
+		defer mu.Unlock()
+		masters = append(masters, m.Options().Addr)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(masters) < 2 {
+		t.Fatalf("a cluster of %d primaries", len(masters))
+	}
+	return masters
+}
+
+// checkKeptAfterRestarts checks that what storeSessions stored is all
+// there, read through other backends than the ones that wrote it.
+func checkKeptAfterRestarts(t *testing.T, bs []*redis.Backend, n int) {
+	t.Helper()
+	ctx := t.Context()
+	for s := range n {
 		id := fmt.Sprint("s", s)
 		st, err := bs[2].SessionStore().Load(ctx, id, time.Hour)
 		if err != nil || st.LogLevel != "error" {
 			t.Errorf("session %s after the restarts: %+v, %v", id, st, err)
 		}
-		var n int
+		var events int
 		for _, err := range bs[2].EventStore().After(ctx, id, "1", 0) {
 			if err != nil {
 				t.Errorf("events of %s after the restarts: %v", id, err)
 				break
 			}
-			n++
+			events++
 		}
-		if n != 2 {
-			t.Errorf("session %s has %d events after the restarts, want 2", id, n)
+		if events != 2 {
+			t.Errorf("session %s has %d events after the restarts, want 2", id, events)
 		}
 		if task, err := bs[0].TaskStore().Get(ctx, id); err != nil || task.Status != mcp.TaskStatusWorking {
 			t.Errorf("task %s after the restarts: %+v, %v", id, task, err)

@@ -81,8 +81,9 @@ type EventLog struct {
 var _ events.Log = (*EventLog)(nil)
 
 // EventLog returns an events.Log on the backend's Redis. Close it when
-// done: it ends the EventLog's pub/sub connection (Backend.Close does
-// not).
+// done with it, or let Backend.Close close it: either ends the EventLog's
+// pub/sub connection. An EventLog made after Backend.Close is closed
+// already.
 func (b *Backend) EventLog(opts *EventLogOptions) *EventLog {
 	l := &EventLog{b: b, notify: b.key("eventlog"), waits: map[string]chan struct{}{}, reads: map[readKey]*readCall{}}
 	if opts != nil {
@@ -100,6 +101,7 @@ func (b *Backend) EventLog(opts *EventLogOptions) *EventLog {
 	if l.opts.Now == nil {
 		l.opts.Now = time.Now
 	}
+	l.closed = !b.addLog(l)
 	return l
 }
 

@@ -74,8 +74,8 @@ func (l *EventLog) wake(name string, all bool) {
 }
 
 // Close ends the EventLog's subscription and closes the channels Changed
-// handed out. Append and Read go on working (they use the client, which
-// the caller owns).
+// handed out; Backend.Close does too. Append and Read go on working (they
+// use the client, which the caller owns).
 func (l *EventLog) Close() error {
 	l.mu.Lock()
 	if l.closed {
@@ -85,6 +85,7 @@ func (l *EventLog) Close() error {
 	l.closed = true
 	ps, done := l.ps, l.done
 	l.mu.Unlock()
+	l.b.forgetLog(l)
 	l.wake("", true)
 	if ps == nil {
 		return nil

@@ -364,3 +364,42 @@ func TestEventLogManyReaders(t *testing.T) {
 		t.Logf("one append and the reads of %d woken readers: %d Redis commands", readers, m.CommandCount()-before)
 	}
 }
+
+// TestBackendCloseClosesEventLogs: Backend.Close closes the EventLogs it
+// handed out, their subscriptions made or not (the channels their Changed
+// handed out are closed when it returns), leaves alone one closed already,
+// and an EventLog it hands out afterwards is closed already; Append and
+// Read go on working, on the client.
+func TestBackendCloseClosesEventLogs(t *testing.T) {
+	addr, _ := server(t)
+	b := newBackend(t, addr)
+	subscribed, idle, closed := b.EventLog(nil), b.EventLog(nil), b.EventLog(nil)
+	select { // the first Changed is closed once Redis confirms the subscription
+	case <-subscribed.Changed("x"):
+	case <-time.After(10 * time.Second):
+		t.Fatal("the subscription was not confirmed")
+	}
+	waiting := subscribed.Changed("x")
+	if err := closed.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatalf("Backend.Close: %v", err)
+	}
+	select {
+	case <-waiting:
+	default:
+		t.Fatal("Backend.Close returned with a Changed channel of its EventLog open")
+	}
+	for _, l := range []*redis.EventLog{subscribed, idle, closed, b.EventLog(nil)} {
+		if err := l.Close(); err != nil {
+			t.Errorf("EventLog.Close after Backend.Close: %v", err)
+		}
+	}
+	late := b.EventLog(nil)
+	head, _ := readIDs(t, late, events.ReadRequest{Name: "y", Max: 10})
+	appendRecord(t, late, "y", 1, time.Now())
+	if _, ids := readIDs(t, late, events.ReadRequest{Name: "y", After: head.Next, Max: 10}); ids != "[1]" {
+		t.Errorf("Read after Backend.Close: %s, want [1]", ids)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/gomcp/sdk/mcp"
 	"github.com/gomcp/sdk/strictjson"
@@ -164,6 +165,16 @@ func encodeArguments(args any) (json.RawMessage, error) {
 		return nil, fmt.Errorf("events: encoding arguments: %w", err)
 	}
 	return b, nil
+}
+
+// maxAgeMs returns the maxAgeMs member of a poll or stream request for a
+// maximum age: nil (absent, no replay floor) unless it is positive.
+func maxAgeMs(d time.Duration) *int64 {
+	if d <= 0 {
+		return nil
+	}
+	ms := d.Milliseconds()
+	return &ms
 }
 
 // asTerminated converts the JSON-RPC error of a poll or stream request to

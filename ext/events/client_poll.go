@@ -58,11 +58,7 @@ func PollLoop(ctx context.Context, cs *mcp.ClientSession, name string, opts *Pol
 	if err != nil {
 		return err
 	}
-	p := &PollParams{Name: name, Arguments: args, Cursor: o.Cursor, MaxEvents: o.MaxEvents}
-	if o.MaxAge > 0 {
-		ms := o.MaxAge.Milliseconds()
-		p.MaxAgeMs = &ms
-	}
+	p := &PollParams{Name: name, Arguments: args, Cursor: o.Cursor, MaxEvents: o.MaxEvents, MaxAgeMs: maxAgeMs(o.MaxAge)}
 	for {
 		res, err := Poll(ctx, cs, p)
 		if err != nil {

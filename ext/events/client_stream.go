@@ -78,11 +78,7 @@ func (ec *Client) Stream(ctx context.Context, cs *mcp.ClientSession, name string
 		return err
 	}
 	s := &clientStream{ec: ec, cs: cs, o: &o, cursor: o.Cursor}
-	p := StreamParams{Name: name, Arguments: args}
-	if o.MaxAge > 0 {
-		ms := o.MaxAge.Milliseconds()
-		p.MaxAgeMs = &ms
-	}
+	p := StreamParams{Name: name, Arguments: args, MaxAgeMs: maxAgeMs(o.MaxAge)}
 	backoff := time.Second
 	for {
 		p.Cursor = s.cursor

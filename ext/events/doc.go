@@ -18,7 +18,10 @@
 // event type whose positions are the cursors clients hold, so that several
 // server instances sharing one Log hand out cursors any of them can
 // resume. MemoryLog is the default; package eventstest holds the contract
-// tests every Log must pass.
+// tests every Log must pass. Each instance serves the types its program
+// declared; a change of them is announced (notifications/events/list_changed)
+// as a tools list change is: to the clients of every instance sharing the
+// mcp.Server's EventBus.
 //
 // A client declares the extension with EnableClient and calls ListTypes,
 // Poll (one request), PollLoop (polls until cancelled, draining hasMore

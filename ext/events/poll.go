@@ -29,12 +29,9 @@ func (es *Server) poll(ctx context.Context, ss *mcp.ServerSession, p *PollParams
 	}
 	matches := t.filter(args)
 	res := &PollResult{Events: []*Occurrence{}, NextPollMs: es.opts.PollInterval.Milliseconds()}
-	req := ReadRequest{Name: p.Name, Max: limit}
-	if p.Cursor != nil { // a null cursor reads from now: nothing, and the head
-		req.After = *p.Cursor
-		if req.Since, err = since(p.MaxAgeMs); err != nil {
-			return nil, err
-		}
+	req, err := firstRead(p.Name, p.Cursor, p.MaxAgeMs, limit)
+	if err != nil {
+		return nil, err
 	}
 	for range maxReadsPerRequest {
 		r, err := es.opts.Log.Read(ctx, req)

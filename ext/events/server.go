@@ -403,14 +403,22 @@ func (es *Server) admit(ctx context.Context, ss *mcp.ServerSession, name, mode s
 	return t, args, nil
 }
 
-// since returns the replay floor of maxAgeMs, or the error of a negative
-// one.
-func since(maxAgeMs *int64) (time.Time, error) {
-	if maxAgeMs == nil {
-		return time.Time{}, nil
+// firstRead returns the first read of a poll or a push stream of name,
+// from the cursor and maxAgeMs of its params, of at most max records: a
+// nil cursor (null or absent) reads from now, nothing and the head, and
+// has no replay floor; otherwise the read is after the cursor, with the
+// floor maxAgeMs sets. A negative maxAgeMs is invalid params.
+func firstRead(name string, cursor *string, maxAgeMs *int64, max int) (ReadRequest, error) {
+	req := ReadRequest{Name: name, Max: max}
+	if cursor == nil {
+		return req, nil
 	}
-	if *maxAgeMs < 0 {
-		return time.Time{}, errInvalidParams("maxAgeMs must not be negative")
+	req.After = *cursor
+	if maxAgeMs != nil {
+		if *maxAgeMs < 0 {
+			return ReadRequest{}, errInvalidParams("maxAgeMs must not be negative")
+		}
+		req.Since = time.Now().Add(-time.Duration(*maxAgeMs) * time.Millisecond)
 	}
-	return time.Now().Add(-time.Duration(*maxAgeMs) * time.Millisecond), nil
+	return req, nil
 }

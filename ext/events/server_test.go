@@ -232,8 +232,9 @@ func TestPollMaxAge(t *testing.T) {
 }
 
 // TestRequestErrors: unknown types are NotFound with data.kind "event";
-// arguments that do not match the input schema, malformed cursors and
-// missing names are -32602; a mode the type does not offer is
+// arguments that do not match the input schema, malformed cursors, a
+// negative maxEvents or maxAgeMs (with a cursor) and missing names are
+// -32602; a mode the type does not offer is
 // Unsupported with data.feature deliveryMode; events/subscribe without
 // webhook delivery is Unsupported, and events/unsubscribe NotFound with
 // data.kind "subscription"; Authorize's refusal is Forbidden.
@@ -252,6 +253,8 @@ func TestRequestErrors(t *testing.T) {
 		{"unknown argument", MethodPoll, &PollParams{Name: "tick.poll", Arguments: json.RawMessage(`{"x":1}`)}, mcp.CodeInvalidParams, nil},
 		{"malformed cursor", MethodPoll, &PollParams{Name: "tick.poll", Cursor: ptr("garbage")}, mcp.CodeInvalidParams, nil},
 		{"negative maxEvents", MethodPoll, &PollParams{Name: "tick.poll", MaxEvents: -1}, mcp.CodeInvalidParams, nil},
+		{"negative maxAgeMs", MethodPoll, &PollParams{Name: "tick.poll", Cursor: ptr("other.0"), MaxAgeMs: ptr(int64(-1))}, mcp.CodeInvalidParams, nil},
+		{"negative maxAgeMs on a stream", MethodStream, &StreamParams{Name: "tick.push", Cursor: ptr("other.0"), MaxAgeMs: ptr(int64(-1))}, mcp.CodeInvalidParams, nil},
 		{"missing name", MethodPoll, &PollParams{}, mcp.CodeInvalidParams, nil},
 		{"poll of a push-only type", MethodPoll, &PollParams{Name: "tick.push"}, CodeUnsupported, map[string]any{"feature": "deliveryMode", "value": "poll"}},
 		{"stream of a poll-only type", MethodStream, &StreamParams{Name: "tick.poll"}, CodeUnsupported, map[string]any{"feature": "deliveryMode", "value": "push"}},

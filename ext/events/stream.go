@@ -19,12 +19,9 @@ func (es *Server) stream(ctx context.Context, ss *mcp.ServerSession, p *StreamPa
 	if err != nil {
 		return nil, err
 	}
-	req := ReadRequest{Name: p.Name, Max: es.opts.MaxEvents}
-	if p.Cursor != nil {
-		req.After = *p.Cursor
-		if req.Since, err = since(p.MaxAgeMs); err != nil {
-			return nil, err
-		}
+	req, err := firstRead(p.Name, p.Cursor, p.MaxAgeMs, es.opts.MaxEvents)
+	if err != nil {
+		return nil, err
 	}
 	if n := es.streams.Add(1); n > int64(es.opts.MaxStreams) {
 		es.streams.Add(-1)

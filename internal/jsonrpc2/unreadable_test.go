@@ -116,20 +116,7 @@ func TestUnreadableResponseFailsItsCall(t *testing.T) {
 			p, conn := newRawPeer(t, nil)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a hang guard only
 			defer cancel()
-			idA, idB := conn.NewCallID(), conn.NewCallID()
-			results := map[ID]chan error{idA: make(chan error, 1), idB: make(chan error, 1)}
-			for id, ch := range results {
-				go func() {
-					_, err := conn.CallWithID(ctx, id, "m", nil)
-					ch <- err
-				}()
-			}
-			// Both requests written: both calls are pending.
-			for range 2 {
-				if _, err := p.r.ReadString('\n'); err != nil {
-					t.Fatal(err)
-				}
-			}
+			idA, idB, results := startTwoCalls(t, ctx, p, conn)
 			if _, err := io.WriteString(p.w, fmt.Sprintf(tt.line, idA)+"\n"); err != nil {
 				t.Fatal(err)
 			}
@@ -156,34 +143,65 @@ func TestUnreadableResponseFailsItsCall(t *testing.T) {
 				pending = nil
 			}
 			for _, id := range pending {
-				if _, err := io.WriteString(p.w, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`+"\n", id)); err != nil {
-					t.Fatal(err)
-				}
+				answerRaw(t, p, id)
 				if err := <-results[id]; err != nil {
 					t.Fatalf("call %s after the bad line: %v", id, err)
 				}
 			}
-			later := make(chan error, 1)
-			go func() {
-				_, err := conn.Call(ctx, "later", nil)
-				later <- err
-			}()
-			req, err := p.r.ReadString('\n')
-			if err != nil {
-				t.Fatal(err)
-			}
-			msg, err := Decode([]byte(req))
-			call, ok := msg.(*Request)
-			if err != nil || !ok {
-				t.Fatalf("the connection wrote %q, want the later call (%v)", req, err)
-			}
-			if _, err := io.WriteString(p.w, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`+"\n", call.ID)); err != nil {
-				t.Fatal(err)
-			}
-			if err := <-later; err != nil {
-				t.Fatalf("a later call: %v", err)
-			}
+			checkLaterCall(t, ctx, p, conn)
 		})
+	}
+}
+
+// startTwoCalls makes two calls on conn and reads both requests from p,
+// so that both are pending; their results arrive on results.
+func startTwoCalls(t *testing.T, ctx context.Context, p *rawPeer, conn *Conn) (idA, idB ID, results map[ID]chan error) {
+	t.Helper()
+	idA, idB = conn.NewCallID(), conn.NewCallID()
+	results = map[ID]chan error{idA: make(chan error, 1), idB: make(chan error, 1)}
+	for id, ch := range results {
+		go func() {
+			_, err := conn.CallWithID(ctx, id, "m", nil)
+			ch <- err
+		}()
+	}
+	for range 2 {
+		if _, err := p.r.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return idA, idB, results
+}
+
+// answerRaw writes an empty result for the call id as the peer p.
+func answerRaw(t *testing.T, p *rawPeer, id ID) {
+	t.Helper()
+	if _, err := io.WriteString(p.w, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`+"\n", id)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkLaterCall makes one more call on conn, which p answers: the
+// connection goes on.
+func checkLaterCall(t *testing.T, ctx context.Context, p *rawPeer, conn *Conn) {
+	t.Helper()
+	later := make(chan error, 1)
+	go func() {
+		_, err := conn.Call(ctx, "later", nil)
+		later <- err
+	}()
+	req, err := p.r.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := Decode([]byte(req))
+	call, ok := msg.(*Request)
+	if err != nil || !ok {
+		t.Fatalf("the connection wrote %q, want the later call (%v)", req, err)
+	}
+	answerRaw(t, p, call.ID)
+	if err := <-later; err != nil {
+		t.Fatalf("a later call: %v", err)
 	}
 }
 

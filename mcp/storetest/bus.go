@@ -78,6 +78,7 @@ func TestEventBus(t *testing.T, newBus func(t *testing.T) mcp.EventBus) {
 			{Kind: mcp.BusToolsListChanged, Origin: "a"},
 			{Kind: mcp.BusResourceUpdated, Origin: "a", URI: "file:///x"},
 			{Kind: mcp.BusTaskStatus, Origin: "b", TaskID: "t1", Data: []byte(`{"taskId":"t1"}`)},
+			{Kind: mcp.BusListChanged, Origin: "b", Method: "notifications/events/list_changed"},
 		}
 		for i := range 20 {
 			e := want[i%len(want)]

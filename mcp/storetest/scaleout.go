@@ -149,71 +149,85 @@ func testModern(t *testing.T, c *Cluster) {
 		}
 	}
 
-	t.Run("InputRequiredRetry", func(t *testing.T) {
-		crossed := false
-		for i := range 3 {
-			tag := fmt.Sprintf("modern-%d", i)
-			res, err := cs.CallTool(ctx, "ask", map[string]any{"tag": tag}, nil)
-			if err != nil || textOf(res) != "yes" {
-				t.Fatalf("input-required call %d: %+v, %v", i, res, err)
-			}
-			r := c.askRounds(tag)
-			if len(r) != 2 {
-				t.Fatalf("call %d ran %d rounds (%v), want 2", i, len(r), r)
-			}
-			crossed = crossed || r[0] != r[1]
-		}
-		if !crossed {
-			t.Fatal("no retry was served by another instance than its first round")
-		}
-	})
+	t.Run("InputRequiredRetry", func(t *testing.T) { modernInputRequiredRetry(t, c, cs) })
+	t.Run("ListenAcrossInstances", func(t *testing.T) { modernListen(t, c, cs, acked, changed) })
+	t.Run("TaskAcrossInstances", func(t *testing.T) { modernTask(t, c, cs) })
+}
 
-	t.Run("ListenAcrossInstances", func(t *testing.T) {
-		lctx, cancel := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() {
-			_, err := cs.Listen(lctx, &mcp.SubscriptionsListenParams{Notifications: mcp.SubscriptionFilter{ToolsListChanged: true}})
-			done <- err
-		}()
-		select {
-		case <-acked:
-		case <-time.After(5 * time.Second):
-			t.Fatal("the listen stream was not acknowledged")
+// modernInputRequiredRetry: each input-required call takes two rounds,
+// and at least one retry is served (its requestState verified) by another
+// instance than the one whose first round minted the state.
+func modernInputRequiredRetry(t *testing.T, c *Cluster, cs *mcp.ClientSession) {
+	ctx := context.Background()
+	crossed := false
+	for i := range 3 {
+		tag := fmt.Sprintf("modern-%d", i)
+		res, err := cs.CallTool(ctx, "ask", map[string]any{"tag": tag}, nil)
+		if err != nil || textOf(res) != "yes" {
+			t.Fatalf("input-required call %d: %+v, %v", i, res, err)
 		}
-		changeOnEach(t, c, changed)
-		cancel()
-		<-done
-	})
+		r := c.askRounds(tag)
+		if len(r) != 2 {
+			t.Fatalf("call %d ran %d rounds (%v), want 2", i, len(r), r)
+		}
+		crossed = crossed || r[0] != r[1]
+	}
+	if !crossed {
+		t.Fatal("no retry was served by another instance than its first round")
+	}
+}
 
-	t.Run("TaskAcrossInstances", func(t *testing.T) {
-		_, task, err := cs.StartToolCall(ctx, "wait", nil, nil)
-		if err != nil || task == nil {
-			t.Fatalf("StartToolCall: %+v, %v", task, err)
+// modernListen: a listen stream held by one instance hears the tools list
+// changes made on every instance (acked and changed are told by cs's
+// handlers).
+func modernListen(t *testing.T, c *Cluster, cs *mcp.ClientSession, acked, changed chan struct{}) {
+	lctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.Listen(lctx, &mcp.SubscriptionsListenParams{Notifications: mcp.SubscriptionFilter{ToolsListChanged: true}})
+		done <- err
+	}()
+	select {
+	case <-acked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the listen stream was not acknowledged")
+	}
+	changeOnEach(t, c, changed)
+	cancel()
+	<-done
+}
+
+// modernTask: a task created on one instance is polled and cancelled
+// through the others, and its handler sees the cancellation.
+func modernTask(t *testing.T, c *Cluster, cs *mcp.ClientSession) {
+	ctx := context.Background()
+	_, task, err := cs.StartToolCall(ctx, "wait", nil, nil)
+	if err != nil || task == nil {
+		t.Fatalf("StartToolCall: %+v, %v", task, err)
+	}
+	for range 3 { // polled through every instance
+		got, err := cs.GetTask(ctx, &mcp.GetTaskParams{TaskID: task.TaskID})
+		if err != nil || got.Status != mcp.TaskStatusWorking {
+			t.Fatalf("GetTask: %+v, %v", got, err)
 		}
-		for range 3 { // polled through every instance
-			got, err := cs.GetTask(ctx, &mcp.GetTaskParams{TaskID: task.TaskID})
-			if err != nil || got.Status != mcp.TaskStatusWorking {
-				t.Fatalf("GetTask: %+v, %v", got, err)
-			}
+	}
+	if _, err := cs.CancelTask(ctx, &mcp.CancelTaskParams{TaskID: task.TaskID}); err != nil {
+		t.Fatalf("CancelTask: %v", err)
+	}
+	select {
+	case id := <-c.cancelled:
+		if id != task.TaskID {
+			t.Fatalf("cancelled task %q, want %q", id, task.TaskID)
 		}
-		if _, err := cs.CancelTask(ctx, &mcp.CancelTaskParams{TaskID: task.TaskID}); err != nil {
-			t.Fatalf("CancelTask: %v", err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the task's handler was not cancelled")
+	}
+	for range 3 {
+		got, err := cs.GetTask(ctx, &mcp.GetTaskParams{TaskID: task.TaskID})
+		if err != nil || got.Status != mcp.TaskStatusCancelled {
+			t.Fatalf("GetTask after cancel: %+v, %v", got, err)
 		}
-		select {
-		case id := <-c.cancelled:
-			if id != task.TaskID {
-				t.Fatalf("cancelled task %q, want %q", id, task.TaskID)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatal("the task's handler was not cancelled")
-		}
-		for range 3 {
-			got, err := cs.GetTask(ctx, &mcp.GetTaskParams{TaskID: task.TaskID})
-			if err != nil || got.Status != mcp.TaskStatusCancelled {
-				t.Fatalf("GetTask after cancel: %+v, %v", got, err)
-			}
-		}
-	})
+	}
 }
 
 // testLegacyWire: exact exchanges with chosen instances: session state set

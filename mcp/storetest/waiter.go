@@ -26,30 +26,6 @@ func TestEventWaiter(t *testing.T, newStore func(t *testing.T) mcp.EventStore) {
 		}
 		return s, w
 	}
-	// wait starts a wait and returns where its result arrives.
-	wait := func(ctx context.Context, w mcp.EventWaiter, session, stream string, index int) <-chan error {
-		ch := make(chan error, 1)
-		go func() { ch <- w.WaitEvents(ctx, session, stream, index) }()
-		return ch
-	}
-	ended := func(t *testing.T, ch <-chan error, within time.Duration) error {
-		t.Helper()
-		select {
-		case err := <-ch:
-			return err
-		case <-time.After(within):
-			t.Fatalf("the wait did not end within %v", within)
-			return nil
-		}
-	}
-	stillWaiting := func(t *testing.T, ch <-chan error, what string) {
-		t.Helper()
-		select {
-		case err := <-ch:
-			t.Fatalf("the wait ended (%v) %s", err, what)
-		case <-time.After(quiet):
-		}
-	}
 	t.Run("EventsThereAlready", func(t *testing.T) {
 		s, w := waiter(t)
 		for range 2 {
@@ -58,7 +34,7 @@ func TestEventWaiter(t *testing.T, newStore func(t *testing.T) mcp.EventStore) {
 			}
 		}
 		for index := range 2 {
-			if err := ended(t, wait(ctx, w, "A", "1", index), waitFor); err != nil {
+			if err := waitEnded(t, startWait(ctx, w, "A", "1", index), waitFor); err != nil {
 				t.Fatalf("WaitEvents(%d) with 2 events stored: %v", index, err)
 			}
 		}
@@ -68,7 +44,7 @@ func TestEventWaiter(t *testing.T, newStore func(t *testing.T) mcp.EventStore) {
 		if err := s.Append(ctx, "A", "1", []byte(`{"n":1}`)); err != nil {
 			t.Fatal(err)
 		}
-		ch := wait(ctx, w, "A", "1", 1)
+		ch := startWait(ctx, w, "A", "1", 1)
 		stillWaiting(t, ch, "with no new event")
 		for _, other := range [][2]string{{"A", "2"}, {"B", "1"}} {
 			if err := s.Append(ctx, other[0], other[1], []byte(`{}`)); err != nil {
@@ -79,18 +55,18 @@ func TestEventWaiter(t *testing.T, newStore func(t *testing.T) mcp.EventStore) {
 		if err := s.Append(ctx, "A", "1", []byte(`{"n":2}`)); err != nil {
 			t.Fatal(err)
 		}
-		if err := ended(t, ch, waitFor); err != nil {
+		if err := waitEnded(t, ch, waitFor); err != nil {
 			t.Fatalf("WaitEvents after an append: %v", err)
 		}
 	})
 	t.Run("StreamNotYetStored", func(t *testing.T) {
 		s, w := waiter(t)
-		ch := wait(ctx, w, "A", "new", 0)
+		ch := startWait(ctx, w, "A", "new", 0)
 		stillWaiting(t, ch, "on a stream with no event")
 		if err := s.Append(ctx, "A", "new", []byte(`{}`)); err != nil {
 			t.Fatal(err)
 		}
-		if err := ended(t, ch, waitFor); err != nil {
+		if err := waitEnded(t, ch, waitFor); err != nil {
 			t.Fatalf("WaitEvents after the first append: %v", err)
 		}
 	})
@@ -98,17 +74,48 @@ func TestEventWaiter(t *testing.T, newStore func(t *testing.T) mcp.EventStore) {
 		_, w := waiter(t)
 		dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		defer cancel()
-		if err := ended(t, wait(dctx, w, "A", "1", 0), waitFor); !errors.Is(err, context.DeadlineExceeded) {
+		if err := waitEnded(t, startWait(dctx, w, "A", "1", 0), waitFor); !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("WaitEvents past its deadline: %v, want context.DeadlineExceeded", err)
 		}
 		cctx, cancel := context.WithCancel(ctx)
-		ch := wait(cctx, w, "A", "1", 0)
+		ch := startWait(cctx, w, "A", "1", 0)
 		stillWaiting(t, ch, "before its context was cancelled")
 		cancel()
-		if err := ended(t, ch, time.Second); !errors.Is(err, context.Canceled) {
+		if err := waitEnded(t, ch, time.Second); !errors.Is(err, context.Canceled) {
 			t.Fatalf("WaitEvents cancelled: %v, want context.Canceled", err)
 		}
 	})
+}
+
+// startWait starts a wait and returns where its result arrives.
+func startWait(ctx context.Context, w mcp.EventWaiter, session, stream string, index int) <-chan error {
+	ch := make(chan error, 1)
+	go func() { ch <- w.WaitEvents(ctx, session, stream, index) }()
+	return ch
+}
+
+// waitEnded returns the result of the wait ch, or fails the test if it
+// does not end within the given time.
+func waitEnded(t *testing.T, ch <-chan error, within time.Duration) error {
+	t.Helper()
+	select {
+	case err := <-ch:
+		return err
+	case <-time.After(within):
+		t.Fatalf("the wait did not end within %v", within)
+		return nil
+	}
+}
+
+// stillWaiting fails the test if the wait ch ends within quiet; what says
+// in which circumstance it should not have.
+func stillWaiting(t *testing.T, ch <-chan error, what string) {
+	t.Helper()
+	select {
+	case err := <-ch:
+		t.Fatalf("the wait ended (%v) %s", err, what)
+	case <-time.After(quiet):
+	}
 }
 
 // countingStore is an EventStore that counts the reads (After) made of

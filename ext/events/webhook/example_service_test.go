@@ -31,8 +31,9 @@ func ExampleService() {
 		N int `json:"n"`
 	}
 	svc := webhook.NewService(&webhook.ServiceOptions{
-		// Who calls: behind auth.RequireBearerToken, from
-		// auth.TokenInfoFromContext(ctx); "" is Forbidden.
+		// Who calls ("" is Forbidden). Behind auth.RequireBearerToken the
+		// default, mcp.PrincipalFromContext, names the token's principal; this
+		// in-memory server has no auth, so it names one itself.
 		Principal: func(ctx context.Context, _ *mcp.ServerSession) string { return "alice" },
 		Sender: webhook.NewSender(&webhook.SenderOptions{
 			TLSConfig:                   &tls.Config{RootCAs: roots},

@@ -28,9 +28,9 @@ type ServiceOptions struct {
 	SecretGrace time.Duration
 	// Principal returns the authenticated principal of a request, "" if
 	// there is none (then subscribe and unsubscribe are Forbidden). The
-	// default is mcp.SessionOwnerFromContext, which the auth module sets
-	// only for session-based requests; behind auth.RequireBearerToken, use
-	// auth.TokenInfoFromContext(ctx) to name the issuer and subject.
+	// default is mcp.PrincipalFromContext, which the auth module's
+	// RequireBearerToken sets for every request it authenticates, in every
+	// protocol era: a digest of the token's issuer, subject and client.
 	Principal func(ctx context.Context, ss *mcp.ServerSession) string
 	// Rescan is how often the delivery loop reads the Registry for
 	// subscriptions made on other instances and events appended by them
@@ -144,7 +144,7 @@ func NewService(opts *ServiceOptions) *Service {
 		o.MaxSubscriptions = DefaultMaxSubscriptions
 	}
 	if o.Principal == nil {
-		o.Principal = func(ctx context.Context, _ *mcp.ServerSession) string { return mcp.SessionOwnerFromContext(ctx) }
+		o.Principal = func(ctx context.Context, _ *mcp.ServerSession) string { return mcp.PrincipalFromContext(ctx) }
 	}
 	return s
 }
