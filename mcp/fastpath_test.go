@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
@@ -293,5 +294,25 @@ func TestStructuredResultsTakeTheDirectPaths(t *testing.T) {
 	b, _ := appendCallToolResult(nil, r)
 	if !checkCallToolResultDecoding(t, b) {
 		t.Fatalf("the direct decoding gave up on %s", b)
+	}
+}
+
+// TestDirectEncodingSizesItsBuffer checks that the direct encoding of a
+// markdown answer with its structured content is written into the one
+// buffer directSize sizes, escapes included.
+func TestDirectEncodingSizesItsBuffer(t *testing.T) {
+	md := strings.Repeat("- `func Cut(s, sep string)` — \"Cut\" slices s.\n", 40)
+	structured, err := strictjson.Marshal(map[string]any{"markdown": md, "page": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &CallToolResult{Content: []*Content{NewTextContent(md)}, StructuredContent: json.RawMessage(structured)}
+	allocs := testing.AllocsPerRun(20, func() {
+		if _, ok := appendDirect(nil, r); !ok {
+			t.Fatal("no direct encoding")
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("%v allocations, want 1 (the buffer)", allocs)
 	}
 }

@@ -45,7 +45,9 @@ func directSize(res any) (int, bool) {
 		}
 		for _, c := range r.Content {
 			if c != nil {
-				size += len(c.Text) + 28
+				// Room for escapes: a line break or a quote takes two
+				// bytes, and markdown has a few of them.
+				size += len(c.Text) + len(c.Text)/8 + 28
 			}
 		}
 		return size, true
