@@ -90,7 +90,7 @@ func newSameSizeGreeter(tb testing.TB, svc *service.Service) *mcp.Server {
 func benchServer(b *testing.B, target string) (server *mcp.Server, tool string, args map[string]any) {
 	switch target {
 	case "pkgdocs":
-		return mcpserver.New(newDemoService(b, newDemoProxy(b, false)), "bench"), "describe_go_package", map[string]any{"package": benchQuestion.Package}
+		return mcpserver.New(newDemoService(b, newDemoProxy(b, false)), "bench", nil), "describe_go_package", map[string]any{"package": benchQuestion.Package}
 	case "greeter-same-size":
 		return newSameSizeGreeter(b, newDemoService(b, newDemoProxy(b, false))), "describe_go_package", map[string]any{"package": benchQuestion.Package}
 	}
@@ -200,7 +200,7 @@ func TestSameSizeGreeterAnswersAsPkgdocs(t *testing.T) {
 		}
 		return res
 	}
-	want := call(mcpserver.New(svc, "bench"))
+	want := call(mcpserver.New(svc, "bench", nil))
 	got := call(newSameSizeGreeter(t, svc))
 	if want.IsError || text(got) != text(want) || len(got.Content) != len(want.Content) {
 		t.Errorf("text content %q, want pkgdocs' %q", text(got), text(want))

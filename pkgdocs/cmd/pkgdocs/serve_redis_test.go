@@ -106,7 +106,7 @@ func newTeamInstance(t testing.TB, redisURL string, reg *demoRegistry, opts *sha
 	if inst.svc, err = service.New(cfg); err != nil {
 		t.Fatal(err)
 	}
-	server := mcpserver.New(inst.svc, "test")
+	server := mcpserver.New(inst.svc, "test", nil)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	t.Cleanup(func() { h.Close() })
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
