@@ -3,7 +3,9 @@ package mcp
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
@@ -94,6 +96,14 @@ var callToolResultCases = []*CallToolResult{
 	{Content: []*Content{NewTextContent("x")}, StructuredContent: map[string]any{"a": 1}},
 	{Content: []*Content{NewTextContent("x")}, RequestState: "s"},
 	{Meta: Meta{ProgressToken: "p"}, Content: []*Content{NewTextContent("x")}},
+	{Content: []*Content{NewTextContent("x")}, StructuredContent: json.RawMessage(`{"a":1,"b":"<\u00e9>"}`)},
+	{Content: []*Content{NewTextContent("x")}, StructuredContent: json.RawMessage(" {\"a\" : [1, 2]}\n"), IsError: true},
+	{StructuredContent: json.RawMessage(`[1]`)},
+	{Content: []*Content{NewTextContent("x")}, StructuredContent: json.RawMessage(`{"a":1,"a":2}`)},
+	{Content: []*Content{NewTextContent("x")}, StructuredContent: json.RawMessage(`{"a":`)},
+	{Content: []*Content{NewTextContent("x")}, StructuredContent: json.RawMessage("{\"\xff\":1}")},
+	{Content: []*Content{NewTextContent("x")}, StructuredContent: json.RawMessage{}},
+	{Content: []*Content{NewTextContent("x")}, StructuredContent: json.RawMessage(nil)},
 }
 
 // checkCallToolResult fails t if the direct encoding of r differs from
@@ -127,11 +137,14 @@ func TestCallToolResultDirectEncodingAgrees(t *testing.T) {
 }
 
 func FuzzCallToolResultEncoding(f *testing.F) {
-	f.Add("hello", "", false, 1)
-	f.Add("a\"\\\x01\u2028", "complete", true, 2)
-	f.Add("\xff", "x", false, 0)
-	f.Fuzz(func(t *testing.T, text, resultType string, isError bool, n int) {
+	f.Add("hello", "", false, 1, []byte(nil))
+	f.Add("a\"\\\x01\u2028", "complete", true, 2, []byte(`{"a": [1, "\u00e9"]}`))
+	f.Add("\xff", "x", false, 0, []byte(`{"a":1,"a":2}`))
+	f.Fuzz(func(t *testing.T, text, resultType string, isError bool, n int, structured []byte) {
 		r := &CallToolResult{ResultType: resultType, IsError: isError}
+		if structured != nil {
+			r.StructuredContent = json.RawMessage(structured)
+		}
 		for i := range n % 4 {
 			r.Content = append(r.Content, NewTextContent(text[:len(text)*i/3]))
 		}
@@ -267,4 +280,39 @@ func FuzzBase64DataDecoding(f *testing.F) {
 			t.Fatalf("%q: got %v (%v), want %v (%v)", v, d.b, derr, want, err)
 		}
 	})
+}
+
+// TestStructuredResultsTakeTheDirectPaths checks that a structured tool's
+// result (its structured content already encoded, as NewStructuredTool
+// makes it) is written and read without the reflective encoder and
+// decoder, the same bytes as theirs.
+func TestStructuredResultsTakeTheDirectPaths(t *testing.T) {
+	r := &CallToolResult{Content: []*Content{NewTextContent("# doc")}, StructuredContent: json.RawMessage(`{"markdown":"# doc","page":1}`)}
+	if !checkCallToolResult(t, r) {
+		t.Fatal("the direct encoding gave up on a result with encoded structured content")
+	}
+	b, _ := appendCallToolResult(nil, r)
+	if !checkCallToolResultDecoding(t, b) {
+		t.Fatalf("the direct decoding gave up on %s", b)
+	}
+}
+
+// TestDirectEncodingSizesItsBuffer checks that the direct encoding of a
+// markdown answer with its structured content is written into the one
+// buffer directSize sizes, escapes included.
+func TestDirectEncodingSizesItsBuffer(t *testing.T) {
+	md := strings.Repeat("- `func Cut(s, sep string)` — \"Cut\" slices s.\n", 40)
+	structured, err := strictjson.Marshal(map[string]any{"markdown": md, "page": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &CallToolResult{Content: []*Content{NewTextContent(md)}, StructuredContent: json.RawMessage(structured)}
+	allocs := testing.AllocsPerRun(20, func() {
+		if _, ok := appendDirect(nil, r); !ok {
+			t.Fatal("no direct encoding")
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("%v allocations, want 1 (the buffer)", allocs)
+	}
 }

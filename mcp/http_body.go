@@ -12,8 +12,10 @@ import (
 var ErrResponseTooLarge = errors.New("mcp: response too large")
 
 // largeBody is the size above which a JSON response announces its length
-// (Content-Length), so that its client reads it into one buffer.
-const largeBody = 64 << 10
+// (Content-Length), so that its client reads it into one buffer of that
+// size: net/http announces the length of a body up to its chunking
+// buffer, 2 KiB, itself, and chunks a longer one.
+const largeBody = 2 << 10
 
 // The pieces readLimited reads a body of unknown length in: they start
 // small, so that a short body costs little, and grow to maxBodyChunk.

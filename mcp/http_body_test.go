@@ -6,11 +6,14 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/gomcp/sdk/internal/jsonrpc2"
 )
 
 // countingReader counts the bytes read from it.
@@ -130,6 +133,34 @@ func TestStreamableClientResponseOverMaxEventSize(t *testing.T) {
 			// one shared piece).
 			if got := after.TotalAlloc - before.TotalAlloc; got > 4*limit {
 				t.Errorf("the call allocated %d bytes for a %d-byte limit", got, limit)
+			}
+		})
+	}
+}
+
+// TestJSONResponseAnnouncesItsLength checks that a JSON response of any
+// size reaches the client with its length (Content-Length), which
+// readLimited sizes its one buffer by: net/http announces a short body
+// itself, and writeJSONResponse a longer one, which net/http would chunk.
+func TestJSONResponseAnnouncesItsLength(t *testing.T) {
+	for _, size := range []int{100, 2000, 3000, 100 << 10} {
+		t.Run(strconv.Itoa(size), func(t *testing.T) {
+			text := strings.Repeat("x", size)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_ = writeJSONResponse(w, http.StatusOK, jsonrpc2.NewResponse(jsonrpc2.Int64ID(1), text, nil))
+			}))
+			defer srv.Close()
+			resp, err := srv.Client().Get(srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.ContentLength != int64(len(body)) || len(body) < size {
+				t.Errorf("Content-Length %d for a body of %d bytes (chunked: %v)", resp.ContentLength, len(body), resp.TransferEncoding)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,13 +11,15 @@ import (
 )
 
 // Direct result decoding, the client's side of result_encode.go: a
-// tools/call result made of text blocks, the most common result, is read
-// directly instead of by the reflective decoder. The result
+// tools/call result made of text blocks, the most common result, with or
+// without an object of structured content (kept as the bytes received), is
+// read directly instead of by the reflective decoder. The result
 // of a response was validated with the whole message (syntax, UTF-8, no
 // duplicate names, bounded depth), as for trusted params. Anything else
-// (structured content, input requests, a block that is not plain
-// text, escaped member names, members of an unexpected type) makes the
-// fast path give up, and the general decoder reads the result as before.
+// (structured content that is not an object, input requests, a block that
+// is not plain text, escaped member names, members of an unexpected type)
+// makes the fast path give up, and the general decoder reads the result as
+// before.
 
 // decodeResult decodes the result of a response into result, once.
 func decodeResult(raw []byte, result any) error {
@@ -79,7 +82,15 @@ func (r *CallToolResult) readDirect(data []byte) bool {
 			if v[0] != '{' || r.Meta.UnmarshalJSON(v) != nil {
 				return false
 			}
-		case "structuredContent", "inputRequests", "requestState":
+		case "structuredContent":
+			// Kept as the bytes received, as the general decoder keeps
+			// them; a JSON object is all a tool's output schema allows
+			// (2025-06-18), anything else goes to the general decoder.
+			if v[0] != '{' {
+				return false
+			}
+			r.StructuredContent = json.RawMessage(bytes.Clone(v))
+		case "inputRequests", "requestState":
 			return false
 		}
 	}

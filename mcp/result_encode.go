@@ -11,9 +11,10 @@ import (
 )
 
 // Direct result encoding: the most common result, a tools/call result of
-// text blocks, and the result of resources/read (where large binary
-// contents are base64-encoded in place) are written as bytes without the
-// reflective encoder. The
+// text blocks (with the structured content of a structured tool, which
+// NewStructuredTool has encoded already), and the result of resources/read
+// (where large binary contents are base64-encoded in place) are written
+// as bytes without the reflective encoder. The
 // bytes are exactly those strictjson.Marshal writes; any result with a
 // member the fast path does not write goes to strictjson as before.
 
@@ -39,9 +40,14 @@ func directSize(res any) (int, bool) {
 			return 0, false
 		}
 		size := 32 + len(r.ResultType)
+		if raw, ok := r.StructuredContent.(json.RawMessage); ok {
+			size += len(raw) + 22
+		}
 		for _, c := range r.Content {
 			if c != nil {
-				size += len(c.Text) + 28
+				// Room for escapes: a line break or a quote takes two
+				// bytes, and markdown has a few of them.
+				size += len(c.Text) + len(c.Text)/8 + 28
 			}
 		}
 		return size, true
@@ -81,10 +87,15 @@ func appendDirect(dst []byte, res any) ([]byte, bool) {
 
 // appendCallToolResult appends the encoding of r, and reports false (and
 // appends nothing useful) when r needs the general encoder: it has _meta,
-// structured content, input requests or request state, or a block that is
-// not plain text.
+// structured content that is not already encoded (a json.RawMessage, as
+// NewStructuredTool makes it), input requests or request state, or a
+// block that is not plain text.
 func appendCallToolResult(dst []byte, r *CallToolResult) ([]byte, bool) {
-	if !r.Meta.IsZero() || r.StructuredContent != nil || len(r.InputRequests) != 0 || r.RequestState != "" {
+	if !r.Meta.IsZero() || len(r.InputRequests) != 0 || r.RequestState != "" {
+		return dst, false
+	}
+	structured, isRaw := r.StructuredContent.(json.RawMessage)
+	if r.StructuredContent != nil && (!isRaw || structured == nil) {
 		return dst, false
 	}
 	for _, c := range r.Content {
@@ -117,6 +128,14 @@ func appendCallToolResult(dst []byte, r *CallToolResult) ([]byte, bool) {
 		dst = append(dst, '}')
 	}
 	dst = append(dst, ']')
+	if structured != nil {
+		// Formatted as the general encoder writes a json.RawMessage:
+		// checked, and compacted.
+		dst = append(dst, `,"structuredContent":`...)
+		if dst, err = jsontext.AppendFormat(dst, structured, jsontext.EscapeForHTML(false)); err != nil {
+			return dst, false
+		}
+	}
 	if r.IsError {
 		dst = append(dst, `,"isError":true`...)
 	}

@@ -123,7 +123,8 @@ which negotiates 2026-07-28 (server/discover, stateless requests) with all three
   **TeamServer** (pkgdocs/cmd/pkgdocs): tools/call from 64 clients, each with its own access token,
   through the whole team server (access log, OAuth with the token cache, the MCP handler): pkgdocs
   answering a warm describe, and the greeter's tools/call through the same stack, divided pass by
-  pass. **AnswerFromRedis** (pkgdocs/internal/service): per cold question, a new instance that never
+  pass; greeter-same-size returns pkgdocs' answer ready made (the same text and structured
+  content), the floor of what an answer of that size costs through the stack. **AnswerFromRedis** (pkgdocs/internal/service): per cold question, a new instance that never
   fetched the package answers from what another put in Redis (miniredis); p50-ms and p99-ms of
   the answers.
 `

@@ -19,7 +19,7 @@ import (
 // its input, or, with o.httpAddr, over streamable HTTP as a team server
 // until ctx ends, then drains it.
 func serve(ctx context.Context, svc *service.Service, o options, stderr io.Writer) error {
-	server := mcpserver.New(svc, buildVersion())
+	server := mcpserver.New(svc, buildVersion(), nil)
 	if o.httpAddr == "" {
 		if o.team != defaultTeamOptions() {
 			return errors.New("the team server's flags (--resource, --issuer, --rate-limit...) need --http ADDR")

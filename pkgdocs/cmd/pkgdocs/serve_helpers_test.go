@@ -166,7 +166,7 @@ func testTeamConfig(sink io.Writer) teamConfig {
 // did so itself.
 func startTeam(t testing.TB, svc *service.Service, cfg teamConfig, ln net.Listener) (*teamServer, string) {
 	t.Helper()
-	return startTeamServer(t, mcpserver.New(svc, "test"), cfg, ln)
+	return startTeamServer(t, mcpserver.New(svc, "test", nil), cfg, ln)
 }
 
 // startTeamServer is startTeam for any MCP server.

@@ -106,7 +106,7 @@ func newTeamInstance(t testing.TB, redisURL string, reg *demoRegistry, opts *sha
 	if inst.svc, err = service.New(cfg); err != nil {
 		t.Fatal(err)
 	}
-	server := mcpserver.New(inst.svc, "test")
+	server := mcpserver.New(inst.svc, "test", nil)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	t.Cleanup(func() { h.Close() })
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -182,76 +182,17 @@ func callTool(t *testing.T, cs *mcp.ClientSession, insts []*teamInstance, name s
 // about the package, asked of an instance that never loaded it, is
 // answered from the package entry, again without the registry.
 func TestTeamInstancesShareThroughRedis(t *testing.T) {
-	rd := newTestRedis(t)
-	reg := newDemoRegistry(t, nil)
 	var log syncLog
-	var insts []*teamInstance
-	var targets []*url.URL
-	for range 3 {
-		in := newTeamInstance(t, rd.url(), reg, sharedTestOptions(&log, nil, 0))
-		insts = append(insts, in)
-		u, _ := url.Parse(in.url)
-		targets = append(targets, u)
-	}
-	lb := httptest.NewServer(storetest.RoundRobin(targets))
-	t.Cleanup(lb.Close)
-	cs, err := mcp.NewClient("test", "v1", nil).Connect(t.Context(), mcp.NewStreamableClientTransport(lb.URL+"/mcp", nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-
-	questions := []struct {
-		name      string
-		args      map[string]any
-		wantStart string
-		wantError bool
-	}{
+	insts, cs := startBalancedTeam(t, newTestRedis(t), newDemoRegistry(t, nil), &log)
+	questions := []sharedQuestion{
 		{"latest version", map[string]any{"package": "example.com/demo/sub"}, "# example.com/demo/sub@v1.1.0\n", false},
 		{"exact version", map[string]any{"package": "example.com/demo/sub", "version": "v1.1.0"}, "# example.com/demo/sub@v1.1.0\n", false},
 		{"no such package", map[string]any{"package": "example.com/nosuch"}, "", true},
 	}
 	loaded := map[int]bool{} // instances that loaded the package
 	for _, q := range questions {
-		var first string
-		served := map[int]bool{}
-		for i := range 3 {
-			before := totalFetches(insts)
-			stats := sharedStats(insts)
-			text, isError, by := callTool(t, cs, insts, "describe_go_package", q.args)
-			if len(by) != 1 {
-				t.Fatalf("%s, call %d: served by instances %v, want exactly one", q.name, i+1, by)
-			}
-			served[by[0]] = true
-			if isError != q.wantError || !strings.HasPrefix(text, q.wantStart) {
-				t.Fatalf("%s, call %d: isError=%v, want %v:\n%s", q.name, i+1, isError, q.wantError, text)
-			}
-			fetched := totalFetches(insts) - before
-			switch {
-			case i == 0 && fetched == 0:
-				t.Fatalf("%s: the first answer asked the registry nothing", q.name)
-			case i == 0:
-				first = text
-				loaded[by[0]] = !q.wantError
-			case fetched != 0:
-				t.Errorf("%s: instance %d asked the registry %d times for what another instance had fetched", q.name, by[0], fetched)
-			case text != first:
-				t.Errorf("%s: instance %d answered\n%s\nwant the first answer\n%s", q.name, by[0], text, first)
-			}
-			got := insts[by[0]].svc.SharedStats()
-			got.Answers -= stats[by[0]].Answers
-			got.Packages -= stats[by[0]].Packages
-			want := service.SharedStats{Answers: 1}
-			if i == 0 || q.wantError {
-				want = service.SharedStats{} // fetched, or a not-found answer
-			}
-			if got != want {
-				t.Errorf("%s, call %d: instance %d took %+v from Redis, want %+v", q.name, i+1, by[0], got, want)
-			}
-		}
-		if len(served) != 3 {
-			t.Errorf("%s: answered by instances %v, want all three", q.name, served)
-		}
+		first := askEveryInstance(t, cs, insts, q)
+		loaded[first] = loaded[first] || !q.wantError
 	}
 	fresh := -1
 	for i := range insts {
@@ -274,6 +215,84 @@ func TestTeamInstancesShareThroughRedis(t *testing.T) {
 	if n := log.count("unreachable"); n != 0 {
 		t.Errorf("Redis reported unreachable:\n%s", log.String())
 	}
+}
+
+// startBalancedTeam starts three instances on rd and reg, logging to log,
+// behind a round-robin load balancer, and returns them with a client of
+// the balancer.
+func startBalancedTeam(t *testing.T, rd *testRedis, reg *demoRegistry, log *syncLog) ([]*teamInstance, *mcp.ClientSession) {
+	var insts []*teamInstance
+	var targets []*url.URL
+	for range 3 {
+		in := newTeamInstance(t, rd.url(), reg, sharedTestOptions(log, nil, 0))
+		insts = append(insts, in)
+		u, _ := url.Parse(in.url)
+		targets = append(targets, u)
+	}
+	lb := httptest.NewServer(storetest.RoundRobin(targets))
+	t.Cleanup(lb.Close)
+	cs, err := mcp.NewClient("test", "v1", nil).Connect(t.Context(), mcp.NewStreamableClientTransport(lb.URL+"/mcp", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return insts, cs
+}
+
+// sharedQuestion is a describe_go_package question of
+// TestTeamInstancesShareThroughRedis and the answer it wants.
+type sharedQuestion struct {
+	name      string
+	args      map[string]any
+	wantStart string
+	wantError bool
+}
+
+// askEveryInstance asks q three times, once of each instance, and checks
+// that the first answer asked the registry and the others asked it
+// nothing, answering the same from the rendered entry in Redis. It
+// returns the instance that answered first.
+func askEveryInstance(t *testing.T, cs *mcp.ClientSession, insts []*teamInstance, q sharedQuestion) int {
+	var first string
+	firstBy := -1
+	served := map[int]bool{}
+	for i := range 3 {
+		before := totalFetches(insts)
+		stats := sharedStats(insts)
+		text, isError, by := callTool(t, cs, insts, "describe_go_package", q.args)
+		if len(by) != 1 {
+			t.Fatalf("%s, call %d: served by instances %v, want exactly one", q.name, i+1, by)
+		}
+		served[by[0]] = true
+		if isError != q.wantError || !strings.HasPrefix(text, q.wantStart) {
+			t.Fatalf("%s, call %d: isError=%v, want %v:\n%s", q.name, i+1, isError, q.wantError, text)
+		}
+		fetched := totalFetches(insts) - before
+		switch {
+		case i == 0 && fetched == 0:
+			t.Fatalf("%s: the first answer asked the registry nothing", q.name)
+		case i == 0:
+			first, firstBy = text, by[0]
+		case fetched != 0:
+			t.Errorf("%s: instance %d asked the registry %d times for what another instance had fetched", q.name, by[0], fetched)
+		case text != first:
+			t.Errorf("%s: instance %d answered\n%s\nwant the first answer\n%s", q.name, by[0], text, first)
+		}
+		got := insts[by[0]].svc.SharedStats()
+		got.Answers -= stats[by[0]].Answers
+		got.Packages -= stats[by[0]].Packages
+		want := service.SharedStats{Answers: 1}
+		if i == 0 || q.wantError {
+			want = service.SharedStats{} // fetched, or a not-found answer
+		}
+		if got != want {
+			t.Errorf("%s, call %d: instance %d took %+v from Redis, want %+v", q.name, i+1, by[0], got, want)
+		}
+	}
+	if len(served) != 3 {
+		t.Errorf("%s: answered by instances %v, want all three", q.name, served)
+	}
+	return firstBy
 }
 
 // sharedStats returns what each instance has taken from Redis so far.

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gomcp/sdk/mcp"
 	"github.com/gomcp/sdk/pkgdocs/internal/npm"
 	"github.com/gomcp/sdk/pkgdocs/internal/testutil"
 )
@@ -59,66 +60,78 @@ func countingAuth(want string, n *atomic.Int64, next http.Handler) *httptest.Ser
 	}))
 }
 
-// TestRegistryCredentialsStayOnTheServer: the server's .npmrc token, the
-// credentials in its PIP_INDEX_URL and in its GOPROXY (a user and
-// password, and a token as the user name) are used for the registries
-// they belong to, and appear in no answer, no error and no line of its
-// log, whether the registry answers, refuses or has nothing.
-func TestRegistryCredentialsStayOnTheServer(t *testing.T) {
-	const (
-		npmToken = "npm_SECRET_a1b2c3d4e5f6"
-		pipPass  = "pip_SECRET_f6e5d4c3b2a1"
-		goPass   = "go_SECRET_0a9b8c7d6e5f"
-		goToken  = "gotok_SECRET_5e6d7c8b9a0f" // a token as the user name, no password
-	)
-	var npmAuthed, pipAuthed, goAuthed, goTokenAuthed atomic.Int64
+// The credentials TestRegistryCredentialsStayOnTheServer gives the server.
+const (
+	secretNPMToken = "npm_SECRET_a1b2c3d4e5f6"
+	secretPIPPass  = "pip_SECRET_f6e5d4c3b2a1"
+	secretGOPass   = "go_SECRET_0a9b8c7d6e5f"
+	secretGOToken  = "gotok_SECRET_5e6d7c8b9a0f" // a token as the user name, no password
+)
 
-	// A private npm registry in front of the recorded fixtures; it refuses
-	// one package as a registry refuses a token without access to it.
+// basicAuth is the Authorization header of user and pass.
+func basicAuth(user, pass string) string {
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))
+}
+
+// privateRegistries are the registries of
+// TestRegistryCredentialsStayOnTheServer, each counting the requests that
+// came with its credentials.
+type privateRegistries struct {
+	npm, pip, goProxy, goTokenProxy               *httptest.Server
+	npmAuthed, pipAuthed, goAuthed, goTokenAuthed atomic.Int64
+}
+
+// startPrivateRegistries starts a private npm registry in front of the
+// recorded fixtures, which refuses one package as a registry refuses a
+// token without access to it; a private Python index that has nothing;
+// and two private Go module proxies, the first with nothing, the second
+// with example.com/demo. They close when the test ends.
+func startPrivateRegistries(t *testing.T) *privateRegistries {
+	regs := &privateRegistries{}
 	inner := testutil.NewNPMRegistry(t, "../../testdata/npm/registry")
 	innerURL, _ := url.Parse(inner.URL)
 	fixtures := httputil.NewSingleHostReverseProxy(innerURL)
-	npmReg := countingAuth("Bearer "+npmToken, &npmAuthed, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	regs.npm = countingAuth("Bearer "+secretNPMToken, &regs.npmAuthed, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Path, "forbidden") {
 			http.Error(w, `{"error":"forbidden"}`, http.StatusForbidden)
 			return
 		}
 		fixtures.ServeHTTP(w, r)
 	}))
-	defer npmReg.Close()
-	// A private Python index that has nothing; two private Go module
-	// proxies, the first with nothing, the second with example.com/demo.
-	basic := func(user, pass string) string {
-		return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))
-	}
-	pipIndex := countingAuth(basic("__token__", pipPass), &pipAuthed, http.NotFoundHandler())
-	defer pipIndex.Close()
-	goProxy := countingAuth(basic("gouser", goPass), &goAuthed, http.NotFoundHandler())
-	defer goProxy.Close()
+	regs.pip = countingAuth(basicAuth("__token__", secretPIPPass), &regs.pipAuthed, http.NotFoundHandler())
+	regs.goProxy = countingAuth(basicAuth("gouser", secretGOPass), &regs.goAuthed, http.NotFoundHandler())
 	demoURL, _ := url.Parse(newDemoProxy(t, false).URL)
-	goTokenProxy := countingAuth(basic(goToken, ""), &goTokenAuthed, httputil.NewSingleHostReverseProxy(demoURL))
-	defer goTokenProxy.Close()
+	regs.goTokenProxy = countingAuth(basicAuth(secretGOToken, ""), &regs.goTokenAuthed, httputil.NewSingleHostReverseProxy(demoURL))
+	for _, s := range []*httptest.Server{regs.npm, regs.pip, regs.goProxy, regs.goTokenProxy} {
+		t.Cleanup(s.Close)
+	}
+	return regs
+}
 
+// useRegistryCredentials points the server's environment at regs, with
+// their credentials: the npm token in ~/.npmrc, the others in the
+// PIP_INDEX_URL and GOPROXY URLs.
+func useRegistryCredentials(t *testing.T, regs *privateRegistries) {
 	home := t.TempDir()
 	npmrc := filepath.Join(home, ".npmrc")
-	if err := os.WriteFile(npmrc, []byte("registry="+npmReg.URL+"/\n"+npm.NerfDart(npmReg.URL+"/")+":_authToken="+npmToken+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(npmrc, []byte("registry="+regs.npm.URL+"/\n"+npm.NerfDart(regs.npm.URL+"/")+":_authToken="+secretNPMToken+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("HOME", home)
 	t.Setenv("USERPROFILE", home)
 	t.Setenv("NPM_CONFIG_USERCONFIG", npmrc)
-	t.Setenv("PIP_INDEX_URL", strings.Replace(pipIndex.URL, "http://", "http://__token__:"+pipPass+"@", 1)+"/simple/")
-	t.Setenv("GOPROXY", strings.Replace(goProxy.URL, "http://", "http://gouser:"+goPass+"@", 1)+","+
-		strings.Replace(goTokenProxy.URL, "http://", "http://"+goToken+"@", 1))
+	t.Setenv("PIP_INDEX_URL", strings.Replace(regs.pip.URL, "http://", "http://__token__:"+secretPIPPass+"@", 1)+"/simple/")
+	t.Setenv("GOPROXY", strings.Replace(regs.goProxy.URL, "http://", "http://gouser:"+secretGOPass+"@", 1)+","+
+		strings.Replace(regs.goTokenProxy.URL, "http://", "http://"+secretGOToken+"@", 1))
 	t.Setenv("GOMODCACHE", t.TempDir())
 	t.Setenv("GOPRIVATE", "")
 	t.Setenv("GONOPROXY", "")
+}
 
-	endpoint, sink, stop := runServe(context.Background(), t)
-	cs, err := connect(t, endpoint, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+// askPrivateRegistries asks the server questions the private registries
+// answer, refuse or know nothing of, and returns everything the client
+// saw: answers, structured content and errors.
+func askPrivateRegistries(t *testing.T, cs *mcp.ClientSession) string {
 	calls := []struct {
 		tool   string
 		args   map[string]any
@@ -148,16 +161,33 @@ func TestRegistryCredentialsStayOnTheServer(t *testing.T) {
 			t.Errorf("%s %v: isError %v: %s", c.tool, c.args, res.IsError, text(res))
 		}
 	}
+	return seen.String()
+}
+
+// TestRegistryCredentialsStayOnTheServer: the server's .npmrc token, the
+// credentials in its PIP_INDEX_URL and in its GOPROXY (a user and
+// password, and a token as the user name) are used for the registries
+// they belong to, and appear in no answer, no error and no line of its
+// log, whether the registry answers, refuses or has nothing.
+func TestRegistryCredentialsStayOnTheServer(t *testing.T) {
+	regs := startPrivateRegistries(t)
+	useRegistryCredentials(t, regs)
+	endpoint, sink, stop := runServe(context.Background(), t)
+	cs, err := connect(t, endpoint, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := askPrivateRegistries(t, cs)
 	if code := stop(); code != 0 {
 		t.Errorf("exit code %d", code)
 	}
-	if npmAuthed.Load() == 0 || pipAuthed.Load() == 0 || goAuthed.Load() == 0 || goTokenAuthed.Load() == 0 {
+	if regs.npmAuthed.Load() == 0 || regs.pipAuthed.Load() == 0 || regs.goAuthed.Load() == 0 || regs.goTokenAuthed.Load() == 0 {
 		t.Fatalf("requests with the credentials: npm %d, pip %d, go %d and %d; the test needs each registry to have been asked with them",
-			npmAuthed.Load(), pipAuthed.Load(), goAuthed.Load(), goTokenAuthed.Load())
+			regs.npmAuthed.Load(), regs.pipAuthed.Load(), regs.goAuthed.Load(), regs.goTokenAuthed.Load())
 	}
-	everything := seen.String() + sink.String()
-	for _, secret := range []string{npmToken, pipPass, goPass, goToken,
-		strings.TrimPrefix(basic("__token__", pipPass), "Basic "), strings.TrimPrefix(basic("gouser", goPass), "Basic ")} {
+	everything := seen + sink.String()
+	for _, secret := range []string{secretNPMToken, secretPIPPass, secretGOPass, secretGOToken,
+		strings.TrimPrefix(basicAuth("__token__", secretPIPPass), "Basic "), strings.TrimPrefix(basicAuth("gouser", secretGOPass), "Basic ")} {
 		if strings.Contains(everything, secret) {
 			t.Errorf("%q reached a client or the log:\n%s", secret, everything)
 		}

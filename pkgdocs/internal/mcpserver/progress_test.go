@@ -117,7 +117,7 @@ func connectPkgdocs(t *testing.T, proxy, version string, overHTTP bool, stray *p
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := New(svc, "test")
+	server := New(svc, "test", nil)
 	var ct mcp.Transport
 	if overHTTP {
 		handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)

@@ -35,21 +35,40 @@ func (a searchAnswer) ToolContent() []*mcp.Content {
 	return []*mcp.Content{mcp.NewTextContent(a.Markdown)}
 }
 
+// Options configure the MCP server. A nil *Options means defaults.
+type Options struct {
+	// EncodedBytes bounds the tool results kept encoded, so that a warm
+	// answer (the answer the service returned before, which it returns
+	// again while the answer holds) is sent without being encoded and
+	// checked against the tool's output schema again: 0 means
+	// DefaultEncodedBytes (32 MiB), a negative value keeps none.
+	EncodedBytes int64
+}
+
 // New returns the pkgdocs MCP server backed by svc.
-func New(svc *service.Service, version string) *mcp.Server {
+func New(svc *service.Service, version string, opts *Options) *mcp.Server {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	return newServer(svc, version, newEncodedResults(o.EncodedBytes))
+}
+
+// newServer is New with the cache of encoded results (nil: none).
+func newServer(svc *service.Service, version string, cache *encodedResults) *mcp.Server {
 	server := mcp.NewServer("pkgdocs", version, &mcp.ServerOptions{
 		Title:        "Package documentation",
 		Instructions: Instructions,
 	})
 	server.AddTools(
-		describeTool("describe_go_package", "Describe a Go package: doc comment, exported API with signatures, examples. Fetched from the Go module proxy and read in-process.", svc.DescribeGoPackage),
-		describeTool("describe_npm_package", "Describe an npm package: README digest (install, usage, API), TypeScript signatures from its .d.ts files (or @types/<name>), examples.", svc.DescribeNPMPackage),
-		describeTool("get_npm_package_doc", "Get an npm package's documentation (README, docs/), whole or by section, or searched with query.", svc.GetNPMPackageDoc),
-		describeTool("describe_python_package", "Describe a Python package from PyPI (or PIP_INDEX_URL): summary, description, and the API with docstrings read from its wheel or sdist.", svc.DescribePythonPackage),
-		describeTool("describe_rust_package", "Describe a Rust crate: README, crate docs and item signatures (docs.rs rustdoc JSON or the crate source).", svc.DescribeRustPackage),
-		describeTool("describe_swift_package", "Describe a Swift package (owner/repo, a repository URL, or \".\" with projectPath): products and targets from Package.swift, public declarations with doc comments, DocC articles.", svc.DescribeSwiftPackage),
-		mcp.NewStructuredTool("search_package_docs", "Search a package's documentation, symbols and examples; an exact symbol name ranks first.",
-			func(ctx context.Context, ss *mcp.ServerSession, args service.SearchArgs) (searchAnswer, error) {
+		describeTool(cache, "describe_go_package", "Describe a Go package: doc comment, exported API with signatures, examples. Fetched from the Go module proxy and read in-process.", svc.DescribeGoPackage),
+		describeTool(cache, "describe_npm_package", "Describe an npm package: README digest (install, usage, API), TypeScript signatures from its .d.ts files (or @types/<name>), examples.", svc.DescribeNPMPackage),
+		describeTool(cache, "get_npm_package_doc", "Get an npm package's documentation (README, docs/), whole or by section, or searched with query.", svc.GetNPMPackageDoc),
+		describeTool(cache, "describe_python_package", "Describe a Python package from PyPI (or PIP_INDEX_URL): summary, description, and the API with docstrings read from its wheel or sdist.", svc.DescribePythonPackage),
+		describeTool(cache, "describe_rust_package", "Describe a Rust crate: README, crate docs and item signatures (docs.rs rustdoc JSON or the crate source).", svc.DescribeRustPackage),
+		describeTool(cache, "describe_swift_package", "Describe a Swift package (owner/repo, a repository URL, or \".\" with projectPath): products and targets from Package.swift, public declarations with doc comments, DocC articles.", svc.DescribeSwiftPackage),
+		cachedTool(cache, "search_package_docs", "Search a package's documentation, symbols and examples; an exact symbol name ranks first.",
+			func(ctx context.Context, args service.SearchArgs) (searchAnswer, error) {
 				ctx, finish := withProgress(ctx)
 				res, err := svc.SearchPackageDocs(ctx, args)
 				finish()
@@ -59,10 +78,11 @@ func New(svc *service.Service, version string) *mcp.Server {
 	return server
 }
 
-// describeTool makes a read-only documentation tool from a service method.
-func describeTool[In any](name, description string, describe func(context.Context, In) (*service.DocResult, error)) *mcp.ServerTool {
-	return mcp.NewStructuredTool(name, description,
-		func(ctx context.Context, ss *mcp.ServerSession, args In) (docAnswer, error) {
+// describeTool makes a read-only documentation tool from a service
+// method, its results kept in cache.
+func describeTool[In any](cache *encodedResults, name, description string, describe func(context.Context, In) (*service.DocResult, error)) *mcp.ServerTool {
+	return cachedTool(cache, name, description,
+		func(ctx context.Context, args In) (docAnswer, error) {
 			ctx, finish := withProgress(ctx)
 			res, err := describe(ctx, args)
 			finish()

@@ -34,7 +34,7 @@ func TestToolsOverMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := New(svc, "test")
+	server := New(svc, "test", nil)
 	for _, version := range []string{mcp.Version20260728, mcp.Version20251125} {
 		t.Run(version, func(t *testing.T) {
 			ct, st := mcp.NewInMemoryTransports()

@@ -90,14 +90,36 @@ func recordOne(ctx context.Context, src *Source, cfg *Config, reg, name string) 
 	if err != nil {
 		return testutil.NPMFixture{}, err
 	}
-	keep := map[string]bool{}
+	keep, typed := keptFiles(tree, vd.Description)
+	fx := testutil.NPMFixture{Name: name, Version: vd.Version, Latest: true}
+	var js *archive.Tree
+	var jsKeep map[string]bool
+	if !typed {
+		if js, jsKeep, err = keptJSFiles(ctx, src, cfg, &vd); err != nil {
+			return fx, err
+		}
+	}
+	fx.Doc, _ = json.Marshal(trimVersionDoc(doc))
+	addFiles(&fx, tree, keep)
+	if js != nil {
+		addFiles(&fx, js, jsKeep)
+	}
+	return fx, nil
+}
+
+// keptFiles returns the files of tree pkgdocs reads: package.json, the
+// README, the examples, up to ten doc files, and with typings the
+// declaration files the scanner reaches from the entry. typed reports
+// typings.
+func keptFiles(tree *archive.Tree, description string) (keep map[string]bool, typed bool) {
+	keep = map[string]bool{}
 	for _, n := range tree.Names() {
 		lower := strings.ToLower(n)
 		if n == "package.json" || !strings.Contains(n, "/") && strings.HasPrefix(lower, "readme") {
 			keep[n] = true
 		}
 	}
-	pkg, ts := extract(tree, vd.Description)
+	pkg, ts := extract(tree, description)
 	for _, ex := range pkg.Examples {
 		keep[ex.Name] = true
 	}
@@ -108,52 +130,55 @@ func recordOne(ctx context.Context, src *Source, cfg *Config, reg, name string) 
 			docs++
 		}
 	}
-	if ts != nil {
-		entry := ts.entry
-		var pj packageJSON
-		data, _ := tree.Get("package.json")
-		_ = json.Unmarshal(data, &pj)
-		for _, p := range []string{pj.Types, pj.Typings} {
-			// typesVersions maps these; the entry must exist all the same.
-			if p = strings.TrimPrefix(filepath.Clean(p), "./"); tree.Has(p) {
-				keep[p] = true
-			}
-		}
-		sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name), Self: selfResolver(tree, pj.Name, pj.Exports)}
-		sc.Scan(entry)
-		for _, f := range sc.Files() {
-			keep[f] = true
-		}
-	}
-	fx := testutil.NPMFixture{Name: name, Version: vd.Version, Latest: true}
-	var js *archive.Tree
-	jsKeep := map[string]bool{}
 	if ts == nil {
-		// Plain JavaScript: the files whose JSDoc is read.
-		body, err := src.tarballBody(ctx, cfg, &vd)
-		if err != nil {
-			return fx, err
-		}
-		if js, err = unpack(&vd, body, wantedJS, nil); err != nil {
-			return fx, err
-		}
-		var pj packageJSON
-		data, _ := js.Get("package.json")
-		_ = json.Unmarshal(data, &pj)
-		for _, f := range readJSAPI(js, pj).Files {
-			jsKeep[f] = true
+		return keep, false
+	}
+	var pj packageJSON
+	data, _ := tree.Get("package.json")
+	_ = json.Unmarshal(data, &pj)
+	for _, p := range []string{pj.Types, pj.Typings} {
+		// typesVersions maps these; the entry must exist all the same.
+		if p = strings.TrimPrefix(filepath.Clean(p), "./"); tree.Has(p) {
+			keep[p] = true
 		}
 	}
+	sc := &Scanner{Read: tree.Get, DefaultName: defaultName(pj.Name), Self: selfResolver(tree, pj.Name, pj.Exports)}
+	sc.Scan(ts.entry)
+	for _, f := range sc.Files() {
+		keep[f] = true
+	}
+	return keep, true
+}
+
+// keptJSFiles returns, for a package of plain JavaScript, its tarball's
+// JavaScript files and those whose JSDoc is read.
+func keptJSFiles(ctx context.Context, src *Source, cfg *Config, vd *versionDoc) (*archive.Tree, map[string]bool, error) {
+	body, err := src.tarballBody(ctx, cfg, vd)
+	if err != nil {
+		return nil, nil, err
+	}
+	js, err := unpack(vd, body, wantedJS, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var pj packageJSON
+	data, _ := js.Get("package.json")
+	_ = json.Unmarshal(data, &pj)
+	keep := map[string]bool{}
+	for _, f := range readJSAPI(js, pj).Files {
+		keep[f] = true
+	}
+	return js, keep, nil
+}
+
+// trimVersionDoc drops the members of a version document pkgdocs does not
+// read.
+func trimVersionDoc(doc map[string]json.RawMessage) map[string]json.RawMessage {
 	delete(doc, "dist")
 	for _, k := range []string{"_npmUser", "maintainers", "_npmOperationalInternal", "contributors", "scripts", "devDependencies", "gitHead", "_nodeVersion", "_npmVersion", "_hasShrinkwrap", "directories", "funding", "files"} {
 		delete(doc, k)
 	}
-	fx.Doc, _ = json.Marshal(doc)
-	addFiles(&fx, tree, keep)
-	if js != nil {
-		addFiles(&fx, js, jsKeep)
-	}
-	return fx, nil
+	return doc
 }
 
 func addFiles(fx *testutil.NPMFixture, tree *archive.Tree, keep map[string]bool) {

@@ -115,14 +115,22 @@ func (s *Service) GetNPMPackageDoc(ctx context.Context, args GetNPMDocArgs) (*Do
 	})
 }
 
-// npmDoc renders get_npm_package_doc's answer from a loaded package.
+// npmDoc renders get_npm_package_doc's answer from a loaded package,
+// once per set of arguments.
 func npmDoc(e *entry, args GetNPMDocArgs) (*DocResult, error) {
-	p := e.pkg
 	maxTokens := args.MaxTokens
 	if maxTokens == 0 && args.MaxLength > 0 {
 		maxTokens = args.MaxLength * 2 / 7
 	}
-	blocks := render.Blocks(p, render.All)
+	key := fmt.Sprintf("get_npm_package_doc\x00%s\x00%s\x00%d\x00%d", args.Section, args.Query, maxTokens, args.Page)
+	return e.memo(key, func() (*DocResult, error) { return renderNPMDoc(e, args, maxTokens) })
+}
+
+// renderNPMDoc renders get_npm_package_doc's answer afresh (the package
+// layout is computed once per entry).
+func renderNPMDoc(e *entry, args GetNPMDocArgs, maxTokens int) (*DocResult, error) {
+	p := e.pkg
+	blocks := e.blocksFor(render.All)
 	switch {
 	case args.Query != "":
 		hits := e.index().Search(args.Query, search.Options{Limit: 10, Fuzzy: true})
