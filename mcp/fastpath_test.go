@@ -307,7 +307,7 @@ func TestDirectEncodingSizesItsBuffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &CallToolResult{Content: []*Content{NewTextContent(md)}, StructuredContent: json.RawMessage(structured)}
-	allocs := testing.AllocsPerRun(20, func() {
+	allocs := leastAllocs(20, func() {
 		if _, ok := appendDirect(nil, r); !ok {
 			t.Fatal("no direct encoding")
 		}

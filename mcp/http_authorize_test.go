@@ -274,7 +274,7 @@ func TestAuthorizeDecodesOnce(t *testing.T) {
 			}
 		}
 		serve()
-		return testing.AllocsPerRun(50, serve)
+		return leastAllocs(50, serve)
 	}
 	without, with := allocs(nil), allocs(&StreamableHTTPOptions{Authorize: allow})
 	if with > without+1 {

@@ -78,7 +78,7 @@ func TestResultMetaDecodeAllocs(t *testing.T) {
 	if err := m.UnmarshalJSON(in); err != nil {
 		t.Fatal(err)
 	}
-	allocs := testing.AllocsPerRun(100, func() {
+	allocs := leastAllocs(100, func() {
 		var m Meta
 		if err := m.UnmarshalJSON(in); err != nil {
 			t.Fatal(err)
