@@ -71,8 +71,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	hooks := newWebhookFixture(*conformanceEvents, nil) // events_conformance.go
-	srv := newServerWith(hooks, scale.tuneServer)
+	hooks := newWebhookFixture(*conformanceEvents, &fixtureOptions{registry: scale.webhookRegistry()}) // events_conformance.go
+	srv := newServerWith(hooks, scale)
 	scale.follow(srv) // scaleout.go: list changes made on other instances
 	go notifyWatchedResource(ctx, srv, 3*time.Second)
 	go func() {
