@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -210,5 +211,44 @@ func testTickPollAndPush(t *testing.T, a, b *tickInstance) {
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Stream: %v", err)
+	}
+}
+
+// TestNextTick: emit_tick's n is local without Redis; on Redis it is one
+// count for every scaleOut sharing it, and an error, not a local n that
+// could repeat another instance's, when Redis is gone.
+func TestNextTick(t *testing.T) {
+	m := miniredis.RunT(t)
+	open := func() *scaleOut {
+		s, err := newScaleOut(redisFlags{single: "redis://" + m.Addr() + "/0"}, strings.Repeat("ab", 32))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.close)
+		return s
+	}
+	a, b := open(), open()
+	var local atomic.Int64
+	tests := []struct {
+		name    string
+		s       *scaleOut
+		want    int64
+		wantErr bool
+	}{
+		{"no Redis", nil, 1, false},
+		{"no Redis again", nil, 2, false},
+		{"instance A", a, 1, false},
+		{"instance B", b, 2, false},
+		{"instance A again", a, 3, false},
+		{"Redis gone", b, 0, true},
+	}
+	for _, tt := range tests {
+		if tt.wantErr {
+			m.Close()
+		}
+		n, err := tt.s.nextTick(t.Context(), &local)
+		if n != tt.want || (err != nil) != tt.wantErr {
+			t.Errorf("%s: nextTick = %d, %v; want %d, error %v", tt.name, n, err, tt.want, tt.wantErr)
+		}
 	}
 }
