@@ -10,7 +10,8 @@
 #   1. runs the redis module's tests against it (GOMCP_REDIS_ADDR,
 #      GOMCP_REDIS_CLUSTER, GOMCP_REDIS_SENTINEL): the store and bus
 #      contract tests and the 3-instance scenarios (on one Redis also the
-#      pkgdocs team-server tests); on the cluster also the webhook
+#      pkgdocs team-server tests and everything-server's two-instance
+#      events test); on the cluster also the webhook
 #      registry's cluster test (GOMCP_REDIS_CLUSTER_ADDR) and
 #      TestClusterNodeRestart, which restarts each primary in turn
 #      (GOMCP_REDIS_RESTART names the restart-node script written here);
@@ -125,6 +126,10 @@ single() {
   # Redis taken away mid-run (through a proxy the test takes down).
   echo "== pkgdocs team-server tests against it"
   (cd pkgdocs && GOMCP_REDIS_ADDR="127.0.0.1:$port" go test -race -count=1 -run 'TestTeam' ./cmd/pkgdocs)
+  # everything-server's test.tick shared by two instances: poll, push
+  # stream and webhook delivery across them.
+  echo "== everything-server events tests against it"
+  (cd conformance/everything-server && GOMCP_REDIS_ADDR="127.0.0.1:$port" go test -race -count=1 -run 'TestTickScaleOut' .)
   # results-scaleout, as before the other topologies
   local flags="-redis redis://127.0.0.1:$port/0"
   conformance "" "server-2025 server-2026 server-all" $flags

@@ -26,10 +26,12 @@ type tick struct {
 // webhook delivery too, and the caller runs hooks with the returned Server
 // (main does, through newServerWith; webhook subscriptions need a
 // principal, which only -conformance-events gives an unauthenticated
-// client).
-func addEvents(srv *mcp.Server, hooks *webhook.Service) *events.Server {
+// client). On Redis (scale not nil, with a Backend) the occurrences are in
+// the log every instance shares and n is counted there, so that the
+// instances serve test.tick as one (scaleout_events.go).
+func addEvents(srv *mcp.Server, hooks *webhook.Service, scale *scaleOut) *events.Server {
 	// Clients poll it every second, the floor they apply anyway.
-	opts := &events.ServerOptions{PollInterval: time.Second}
+	opts := &events.ServerOptions{PollInterval: time.Second, Log: scale.eventLog()}
 	delivery := []string{events.DeliveryPoll, events.DeliveryPush}
 	if hooks != nil {
 		opts.Webhooks = hooks
@@ -41,8 +43,12 @@ func addEvents(srv *mcp.Server, hooks *webhook.Service) *events.Server {
 	var n atomic.Int64
 	srv.AddTools(mcp.NewStructuredTool("emit_tick", "Emit one occurrence of the event type test.tick, with the next n",
 		func(ctx context.Context, _ *mcp.ServerSession, _ struct{}) (tick, error) {
-			t := tick{N: int(n.Add(1))}
-			_, err := es.Emit(ctx, tickEvent, t, nil)
+			next, err := scale.nextTick(ctx, &n)
+			if err != nil {
+				return tick{}, err
+			}
+			t := tick{N: int(next)}
+			_, err = es.Emit(ctx, tickEvent, t, nil)
 			return t, err
 		}))
 	return es

@@ -40,22 +40,41 @@ type webhookFixture struct {
 	es          *events.Server // set by newServerWith
 }
 
-// newWebhookFixture returns the webhook delivery of test.tick. sender nil
-// is the default Sender: https only, globally routable addresses only.
-// With conformance, an unauthenticated request acts as
-// conformancePrincipal; without, it has no principal, and subscribe
-// answers Forbidden as the extension requires.
-func newWebhookFixture(conformance bool, sender *webhook.Sender) *webhookFixture {
-	if sender == nil {
-		sender = webhook.NewSender(nil)
+// fixtureOptions configure a webhookFixture; nil means defaults.
+type fixtureOptions struct {
+	// sender delivers and verifies (nil: the default Sender, https only,
+	// globally routable addresses only).
+	sender *webhook.Sender
+	// registry keeps the subscriptions (nil: in memory); on Redis, the
+	// one every instance shares.
+	registry webhook.Registry
+	// settled, if set, is the Service's Settled (for tests).
+	settled func(subscriptionID, messageID string, err error)
+}
+
+// newWebhookFixture returns the webhook delivery of test.tick. With
+// conformance, an unauthenticated request acts as conformancePrincipal;
+// without, it has no principal, and subscribe answers Forbidden as the
+// extension requires.
+func newWebhookFixture(conformance bool, opts *fixtureOptions) *webhookFixture {
+	var o fixtureOptions
+	if opts != nil {
+		o = *opts
 	}
-	f := &webhookFixture{sender: sender, registry: webhook.NewMemoryRegistry(nil), conformance: conformance}
+	if o.sender == nil {
+		o.sender = webhook.NewSender(nil)
+	}
+	if o.registry == nil {
+		o.registry = webhook.NewMemoryRegistry(nil)
+	}
+	f := &webhookFixture{sender: o.sender, registry: o.registry, conformance: conformance}
 	f.svc = webhook.NewService(&webhook.ServiceOptions{
 		Registry:                f.registry,
-		Sender:                  sender,
+		Sender:                  f.sender,
 		Principal:               f.principal,
 		MaxSubscriptionsPerType: map[string]int{tickEvent: tickQuota},
 		TrustReceiverDocuments:  true, // an https origin may consent with /.well-known/mcp-webhook-receiver.json
+		Settled:                 o.settled,
 	})
 	return f
 }

@@ -35,7 +35,7 @@ func newConformanceRig(t *testing.T, conformance bool) *conformanceRig {
 	r.endpoint = httptest.NewServer(r.receiver)
 	hooks := newWebhookFixture(conformance, nil)
 	t.Cleanup(hooks.sender.Close)
-	srv := newServerWith(hooks)
+	srv := newServerWith(hooks, nil)
 	stopped := make(chan error, 1)
 	go func() { stopped <- hooks.svc.Run(ctx, hooks.es) }()
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)

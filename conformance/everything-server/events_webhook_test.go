@@ -80,7 +80,7 @@ func newTickWebhookRig(t *testing.T, version string) *tickWebhookRig {
 		Settled: func(_, id string, _ error) { r.settled <- id },
 	})
 	srv := mcp.NewServer("everything-webhook", "v1.0.0", nil)
-	es := addEvents(srv, svc)
+	es := addEvents(srv, svc, nil)
 	stopped := make(chan error, 1)
 	go func() { stopped <- svc.Run(ctx, es) }()
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)

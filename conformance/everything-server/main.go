@@ -18,7 +18,12 @@
 //
 // The URLs are go-redis's (ParseURL, ParseClusterURL, ParseFailoverURL).
 // .ci/redis.sh runs the conformance server suites through three
-// instances on each.
+// instances on each. The instances share the event type test.tick too:
+// its occurrences are in the redis module's EventLog, so a cursor any
+// instance handed out resumes on any other and push streams on all of
+// them receive what emit_tick emitted on one; its webhook subscriptions
+// are in the module's WebhookRegistry, each occurrence delivered once;
+// and emit_tick's n is one Redis counter (everything-server:ticks).
 //
 // Its event type test.tick offers webhook delivery, which needs an
 // authenticated principal: without one, events/subscribe answers Forbidden.
@@ -28,7 +33,9 @@
 // allow_callback_origin, webhook_gap, webhook_terminate, quota,
 // subscription_exists, subscription_state, subscribe_as). One of them
 // lets a caller permit any origin, loopback included, past the webhook
-// SSRF checks, so never use the flag where untrusted clients connect.
+// SSRF checks, so never use the flag where untrusted clients connect; it
+// permits it on the instance that answers only, so run the Events suite
+// against one instance.
 //
 // With -http it prints "everything-server: listening on http://ADDR" to
 // stderr once it accepts connections; ADDR has the real port when the flag
@@ -71,8 +78,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	hooks := newWebhookFixture(*conformanceEvents, nil) // events_conformance.go
-	srv := newServerWith(hooks, scale.tuneServer)
+	hooks := newWebhookFixture(*conformanceEvents, &fixtureOptions{registry: scale.webhookRegistry()}) // events_conformance.go
+	srv := newServerWith(hooks, scale)
 	scale.follow(srv) // scaleout.go: list changes made on other instances
 	go notifyWatchedResource(ctx, srv, 3*time.Second)
 	go func() {

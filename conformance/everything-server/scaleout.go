@@ -24,6 +24,7 @@ import (
 type scaleOut struct {
 	client  goredis.UniversalClient
 	backend *mcpredis.Backend
+	log     *mcpredis.EventLog // test.tick's (scaleout_events.go)
 	key     []byte
 	origin  string // this instance, in announcements
 	stop    func()
@@ -112,6 +113,7 @@ func newScaleOut(redis redisFlags, keyHex string) (*scaleOut, error) {
 	}
 	s.client = client
 	s.backend = mcpredis.New(s.client, nil)
+	s.log = s.backend.EventLog(nil)
 	s.origin = rand.Text()
 	return s, nil
 }
@@ -147,6 +149,8 @@ func (s *scaleOut) tuneHandler(o *mcp.StreamableHTTPOptions) *mcp.StreamableHTTP
 	return o
 }
 
+// close ends what newScaleOut and follow opened: the list-change
+// subscription, the event log's, the backend and the client.
 func (s *scaleOut) close() {
 	if s == nil || s.backend == nil {
 		return
@@ -154,6 +158,7 @@ func (s *scaleOut) close() {
 	if s.stop != nil {
 		s.stop()
 	}
+	_ = s.log.Close()
 	_ = s.backend.Close()
 	_ = s.client.Close()
 }

@@ -54,7 +54,8 @@ func TestScaleOutFlags(t *testing.T) {
 			var so mcp.ServerOptions
 			s.tuneServer(&so)
 			ho := s.tuneHandler(&mcp.StreamableHTTPOptions{})
-			if got := ho.SessionStore != nil && so.EventBus != nil && so.Tasks != nil && so.Tasks.Store != nil; got != tt.shared {
+			if got := ho.SessionStore != nil && so.EventBus != nil && so.Tasks != nil && so.Tasks.Store != nil &&
+				s.eventLog() != nil && s.webhookRegistry() != nil; got != tt.shared {
 				t.Errorf("shared state set = %v, want %v", got, tt.shared)
 			}
 			if tt.key != "" && len(so.RequestStateKey) != 32 {

@@ -9,14 +9,15 @@ import (
 )
 
 // newServer builds the server with every fixture the suite expects, its
-// event type offering poll and push only.
-func newServer(tune ...func(*mcp.ServerOptions)) *mcp.Server { return newServerWith(nil, tune...) }
+// event type offering poll and push only, its state its own.
+func newServer() *mcp.Server { return newServerWith(nil, nil) }
 
 // newServerWith is newServer with hooks, if not nil, as test.tick's
 // webhook delivery (events_conformance.go): the caller runs hooks.svc with
 // hooks.es. Under -conformance-events it adds the suite's diagnostic
-// controls too.
-func newServerWith(hooks *webhookFixture, tune ...func(*mcp.ServerOptions)) *mcp.Server {
+// controls too. scale, if not nil, is the state shared with other
+// instances (scaleout.go).
+func newServerWith(hooks *webhookFixture, scale *scaleOut) *mcp.Server {
 	opts := &mcp.ServerOptions{
 		Title:        "gomcp everything server",
 		Description:  "Serves every fixture of the MCP conformance suite.",
@@ -34,9 +35,7 @@ func newServerWith(hooks *webhookFixture, tune ...func(*mcp.ServerOptions)) *mcp
 		// Tasks (tools_tasks.go): clients poll every 100ms.
 		Tasks: &mcp.TaskOptions{PollInterval: 100 * time.Millisecond},
 	}
-	for _, f := range tune { // scaleout.go: shared state for -redis
-		f(opts)
-	}
+	scale.tuneServer(opts) // scaleout.go: shared state for -redis
 	srv := mcp.NewServer("everything-server", "1.0.0", opts)
 	srv.AddTools(contentTools()...)
 	srv.AddTools(legacyAskTools()...)
@@ -49,10 +48,10 @@ func newServerWith(hooks *webhookFixture, tune ...func(*mcp.ServerOptions)) *mcp
 	srv.AddPrompts(prompts()...)
 	addSkills(srv)
 	if hooks == nil {
-		addEvents(srv, nil) // events.go
+		addEvents(srv, nil, scale) // events.go
 		return srv
 	}
-	hooks.es = addEvents(srv, hooks.svc)
+	hooks.es = addEvents(srv, hooks.svc, scale)
 	if hooks.conformance {
 		srv.AddTools(hooks.conformanceControls()...)
 	}
