@@ -3,6 +3,7 @@ package strictjson
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -326,20 +327,23 @@ const (
 	highs = 0x8080808080808080 // 0x80 in every byte
 )
 
-// plainRun returns the index of the first 8-byte word at or after i in
-// data (stepping by eight) that holds a quote, a backslash or a control
-// character, or that does not fit in data, and whether a word it passed
-// had a byte outside ASCII. The tests are exact for whether a word holds
-// such a byte: (x-ones)&^x&highs is not zero exactly when a byte of x is
-// zero, and (x-n*ones)&^x&highs exactly when a byte of x is below n.
+// plainRun returns the index of the first quote, backslash or control
+// character at or after i in data, looking at eight bytes at a time, or
+// the index of the last bytes that do not fill a word; and whether it
+// passed a byte outside ASCII. The tests are exact for the lowest byte
+// they flag: (x-ones)&^x&highs flags the zero bytes of x, and
+// (x-n*ones)&^x&highs the bytes below n, with no false flag below the
+// first true one (a borrow only moves up).
 func plainRun(data []byte, i int) (int, bool) {
 	var wide uint64
 	for i+8 <= len(data) {
 		w := binary.LittleEndian.Uint64(data[i:])
 		q := w ^ '"'*ones
 		b := w ^ '\\'*ones
-		if ((q-ones)&^q|(b-ones)&^b|(w-0x20*ones)&^w)&highs != 0 {
-			break
+		if m := ((q-ones)&^q | (b-ones)&^b | (w-0x20*ones)&^w) & highs; m != 0 {
+			k := bits.TrailingZeros64(m) / 8
+			wide |= w & (1<<(8*k) - 1) // the bytes before it
+			return i + k, wide&highs != 0
 		}
 		wide |= w
 		i += 8

@@ -86,6 +86,8 @@ func TestScanner(t *testing.T) {
 		{"backslash runs before quotes", `{"a":"` + long + `\\\\\"\\","b":"\\\"` + long + `\\\\"}`, true, true, []string{"a", "b"}},
 		{"control character in a long string", "{\"a\":\"" + long + "\x1f" + long + "\"}", false, true, nil},
 		{"invalid UTF-8 in a long string", "{\"a\":\"" + long + "\xc3(" + long + "\"}", false, true, nil},
+		{"invalid UTF-8 before an escape", "{\"a\":\"abc\xff\\n" + long + "\"}", false, true, nil},
+		{"UTF-8 before an escape", "{\"a\":\"abcd\xc3\xa9\\n" + long + "\"}", true, true, []string{"a"}},
 		{"unterminated long string", `{"a":"` + long + `\"` + long, false, false, nil},
 		{"array", `[1,"a",{"b":[]}]`, true, true, nil},
 		{"empty array", `[ ]`, true, true, nil},
@@ -190,9 +192,9 @@ func checkScanner(t *testing.T, data []byte) {
 }
 
 // TestPlainRun puts each byte value at each place of a plain 24-byte
-// string and checks plainRun against a byte at a time: it stops at the
-// word holding a quote, a backslash or a control character, and notes a
-// byte outside ASCII in the words it passes.
+// string and checks plainRun against a byte at a time: it stops at a
+// quote, a backslash or a control character, and notes a byte outside
+// ASCII before it.
 func TestPlainRun(t *testing.T) {
 	for c := range 256 {
 		for at := range 24 {
@@ -201,7 +203,7 @@ func TestPlainRun(t *testing.T) {
 			special := c == '"' || c == '\\' || c < 0x20
 			wantEnd := 24
 			if special {
-				wantEnd = at / 8 * 8
+				wantEnd = at
 			}
 			wantWide := c >= 0x80 && at < wantEnd
 			end, wide := plainRun(data, 0)
