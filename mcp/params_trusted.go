@@ -1,10 +1,7 @@
 package mcp
 
 import (
-	"bytes"
 	"encoding/json"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
 	"github.com/gomcp/sdk/strictjson"
@@ -78,13 +75,4 @@ func (p *CallToolParams) readTrusted(data []byte) bool {
 			return false
 		}
 	}
-}
-
-// unquoteName returns the text of a JSON string already validated.
-func unquoteName(v jsontext.Value) (string, error) {
-	if bytes.IndexByte(v, '\\') < 0 {
-		return string(v[1 : len(v)-1]), nil
-	}
-	b, err := jsontext.AppendUnquote(nil, v)
-	return string(b), err
 }

@@ -21,18 +21,44 @@ import (
 // makes the fast path give up, and the general decoder reads the result as
 // before.
 
-// decodeResult decodes the result of a response into result, once.
+// A validatingDecoder decodes itself directly from bytes not validated
+// before, checking them in the same pass (a validating
+// strictjson.Scanner). decodeValidating reports whether it did; when it
+// did not, the value is left zero for the general decoder.
+type validatingDecoder interface {
+	decodeValidating(data []byte) bool
+}
+
+// decodeResult decodes the result of a response into result, once: in a
+// single validating pass when the result has a direct decoding, by the
+// strict decoder otherwise (and for anything the pass is not sure of,
+// which then judges it with its errors).
 func decodeResult(raw []byte, result any) error {
+	if d, ok := result.(validatingDecoder); ok && d.decodeValidating(raw) {
+		return nil
+	}
 	if err := strictjson.Unmarshal(raw, result); err != nil {
 		return fmt.Errorf("mcp: decoding result: %w", err)
 	}
 	return nil
 }
 
-// decodeDirect decodes data into r, which must be zero, and reports
-// whether it could; when it could not, r is left zero.
+// decodeDirect decodes data, validated before, into r, which must be
+// zero, and reports whether it could; when it could not, r is left zero.
 func (r *CallToolResult) decodeDirect(data []byte) bool {
-	if !r.readDirect(data) {
+	if !r.readDirect(data, true) {
+		*r = CallToolResult{}
+		return false
+	}
+	return true
+}
+
+// decodeValidating is decodeDirect for data not validated before: the
+// Scanner that reads the members checks each value as it goes, and the
+// object whole, so the values read within them are validated.
+func (r *CallToolResult) decodeValidating(data []byte) bool {
+	*r = CallToolResult{}
+	if !r.readDirect(data, false) {
 		*r = CallToolResult{}
 		return false
 	}
@@ -41,10 +67,12 @@ func (r *CallToolResult) decodeDirect(data []byte) bool {
 
 // readDirect reads the members of a plain result: content, isError and
 // resultType. Unknown members are skipped, as the general decoder does.
-// The result was validated with its message: it is read without a token
-// reader (a trusted strictjson.Scanner).
-func (r *CallToolResult) readDirect(data []byte) bool {
-	o, ok := strictjson.ScanObject(data, true)
+// It is read without a token reader: by a trusted strictjson.Scanner when
+// the result was validated with its message, by a validating one
+// otherwise; the values of its members, validated either way, are read
+// by trusted Scanners.
+func (r *CallToolResult) readDirect(data []byte, trusted bool) bool {
+	o, ok := strictjson.ScanObject(data, trusted)
 	if !ok {
 		return false
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gomcp/sdk/internal/jsonrpc2"
+	"github.com/gomcp/sdk/strictjson"
 )
 
 // The direct decoding of tools/call results (result_decode.go) must give
@@ -71,15 +72,59 @@ func checkCallToolResultDecoding(t *testing.T, result []byte) bool {
 	return true
 }
 
+// checkDecodeResultAgrees decodes result, as any bytes a response may
+// carry, with decodeResult and with the strict decoder alone, and fails t
+// if they disagree on whether it decodes or on what it gives. It reports
+// whether the validating direct path took it.
+func checkDecodeResultAgrees(t *testing.T, result []byte) bool {
+	t.Helper()
+	var fast, slow CallToolResult
+	fastErr := decodeResult(result, &fast)
+	slowErr := strictjson.Unmarshal(result, &slow)
+	if (fastErr == nil) != (slowErr == nil) {
+		t.Fatalf("decoding %q: decodeResult says %v, the strict decoder %v", result, fastErr, slowErr)
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("decoding %q:\ndecodeResult   %#v\nstrict decoder %#v", result, fast, slow)
+	}
+	var direct CallToolResult
+	return direct.decodeValidating(result)
+}
+
 func TestCallToolResultDirectDecodingAgrees(t *testing.T) {
-	taken := 0
+	taken, validating := 0, 0
 	for _, in := range callToolResultJSONCases {
 		if checkCallToolResultDecoding(t, []byte(in)) {
 			taken++
 		}
+		if checkDecodeResultAgrees(t, []byte(in)) {
+			validating++
+		}
 	}
-	if taken < 5 {
-		t.Errorf("direct path took %d cases; it must take plain text results", taken)
+	if taken < 5 || validating < 5 {
+		t.Errorf("direct paths took %d and %d (validating) cases; they must take plain text results", taken, validating)
+	}
+}
+
+// TestDecodeResultValidates gives decodeResult results that are not valid
+// under the strict rules, which the validating direct path must leave to
+// the strict decoder's error.
+func TestDecodeResultValidates(t *testing.T) {
+	for _, in := range []string{
+		`{"content":[{"type":"text","text":"a"}],"content":[]}`,
+		`{"content":[{"type":"text","text":"a","text":"b"}]}`,
+		`{"content":[{"type":"text","text":"a"}],"structuredContent":{"k":1,"k":2}}`,
+		"{\"content\":[{\"type\":\"text\",\"text\":\"\xff\"}]}",
+		"{\"content\":[{\"type\":\"text\",\"text\":\"a\x01\"}]}",
+		`{"content":[{"type":"text","text":"a"}],"structuredContent":{"n":01}}`,
+		`{"content":[{"type":"text","text":"a"}]} x`,
+		`{"content":[],"x":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `}`,
+	} {
+		var res CallToolResult
+		if err := decodeResult([]byte(in), &res); err == nil {
+			t.Errorf("decodeResult(%q) accepted it: %+v", in, res)
+		}
+		checkDecodeResultAgrees(t, []byte(in))
 	}
 }
 
@@ -89,6 +134,7 @@ func FuzzCallToolResultDecoding(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, result []byte) {
 		checkCallToolResultDecoding(t, result)
+		checkDecodeResultAgrees(t, result)
 	})
 }
 
@@ -207,4 +253,21 @@ func TestStructuredOutputMustBeAnObject(t *testing.T) {
 func typedHandler[Out any](context.Context, *ServerSession, struct{}) (Out, error) {
 	var out Out
 	return out, nil
+}
+
+// BenchmarkDecodeLargeCallToolResult decodes, as a client does, a result
+// of about 2.5 KB: a markdown text and structured content that holds it
+// again.
+func BenchmarkDecodeLargeCallToolResult(b *testing.B) {
+	md := strings.Repeat(`Use \"pkg.Do\" to run a task; it returns an error.\n`, 20)
+	raw := []byte(`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}},"content":[{"type":"text","text":"` + md +
+		`"}],"structuredContent":{"name":"pkg","markdown":"` + md + `","symbols":["Do","Task"]}}`)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		var res CallToolResult
+		if err := decodeResult(raw, &res); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

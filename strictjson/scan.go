@@ -1,6 +1,11 @@
 package strictjson
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
 
 // Scanning: the fast paths of the SDK's decoders (the JSON-RPC envelope,
 // params and results already validated with their message, JWT claims)
@@ -283,11 +288,18 @@ func (s *Scanner) array(depth int) bool {
 }
 
 // str checks a string value: valid UTF-8, no control characters, and
-// escapes other than of surrogates (left to the decoder).
+// escapes other than of surrogates (left to the decoder). Runs of plain
+// bytes are skipped eight at a time (plainRun).
 func (s *Scanner) str() bool {
 	s.i++ // '"'
 	start, ascii := s.i, true
 	for s.i < len(s.data) {
+		var wide bool
+		s.i, wide = plainRun(s.data, s.i)
+		ascii = ascii && !wide
+		if s.i >= len(s.data) {
+			break
+		}
 		c := s.data[s.i]
 		switch {
 		case c == '"':
@@ -307,6 +319,36 @@ func (s *Scanner) str() bool {
 		s.i++
 	}
 	return false
+}
+
+// Bytes of a word, for plainRun's tests of eight bytes at once.
+const (
+	ones  = 0x0101010101010101 // 0x01 in every byte
+	highs = 0x8080808080808080 // 0x80 in every byte
+)
+
+// plainRun returns the index of the first quote, backslash or control
+// character at or after i in data, looking at eight bytes at a time, or
+// the index of the last bytes that do not fill a word; and whether it
+// passed a byte outside ASCII. The tests are exact for the lowest byte
+// they flag: (x-ones)&^x&highs flags the zero bytes of x, and
+// (x-n*ones)&^x&highs the bytes below n, with no false flag below the
+// first true one (a borrow only moves up).
+func plainRun(data []byte, i int) (int, bool) {
+	var wide uint64
+	for i+8 <= len(data) {
+		w := binary.LittleEndian.Uint64(data[i:])
+		q := w ^ '"'*ones
+		b := w ^ '\\'*ones
+		if m := ((q-ones)&^q | (b-ones)&^b | (w-0x20*ones)&^w) & highs; m != 0 {
+			k := bits.TrailingZeros64(m) / 8
+			wide |= w & (1<<(8*k) - 1) // the bytes before it
+			return i + k, wide&highs != 0
+		}
+		wide |= w
+		i += 8
+	}
+	return i, wide&highs != 0
 }
 
 // escape checks the escape sequence at s.i and moves past it.
@@ -431,16 +473,25 @@ func (s *Scanner) trustedValue() bool {
 	return true
 }
 
-// trustedString moves past the string that starts at s.i.
+// trustedString moves past the string that starts at s.i: to the first
+// quote after it that is not escaped, that is, not after an odd run of
+// backslashes.
 func (s *Scanner) trustedString() bool {
-	for j := s.i + 1; j < len(s.data); j++ {
-		switch s.data[j] {
-		case '\\':
-			j++
-		case '"':
+	j := s.i + 1
+	for {
+		k := bytes.IndexByte(s.data[j:], '"')
+		if k < 0 {
+			return false
+		}
+		j += k
+		run := 0
+		for s.data[j-1-run] == '\\' {
+			run++
+		}
+		if run%2 == 0 {
 			s.i = j + 1
 			return true
 		}
+		j++
 	}
-	return false
 }

@@ -46,6 +46,7 @@ func scanAll(data []byte, trusted bool) (got scanned, isObject, started bool) {
 }
 
 func TestScanner(t *testing.T) {
+	long := "plain text, longer than a word of eight bytes"
 	deep := func(n int) string { return strings.Repeat(`[`, n) + `1` + strings.Repeat("]", n) }
 	tests := []struct {
 		name      string
@@ -81,6 +82,13 @@ func TestScanner(t *testing.T) {
 		{"control character", "{\"a\":\"\x01\"}", false, true, nil},
 		{"many names", `{` + manyMembers(40) + `}`, false, true, nil},
 		{"many names open", strings.Repeat(`{"a":`, 40) + `1` + strings.Repeat("}", 40), false, true, nil},
+		{"long strings", `{"a":"` + long + `","b":"` + long + `\"` + long + `\\","c":["` + long + `é` + long + `"]}`, true, true, []string{"a", "b", "c"}},
+		{"backslash runs before quotes", `{"a":"` + long + `\\\\\"\\","b":"\\\"` + long + `\\\\"}`, true, true, []string{"a", "b"}},
+		{"control character in a long string", "{\"a\":\"" + long + "\x1f" + long + "\"}", false, true, nil},
+		{"invalid UTF-8 in a long string", "{\"a\":\"" + long + "\xc3(" + long + "\"}", false, true, nil},
+		{"invalid UTF-8 before an escape", "{\"a\":\"abc\xff\\n" + long + "\"}", false, true, nil},
+		{"UTF-8 before an escape", "{\"a\":\"abcd\xc3\xa9\\n" + long + "\"}", true, true, []string{"a"}},
+		{"unterminated long string", `{"a":"` + long + `\"` + long, false, false, nil},
 		{"array", `[1,"a",{"b":[]}]`, true, true, nil},
 		{"empty array", `[ ]`, true, true, nil},
 		{"array with a trailing comma", `[1,]`, false, false, nil},
@@ -183,6 +191,29 @@ func checkScanner(t *testing.T, data []byte) {
 	}
 }
 
+// TestPlainRun puts each byte value at each place of a plain 24-byte
+// string and checks plainRun against a byte at a time: it stops at a
+// quote, a backslash or a control character, and notes a byte outside
+// ASCII before it.
+func TestPlainRun(t *testing.T) {
+	for c := range 256 {
+		for at := range 24 {
+			data := []byte(strings.Repeat("abcdefgh", 3))
+			data[at] = byte(c)
+			special := c == '"' || c == '\\' || c < 0x20
+			wantEnd := 24
+			if special {
+				wantEnd = at
+			}
+			wantWide := c >= 0x80 && at < wantEnd
+			end, wide := plainRun(data, 0)
+			if end != wantEnd || wide != wantWide {
+				t.Fatalf("byte %#x at %d: plainRun = %d, %v; want %d, %v", c, at, end, wide, wantEnd, wantWide)
+			}
+		}
+	}
+}
+
 // hasEscapedName reports whether data may have a member name with an
 // escape, which a Scanner does not read.
 func hasEscapedName(data []byte) bool { return bytes.IndexByte(data, '\\') >= 0 }
@@ -195,10 +226,41 @@ func FuzzScanner(f *testing.F) {
 		`{"iss":"https://as","sub":"u","aud":["a","b"],"exp":1e9,"cnf":{"jkt":"x"},"scp":["s"]}`,
 		`{"a":"\ud83d\ude00","b":"\u00e9"}`, `[{"type":"text","text":"hi"}]`, `{"a":[1,2}`, `{"a":"`, `{`,
 		`{"a":1,"a":2}`, "{\"\xff\":1}", `{"n":-0.5e+3}`,
+		`{"text":"# Heading\n\nSome \"quoted\" words, a path C:\\dir\\ and \u00e9t\u00e9 in a paragraph"}`,
+		"{\"a\":\"0123456789abcdef\x7f\xe2\x82\xac\\\\\\\\\\\"xyz\"}",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkScanner(t, data)
 	})
+}
+
+// benchResult is a tools/call result of about 2.5 KB: a markdown text,
+// and structured content that holds it again.
+var benchResult = func() []byte {
+	md := strings.Repeat(`Use \"pkg.Do\" to run a task; it returns an error.\n`, 20)
+	return []byte(`{"content":[{"type":"text","text":"` + md + `"}],"structuredContent":{"name":"pkg","markdown":"` + md + `","symbols":["Do","Task"]}}`)
+}()
+
+// BenchmarkScanResult reads a large result with a validating Scanner (as
+// a response is checked) and a trusted one (as its result is then read).
+func BenchmarkScanResult(b *testing.B) {
+	for _, trusted := range []bool{false, true} {
+		b.Run(map[bool]string{false: "validating", true: "trusted"}[trusted], func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(benchResult)))
+			for b.Loop() {
+				s, _ := ScanObject(benchResult, trusted)
+				for {
+					if _, _, more := s.Member(); !more {
+						break
+					}
+				}
+				if !s.Complete() {
+					b.Fatal("not read")
+				}
+			}
+		})
+	}
 }
