@@ -277,7 +277,14 @@ func TestAuthorizeDecodesOnce(t *testing.T) {
 		return leastAllocs(50, serve)
 	}
 	without, with := allocs(nil), allocs(&StreamableHTTPOptions{Authorize: allow})
-	if with > without+1 {
+	// One allocation more: the AuthorizeRequest. Under the race detector
+	// the pools' random drops add up to one more to either side; decoding
+	// the body a second time would add several.
+	budget := without + 1
+	if raceEnabled {
+		budget++
+	}
+	if with > budget {
 		t.Errorf("%.0f allocations per call with Authorize, %.0f without: more than the AuthorizeRequest", with, without)
 	}
 }
