@@ -92,6 +92,9 @@ func init() {
 	goalSubjects["EventsPoll"] = pollEmpty
 	goalSubjects["EventsPushFanout"] = ""
 	goalSubjects["TeamServer/c64"] = "pkgdocs"
+	// After the team server goal: the ready-made answer's ratio to the
+	// greeter, the floor the goal sits above or below.
+	goalAsides["TeamServer/c64"] = sameSizeFloor
 	for _, q := range redisQuestions {
 		goalSubjects["AnswerFromRedis/"+q] = ""
 	}
