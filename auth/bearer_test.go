@@ -325,38 +325,28 @@ func TestTokenInfoInHandlers(t *testing.T) {
 func TestInsufficientScopeChallenge(t *testing.T) {
 	var runs atomic.Int64
 	ts, _ := protected(t, nil, &runs)
-	check := func(t *testing.T, resp *http.Response, body, want string) {
-		t.Helper()
-		if resp.StatusCode != http.StatusForbidden {
-			t.Fatalf("status %d, want 403 (%s)", resp.StatusCode, body)
-		}
-		c := challengeOf(t, resp.Header)["Bearer"]
-		if c["error"] != "insufficient_scope" || c["scope"] != want || c["resource_metadata"] != prmURL {
-			t.Errorf("challenge %v", resp.Header.Values("WWW-Authenticate"))
-		}
-	}
 	t.Run("modern headers", func(t *testing.T) {
 		resp, body := post(t, ts.URL, modernCall("whoami"), "Authorization", "Bearer alice-basic",
 			"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "whoami")
-		check(t, resp, body, "mcp:basic profile:read")
+		checkInsufficientScope(t, resp, body, "mcp:basic profile:read")
 	})
 	t.Run("modern base64 name", func(t *testing.T) {
 		resp, body := post(t, ts.URL, modernCall("whoami"), "Authorization", "Bearer alice-basic",
 			"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "=?base64?d2hvYW1p?=")
-		check(t, resp, body, "mcp:basic profile:read")
+		checkInsufficientScope(t, resp, body, "mcp:basic profile:read")
 	})
 	t.Run("legacy body", func(t *testing.T) {
 		resp, body := post(t, ts.URL, legacyCall(2, "whoami"), "Authorization", "Bearer alice-basic", "Mcp-Session-Id", "whatever")
-		check(t, resp, body, "mcp:basic profile:read")
+		checkInsufficientScope(t, resp, body, "mcp:basic profile:read")
 	})
 	t.Run("legacy batch", func(t *testing.T) {
 		batch := "[" + legacyCall(2, "whoami") + `,{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"secret"}}]`
 		resp, body := post(t, ts.URL, batch, "Authorization", "Bearer alice-basic", "Mcp-Session-Id", "whatever")
-		check(t, resp, body, "mcp:basic profile:read prompts:read")
+		checkInsufficientScope(t, resp, body, "mcp:basic profile:read prompts:read")
 	})
 	t.Run("endpoint scope", func(t *testing.T) {
 		resp, body := post(t, ts.URL, legacyInit(1), "Authorization", "Bearer no-scope")
-		check(t, resp, body, "mcp:basic")
+		checkInsufficientScope(t, resp, body, "mcp:basic")
 	})
 	t.Run("modern headers that lie", func(t *testing.T) {
 		// The headers name greet, the body whoami: what the body asks for
@@ -364,7 +354,7 @@ func TestInsufficientScopeChallenge(t *testing.T) {
 		before := runs.Load()
 		resp, body := post(t, ts.URL, modernCall("whoami"), "Authorization", "Bearer alice-basic",
 			"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "greet")
-		check(t, resp, body, "mcp:basic profile:read")
+		checkInsufficientScope(t, resp, body, "mcp:basic profile:read")
 		if runs.Load() != before {
 			t.Error("whoami ran")
 		}
@@ -381,17 +371,17 @@ func TestInsufficientScopeChallenge(t *testing.T) {
 	t.Run("lacking the endpoint scope, modern", func(t *testing.T) {
 		resp, body := post(t, ts.URL, modernCall("whoami"), "Authorization", "Bearer no-scope",
 			"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "whoami")
-		check(t, resp, body, "mcp:basic profile:read")
+		checkInsufficientScope(t, resp, body, "mcp:basic profile:read")
 	})
 	t.Run("resource read with a decoy name", func(t *testing.T) {
 		body := `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"name":"x","uri":"file:///secret"}}`
 		resp, b := post(t, ts.URL, body, "Authorization", "Bearer alice-basic", "Mcp-Session-Id", "x")
-		check(t, resp, b, "mcp:basic files:read")
+		checkInsufficientScope(t, resp, b, "mcp:basic files:read")
 	})
 	t.Run("escaped member names", func(t *testing.T) {
 		body := `{"jsonrpc":"2.0","id":2,"\u006dethod":"tools/call","params":{"n\u0061me":"whoami"}}`
 		resp, b := post(t, ts.URL, body, "Authorization", "Bearer alice-basic", "Mcp-Session-Id", "x")
-		check(t, resp, b, "mcp:basic profile:read")
+		checkInsufficientScope(t, resp, b, "mcp:basic profile:read")
 	})
 	t.Run("legacy body that is not JSON", func(t *testing.T) {
 		resp, _ := post(t, ts.URL, `{"method":"tools/call",`, "Authorization", "Bearer alice-basic", "Mcp-Session-Id", "x")
@@ -406,6 +396,19 @@ func TestInsufficientScopeChallenge(t *testing.T) {
 			t.Errorf("status %d, want 400", resp.StatusCode)
 		}
 	})
+}
+
+// checkInsufficientScope checks that resp is a 403 whose Bearer challenge
+// is insufficient_scope asking for the scopes want.
+func checkInsufficientScope(t *testing.T, resp *http.Response, body, want string) {
+	t.Helper()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("status %d, want 403 (%s)", resp.StatusCode, body)
+	}
+	c := challengeOf(t, resp.Header)["Bearer"]
+	if c["error"] != "insufficient_scope" || c["scope"] != want || c["resource_metadata"] != prmURL {
+		t.Errorf("challenge %v", resp.Header.Values("WWW-Authenticate"))
+	}
 }
 
 func TestScopeImplies(t *testing.T) {

@@ -221,20 +221,9 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, status, map[string]string{"error": tokErr, "error_description": "refused by test"})
 		return
 	}
-	var jkt string
-	if proof := r.Header.Get("DPoP"); proof != "" {
-		var gotNonce string
-		var err error
-		jkt, gotNonce, err = verifyDPoPProof(proof, "POST", as.md.TokenEndpoint, "")
-		if err != nil {
-			writeJSON(w, 400, map[string]string{"error": "invalid_dpop_proof", "error_description": err.Error()})
-			return
-		}
-		if nonce != "" && gotNonce != nonce {
-			w.Header().Set("DPoP-Nonce", nonce)
-			writeJSON(w, 400, map[string]string{"error": "use_dpop_nonce"})
-			return
-		}
+	jkt, ok := as.tokenDPoP(w, r, nonce)
+	if !ok {
+		return
 	}
 	f := r.PostForm
 	var scopes []string
@@ -274,6 +263,28 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 		resp["refresh_token"] = rt
 	}
 	writeJSON(w, 200, resp)
+}
+
+// tokenDPoP checks the DPoP proof of a token request, if it has one, and
+// returns the thumbprint of its key (empty without a proof). It reports
+// false, having answered the request with an error, if the proof is
+// invalid or lacks the nonce the server requires.
+func (as *fakeAS) tokenDPoP(w http.ResponseWriter, r *http.Request, nonce string) (jkt string, ok bool) {
+	proof := r.Header.Get("DPoP")
+	if proof == "" {
+		return "", true
+	}
+	jkt, gotNonce, err := verifyDPoPProof(proof, "POST", as.md.TokenEndpoint, "")
+	if err != nil {
+		writeJSON(w, 400, map[string]string{"error": "invalid_dpop_proof", "error_description": err.Error()})
+		return "", false
+	}
+	if nonce != "" && gotNonce != nonce {
+		w.Header().Set("DPoP-Nonce", nonce)
+		writeJSON(w, 400, map[string]string{"error": "use_dpop_nonce"})
+		return "", false
+	}
+	return jkt, true
 }
 
 func (as *fakeAS) lookup(tok string) *issued {

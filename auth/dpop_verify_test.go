@@ -96,21 +96,6 @@ func TestDPoP(t *testing.T) {
 	if resp, _ := send("bound", replayed); resp.StatusCode != http.StatusOK {
 		t.Fatalf("first use: %d", resp.StatusCode)
 	}
-	hs := func() string {
-		h, _ := json.Marshal(map[string]any{"alg": "HS256", "typ": "dpop+jwt", "jwk": map[string]any{"kty": "oct", "k": "c2VjcmV0"}})
-		p, _ := json.Marshal(map[string]any{"jti": "x", "htm": "POST", "htu": url, "iat": time.Now().Unix()})
-		return base64.RawURLEncoding.EncodeToString(h) + "." + base64.RawURLEncoding.EncodeToString(p) + ".c2ln"
-	}
-	withPrivate := func() string {
-		priv, _ := json.Marshal(jose.JSONWebKey{Key: c.key})
-		parts := strings.Split(c.proof(t, "POST", url, "bound", nil), ".")
-		var hdr map[string]any
-		b, _ := base64.RawURLEncoding.DecodeString(parts[0])
-		json.Unmarshal(b, &hdr)
-		hdr["jwk"] = json.RawMessage(priv)
-		hb, _ := json.Marshal(hdr)
-		return base64.RawURLEncoding.EncodeToString(hb) + "." + parts[1] + "." + parts[2]
-	}
 	tests := []struct {
 		name, token, proof, want string
 		extra                    []string
@@ -129,8 +114,8 @@ func TestDPoP(t *testing.T) {
 		{"other key", "bound", other.proof(t, "POST", url, "bound", nil), "not the key the token is bound to", nil},
 		{"token bound elsewhere", "bound-other", c.proof(t, "POST", url, "bound-other", nil), "not the key", nil},
 		{"unbound token", "plain", c.proof(t, "POST", url, "plain", nil), "not bound", nil},
-		{"HS256 proof", "bound", hs(), "algorithm", nil},
-		{"private key in jwk", "bound", withPrivate(), "jwk", nil},
+		{"HS256 proof", "bound", hs256Proof(url), "algorithm", nil},
+		{"private key in jwk", "bound", c.proofWithPrivateKey(t, url), "jwk", nil},
 		{"not a JWT", "bound", "garbage", "not a JWS", nil},
 		{"bad signature", "bound", c.proof(t, "POST", url, "bound", nil) + "A", "signature", nil},
 	}
@@ -160,6 +145,27 @@ func TestDPoP(t *testing.T) {
 	if cs["Bearer"] == nil || cs["DPoP"] == nil || cs["DPoP"]["resource_metadata"] != prmURL {
 		t.Errorf("challenges %v", resp.Header.Values("WWW-Authenticate"))
 	}
+}
+
+// hs256Proof is a DPoP proof for a POST to url signed with HS256, a
+// symmetric algorithm a proof must not use.
+func hs256Proof(url string) string {
+	h, _ := json.Marshal(map[string]any{"alg": "HS256", "typ": "dpop+jwt", "jwk": map[string]any{"kty": "oct", "k": "c2VjcmV0"}})
+	p, _ := json.Marshal(map[string]any{"jti": "x", "htm": "POST", "htu": url, "iat": time.Now().Unix()})
+	return base64.RawURLEncoding.EncodeToString(h) + "." + base64.RawURLEncoding.EncodeToString(p) + ".c2ln"
+}
+
+// proofWithPrivateKey is a proof by c for the token "bound" whose header
+// jwk holds c's private key, which a proof must not disclose.
+func (c *dpopClient) proofWithPrivateKey(t *testing.T, url string) string {
+	priv, _ := json.Marshal(jose.JSONWebKey{Key: c.key})
+	parts := strings.Split(c.proof(t, "POST", url, "bound", nil), ".")
+	var hdr map[string]any
+	b, _ := base64.RawURLEncoding.DecodeString(parts[0])
+	json.Unmarshal(b, &hdr)
+	hdr["jwk"] = json.RawMessage(priv)
+	hb, _ := json.Marshal(hdr)
+	return base64.RawURLEncoding.EncodeToString(hb) + "." + parts[1] + "." + parts[2]
 }
 
 func TestDPoPRequired(t *testing.T) {

@@ -17,30 +17,7 @@ func TestIntrospectionVerifier(t *testing.T) {
 		calls++
 		base := map[string]any{"active": true, "sub": "alice", "client_id": "c1", "scope": "mcp:basic profile:read",
 			"aud": testResource, "iss": as.issuer, "exp": now.Unix() + 3600, "cnf": map[string]any{"jkt": "tp"}}
-		switch token {
-		case "good":
-			return base
-		case "short":
-			base["exp"] = now.Unix() + 5
-			return base
-		case "other-aud":
-			base["aud"] = "https://other.example.com"
-			return base
-		case "no-aud":
-			delete(base, "aud")
-			return base
-		case "other-iss":
-			base["iss"] = "https://evil.example.com"
-			return base
-		case "expired":
-			base["exp"] = now.Unix() - 5
-			return base
-		case "username-only":
-			delete(base, "sub")
-			base["username"] = "bob"
-			return base
-		}
-		return map[string]any{"active": false}
+		return introspectionAnswer(token, base, now)
 	}
 	clock := now
 	v, err := NewIntrospectionVerifier(&IntrospectionVerifierOptions{Issuer: as.issuer, Audience: testResource,
@@ -102,6 +79,36 @@ func TestIntrospectionVerifier(t *testing.T) {
 	if _, err := lax.VerifyToken(ctx, "no-aud"); err != nil {
 		t.Errorf("no-aud with AcceptMissingAudience: %v", err)
 	}
+}
+
+// introspectionAnswer is what the test authorization server answers for
+// the tokens of TestIntrospectionVerifier: base (an active token) altered as
+// the token's name says, or inactive for a token it does not know.
+func introspectionAnswer(token string, base map[string]any, now time.Time) map[string]any {
+	switch token {
+	case "good":
+		return base
+	case "short":
+		base["exp"] = now.Unix() + 5
+		return base
+	case "other-aud":
+		base["aud"] = "https://other.example.com"
+		return base
+	case "no-aud":
+		delete(base, "aud")
+		return base
+	case "other-iss":
+		base["iss"] = "https://evil.example.com"
+		return base
+	case "expired":
+		base["exp"] = now.Unix() - 5
+		return base
+	case "username-only":
+		delete(base, "sub")
+		base["username"] = "bob"
+		return base
+	}
+	return map[string]any{"active": false}
 }
 
 func TestIntrospectionVerifierDown(t *testing.T) {

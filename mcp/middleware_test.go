@@ -121,29 +121,37 @@ func TestSendingMiddlewareSeesTypedMessagesBothEras(t *testing.T) {
 			t.Fatalf("ask: %v %+v", err, res)
 		}
 
-		call, ok := clientSent.find(MethodCallTool)
-		if !ok || call.params != "*mcp.CallToolParams" || call.result != "*mcp.CallToolResult" || call.id == nil || call.network != NetworkInMemory {
-			t.Errorf("client sending middleware saw tools/call as %+v (found %v)", call, ok)
-		}
-		got, ok := serverGot.find(MethodCallTool)
-		if !ok || got.id == nil || got.network != NetworkInMemory {
-			t.Errorf("server receiving middleware saw tools/call as %+v (found %v)", got, ok)
-		}
-		if _, ok := serverSent.find(MethodListRoots); !ok {
-			t.Errorf("server sending middleware did not see roots/list: %+v", serverSent.seen)
-		}
-		if p, ok := serverSent.find(NotificationProgress); !ok || p.id != nil {
-			t.Errorf("server sending middleware saw progress as %+v (found %v)", p, ok)
-		}
-		if !isModernVersion(version) {
-			if n, ok := clientSent.find(NotificationInitialized); !ok || n.id != nil {
-				t.Errorf("client sending middleware saw notifications/initialized as %+v (found %v)", n, ok)
-			}
-			if r, ok := serverSent.find(MethodListRoots); !ok || r.id == nil || r.result != "*mcp.ListRootsResult" {
-				t.Errorf("server sending middleware saw roots/list as %+v", r)
-			}
-		}
+		checkSendingMiddlewareSaw(t, version, &clientSent, &serverGot, &serverSent)
 	})
+}
+
+// checkSendingMiddlewareSaw checks what the recorders of
+// TestSendingMiddlewareSeesTypedMessagesBothEras saw: typed tools/call,
+// roots/list and progress messages, with ids for requests only.
+func checkSendingMiddlewareSaw(t *testing.T, version string, clientSent *recorder[ClientSession], serverGot, serverSent *recorder[ServerSession]) {
+	t.Helper()
+	call, ok := clientSent.find(MethodCallTool)
+	if !ok || call.params != "*mcp.CallToolParams" || call.result != "*mcp.CallToolResult" || call.id == nil || call.network != NetworkInMemory {
+		t.Errorf("client sending middleware saw tools/call as %+v (found %v)", call, ok)
+	}
+	got, ok := serverGot.find(MethodCallTool)
+	if !ok || got.id == nil || got.network != NetworkInMemory {
+		t.Errorf("server receiving middleware saw tools/call as %+v (found %v)", got, ok)
+	}
+	if _, ok := serverSent.find(MethodListRoots); !ok {
+		t.Errorf("server sending middleware did not see roots/list: %+v", serverSent.seen)
+	}
+	if p, ok := serverSent.find(NotificationProgress); !ok || p.id != nil {
+		t.Errorf("server sending middleware saw progress as %+v (found %v)", p, ok)
+	}
+	if !isModernVersion(version) {
+		if n, ok := clientSent.find(NotificationInitialized); !ok || n.id != nil {
+			t.Errorf("client sending middleware saw notifications/initialized as %+v (found %v)", n, ok)
+		}
+		if r, ok := serverSent.find(MethodListRoots); !ok || r.id == nil || r.result != "*mcp.ListRootsResult" {
+			t.Errorf("server sending middleware saw roots/list as %+v", r)
+		}
+	}
 }
 
 func TestSessionObservers(t *testing.T) {

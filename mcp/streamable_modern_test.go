@@ -10,6 +10,43 @@ import (
 
 func TestStreamableHTTPModernRequests(t *testing.T) {
 	_, _, ts, _ := newHTTPTest(t, nil, nil)
+	for _, tt := range modernRequestCases() {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &rawClient{t: t, url: ts.URL}
+			resp := c.post(tt.body, tt.hdr)
+			msgs := readMessages(t, resp)
+			if resp.StatusCode != tt.status || len(msgs) != 1 {
+				t.Fatalf("status %d, want %d; body %v", resp.StatusCode, tt.status, msgs)
+			}
+			if got := errorCode(msgs[0]); got != tt.code {
+				t.Fatalf("error code %d, want %d: %v", got, tt.code, msgs[0])
+			}
+			if msgs[0]["id"] != float64(1) && tt.code != 0 {
+				t.Errorf("id %v not preserved", msgs[0]["id"])
+			}
+			if tt.text != "" && resultText(msgs[0]) != tt.text {
+				t.Errorf("result %v, want text %q", msgs[0], tt.text)
+			}
+			if resp.Header.Get(headerSessionID) != "" {
+				t.Error("a 2026-07-28 response carries a session ID")
+			}
+		})
+	}
+}
+
+// modernRequestCase is one 2026-07-28 POST and what the server answers.
+type modernRequestCase struct {
+	name   string
+	body   string
+	hdr    map[string]string
+	status int
+	code   ErrorCode // JSON-RPC error code, 0 for success
+	text   string    // expected result text on success
+}
+
+// modernRequestCases lists 2026-07-28 requests, well-formed and not, with
+// the HTTP status and JSON-RPC outcome each gets.
+func modernRequestCases() []modernRequestCase {
 	call := func(id int, params string) string { return modernCall(id, MethodCallTool, params) }
 	with := func(h map[string]string, kv ...string) map[string]string {
 		for i := 0; i < len(kv); i += 2 {
@@ -17,14 +54,7 @@ func TestStreamableHTTPModernRequests(t *testing.T) {
 		}
 		return h
 	}
-	tests := []struct {
-		name   string
-		body   string
-		hdr    map[string]string
-		status int
-		code   ErrorCode // JSON-RPC error code, 0 for success
-		text   string    // expected result text on success
-	}{
+	return []modernRequestCase{
 		{"tools/call", call(1, `"name":"echo","arguments":{"text":"hi"}`), modernHeaders(MethodCallTool, "echo"), 200, 0, "hi"},
 		{"header names are case-insensitive", call(1, `"name":"echo","arguments":{"text":"hi"}`),
 			map[string]string{"mcp-protocol-version": Version20260728, "MCP-METHOD": MethodCallTool, "mcp-name": "echo"}, 200, 0, "hi"},
@@ -65,28 +95,6 @@ func TestStreamableHTTPModernRequests(t *testing.T) {
 			with(modernHeaders(MethodCallTool, "region"), "Mcp-Param-Region", "eu-west1"), 400, CodeHeaderMismatch, ""},
 		{"param header with bad characters", call(1, `"name":"region","arguments":{"region":"é"}`),
 			with(modernHeaders(MethodCallTool, "region"), "Mcp-Param-Region", "é"), 400, CodeHeaderMismatch, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := &rawClient{t: t, url: ts.URL}
-			resp := c.post(tt.body, tt.hdr)
-			msgs := readMessages(t, resp)
-			if resp.StatusCode != tt.status || len(msgs) != 1 {
-				t.Fatalf("status %d, want %d; body %v", resp.StatusCode, tt.status, msgs)
-			}
-			if got := errorCode(msgs[0]); got != tt.code {
-				t.Fatalf("error code %d, want %d: %v", got, tt.code, msgs[0])
-			}
-			if msgs[0]["id"] != float64(1) && tt.code != 0 {
-				t.Errorf("id %v not preserved", msgs[0]["id"])
-			}
-			if tt.text != "" && resultText(msgs[0]) != tt.text {
-				t.Errorf("result %v, want text %q", msgs[0], tt.text)
-			}
-			if resp.Header.Get(headerSessionID) != "" {
-				t.Error("a 2026-07-28 response carries a session ID")
-			}
-		})
 	}
 }
 

@@ -11,11 +11,7 @@ import (
 )
 
 func TestListenDeliversListChangesAndResourceUpdates(t *testing.T) {
-	server := NewServer("s", "v1", nil)
-	server.AddTools(echoTool())
-	server.AddResources(&ServerResource{Resource: &Resource{URI: "file:///a.txt", Name: "a"}, Handler: func(ctx context.Context, ss *ServerSession, p *ReadResourceParams) (*ReadResourceResult, error) {
-		return &ReadResourceResult{Contents: []*ResourceContents{NewTextResourceContents("file:///a.txt", "text/plain", "A")}}, nil
-	}})
+	server := newListenTestServer()
 	var mu sync.Mutex
 	var got []string
 	var ack *SubscriptionsAcknowledgedParams
@@ -68,19 +64,10 @@ func TestListenDeliversListChangesAndResourceUpdates(t *testing.T) {
 	if err := server.ResourceUpdated(context.Background(), &ResourceUpdatedParams{URI: "file:///other.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	count := func(what string) int {
-		n := 0
-		for _, g := range got {
-			if g == what {
-				n++
-			}
-		}
-		return n
-	}
 	waitUntil(t, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		return count("tools") >= 1 && count("updated file:///a.txt") >= 1
+		return countOf(got, "tools") >= 1 && countOf(got, "updated file:///a.txt") >= 1
 	})
 	time.Sleep(5 * listChangedDelay) // a second tools change, if any, has arrived
 	cancel()
@@ -89,9 +76,31 @@ func TestListenDeliversListChangesAndResourceUpdates(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if tools, updated := count("tools"), count("updated file:///a.txt"); tools > 2 || updated != 1 || tools+updated != len(got) {
+	if tools, updated := countOf(got, "tools"), countOf(got, "updated file:///a.txt"); tools > 2 || updated != 1 || tools+updated != len(got) {
 		t.Fatalf("notifications %q, want one or two tools changes and one update of file:///a.txt", got)
 	}
+}
+
+// newListenTestServer is a server with the echo tool and one resource,
+// file:///a.txt, for the tests of subscriptions/listen.
+func newListenTestServer() *Server {
+	server := NewServer("s", "v1", nil)
+	server.AddTools(echoTool())
+	server.AddResources(&ServerResource{Resource: &Resource{URI: "file:///a.txt", Name: "a"}, Handler: func(ctx context.Context, ss *ServerSession, p *ReadResourceParams) (*ReadResourceResult, error) {
+		return &ReadResourceResult{Contents: []*ResourceContents{NewTextResourceContents("file:///a.txt", "text/plain", "A")}}, nil
+	}})
+	return server
+}
+
+// countOf is how many times what occurs in got.
+func countOf(got []string, what string) int {
+	n := 0
+	for _, g := range got {
+		if g == what {
+			n++
+		}
+	}
+	return n
 }
 
 // The first change of a list that has been quiet for listChangedDelay is

@@ -34,18 +34,7 @@ func TestLegacyTasksEndToEnd(t *testing.T) {
 		t.Fatalf("initialize declares tasks %+v", caps)
 	}
 	ctx := context.Background()
-	tests := []struct {
-		tool, want string
-		isError    bool
-		code       ErrorCode
-	}{
-		{tool: "wait", want: "released in "}, // the task id follows
-		{tool: "quick", want: "quick done"},
-		{tool: "toolerror", want: "the job failed", isError: true},
-		{tool: "protocolerror", code: CodeInternalError},
-		{tool: "confirm", want: "accept true"}, // asks the client through the session
-	}
-	for _, tt := range tests {
+	for _, tt := range legacyTaskToolOutcomes {
 		res, err := cs.CallTool(ctx, tt.tool, nil, &CallToolOptions{Task: &TaskMetadata{}})
 		if tt.code != 0 {
 			var werr *JSONRPCError
@@ -75,8 +64,29 @@ func TestLegacyTasksEndToEnd(t *testing.T) {
 			t.Errorf("wire log lacks %s:\n%s", want, log)
 		}
 	}
-	// A tool without task support refuses a task; tasks/cancel of a task
-	// that ended is invalid params.
+	checkLegacyTaskRefusals(ctx, t, cs)
+}
+
+// legacyTaskToolOutcomes lists what each tool of taskTestServer gives when
+// called as a 2025-11-25 task: a result starting with want, or a JSON-RPC
+// error with code.
+var legacyTaskToolOutcomes = []struct {
+	tool, want string
+	isError    bool
+	code       ErrorCode
+}{
+	{tool: "wait", want: "released in "}, // the task id follows
+	{tool: "quick", want: "quick done"},
+	{tool: "toolerror", want: "the job failed", isError: true},
+	{tool: "protocolerror", code: CodeInternalError},
+	{tool: "confirm", want: "accept true"}, // asks the client through the session
+}
+
+// checkLegacyTaskRefusals checks that a tool without task support refuses
+// a task, and that tasks/cancel of a task that ended and tasks/get of an
+// unknown task are invalid params.
+func checkLegacyTaskRefusals(ctx context.Context, t *testing.T, cs *ClientSession) {
+	t.Helper()
 	if _, err := cs.CallTool(ctx, "sync", nil, &CallToolOptions{Task: &TaskMetadata{}}); CodeOf(err) != CodeMethodNotFound {
 		t.Errorf("task call of a tool without task support: %v", err)
 	}

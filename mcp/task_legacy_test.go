@@ -145,76 +145,16 @@ func TestLegacyTaskWire(t *testing.T) {
 	defer close(release)
 	cs := connectTasks(t, s, &ClientOptions{ProtocolVersion: Version20251125})
 	ctx := context.Background()
-	var werr *JSONRPCError
-	code := func(err error) ErrorCode {
-		if errors.As(err, &werr) {
-			return werr.Code
-		}
-		return 0
-	}
-
-	// The requested ttl is honoured up to the server's TTL.
-	ttl := int64(30000)
-	res, task, err := cs.StartToolCall(ctx, "wait", nil, &CallToolOptions{Task: &TaskMetadata{TTL: &ttl}})
-	if err != nil || res != nil || task == nil || task.Status != TaskStatusWorking || *task.TTLMs != 30000 || *task.PollIntervalMs != 5 {
-		t.Fatalf("StartToolCall: %+v, %+v, %v", res, task, err)
-	}
-	ttl = int64(time.Hour / time.Millisecond)
-	_, long, err := cs.StartToolCall(ctx, "wait", nil, &CallToolOptions{Task: &TaskMetadata{TTL: &ttl}})
-	if err != nil || *long.TTLMs != 60000 {
-		t.Fatalf("StartToolCall with a long ttl: %+v, %v", long, err)
-	}
-	ttl = 1 << 62 // would overflow a time.Duration in nanoseconds
-	if _, huge, err := cs.StartToolCall(ctx, "wait", nil, &CallToolOptions{Task: &TaskMetadata{TTL: &ttl}}); err != nil || *huge.TTLMs != 60000 {
-		t.Fatalf("StartToolCall with a huge ttl: %+v, %v", huge, err)
-	}
-
-	// tasks/cancel answers the cancelled task; a second one is refused.
-	var cancelled CancelTaskResult
-	if err := cs.Call(ctx, MethodCancelTask, &CancelTaskParams{TaskID: task.TaskID}, &cancelled); err != nil || cancelled.Status != TaskStatusCancelled || cancelled.TaskID != task.TaskID {
-		t.Fatalf("tasks/cancel: %+v, %v", cancelled, err)
-	}
-	if _, err := cs.CancelTask(ctx, &CancelTaskParams{TaskID: task.TaskID}); code(err) != CodeInvalidParams || !strings.Contains(err.Error(), "terminal status 'cancelled'") {
-		t.Fatalf("tasks/cancel of a cancelled task: %v", err)
-	}
-	if _, err := cs.GetTaskPayload(ctx, &GetTaskPayloadParams{TaskID: task.TaskID}); code(err) != CodeInvalidParams {
-		t.Fatalf("tasks/result of a cancelled task: %v", err)
-	}
-	for _, m := range []string{MethodGetTask, MethodGetTaskPayload, MethodCancelTask} {
-		if err := cs.Call(ctx, m, &GetTaskParams{TaskID: "nonexistent"}, &json.RawMessage{}); code(err) != CodeInvalidParams {
-			t.Errorf("%s of an unknown task: %v", m, err)
-		}
-	}
-
-	// tasks/result of a task that ended with a protocol error is that error.
-	var created CreateTaskResult
-	if err := cs.Call(ctx, MethodCallTool, &CallToolParams{Name: "protocolerror", Task: &TaskMetadata{}}, &created); err != nil || created.Task == nil {
-		t.Fatalf("task-augmented tools/call: %+v, %v", created, err)
-	}
-	_, err = cs.GetTaskPayload(ctx, &GetTaskPayloadParams{TaskID: created.Task.TaskID})
-	if code(err) != CodeInternalError || werr.Message != "the backend is down" {
-		t.Fatalf("tasks/result of a failed task: %v", err)
-	}
-	if got, err := cs.GetTask(ctx, &GetTaskParams{TaskID: created.Task.TaskID}); err != nil || got.Status != TaskStatusFailed {
-		t.Fatalf("tasks/get of a failed task: %+v, %v", got, err)
-	}
-
-	// tasks/result of a completed task carries the related-task _meta.
-	if err := cs.Call(ctx, MethodCallTool, &CallToolParams{Name: "quick", Task: &TaskMetadata{}}, &created); err != nil {
-		t.Fatal(err)
-	}
-	payload, err := cs.GetTaskPayload(ctx, &GetTaskPayloadParams{TaskID: created.Task.TaskID})
-	var out CallToolResult
-	if err != nil || payload.Meta.RelatedTask == nil || payload.Meta.RelatedTask.TaskID != created.Task.TaskID || payload.Decode(&out) != nil || out.Content[0].Text != "quick done" {
-		t.Fatalf("tasks/result: %+v, %v", payload, err)
-	}
+	task, long := checkLegacyTaskTTLs(ctx, t, cs)
+	checkLegacyTaskCancel(ctx, t, cs, task)
+	checkLegacyTaskPayloads(ctx, t, cs)
 
 	// Tool-level negotiation: -32601 for a required tool without a task
 	// and for a tool that does not support tasks.
-	if _, err := cs.CallTool(ctx, "quick", nil, nil); code(err) != CodeMethodNotFound {
+	if _, err := cs.CallTool(ctx, "quick", nil, nil); rpcErrorCode(err) != CodeMethodNotFound {
 		t.Fatalf("required task tool without a task: %v", err)
 	}
-	if _, err := cs.CallTool(ctx, "sync", nil, &CallToolOptions{Task: &TaskMetadata{}}); code(err) != CodeMethodNotFound {
+	if _, err := cs.CallTool(ctx, "sync", nil, &CallToolOptions{Task: &TaskMetadata{}}); rpcErrorCode(err) != CodeMethodNotFound {
 		t.Fatalf("task-augmented call of a tool without task support: %v", err)
 	}
 
@@ -238,13 +178,95 @@ func TestLegacyTaskWire(t *testing.T) {
 	if len(ids) != 5 || ids[0] != task.TaskID || ids[1] != long.TaskID {
 		t.Fatalf("listed %v", ids)
 	}
-	if _, err := cs.ListTasks(ctx, &ListTasksParams{Cursor: "not a cursor"}); code(err) != CodeInvalidParams {
+	if _, err := cs.ListTasks(ctx, &ListTasksParams{Cursor: "not a cursor"}); rpcErrorCode(err) != CodeInvalidParams {
 		t.Fatalf("tasks/list with a bad cursor: %v", err)
 	}
 	// Another session does not see them.
 	other := connectTasks(t, s, &ClientOptions{ProtocolVersion: Version20251125})
 	if page, err := other.ListTasks(ctx, nil); err != nil || len(page.Tasks) != 0 {
 		t.Fatalf("another session's tasks/list: %+v, %v", page, err)
+	}
+}
+
+// rpcErrorCode is the JSON-RPC error code of err, or 0 if it is not a
+// JSON-RPC error.
+func rpcErrorCode(err error) ErrorCode {
+	var werr *JSONRPCError
+	if errors.As(err, &werr) {
+		return werr.Code
+	}
+	return 0
+}
+
+// checkLegacyTaskTTLs starts three "wait" tasks and checks that the
+// requested ttl is honoured up to the server's TTL; it returns the first
+// two tasks.
+func checkLegacyTaskTTLs(ctx context.Context, t *testing.T, cs *ClientSession) (task, long *DetailedTask) {
+	t.Helper()
+	ttl := int64(30000)
+	res, task, err := cs.StartToolCall(ctx, "wait", nil, &CallToolOptions{Task: &TaskMetadata{TTL: &ttl}})
+	if err != nil || res != nil || task == nil || task.Status != TaskStatusWorking || *task.TTLMs != 30000 || *task.PollIntervalMs != 5 {
+		t.Fatalf("StartToolCall: %+v, %+v, %v", res, task, err)
+	}
+	ttl = int64(time.Hour / time.Millisecond)
+	_, long, err = cs.StartToolCall(ctx, "wait", nil, &CallToolOptions{Task: &TaskMetadata{TTL: &ttl}})
+	if err != nil || *long.TTLMs != 60000 {
+		t.Fatalf("StartToolCall with a long ttl: %+v, %v", long, err)
+	}
+	ttl = 1 << 62 // would overflow a time.Duration in nanoseconds
+	if _, huge, err := cs.StartToolCall(ctx, "wait", nil, &CallToolOptions{Task: &TaskMetadata{TTL: &ttl}}); err != nil || *huge.TTLMs != 60000 {
+		t.Fatalf("StartToolCall with a huge ttl: %+v, %v", huge, err)
+	}
+	return task, long
+}
+
+// checkLegacyTaskCancel checks that tasks/cancel answers the cancelled
+// task, that a second one is refused, and that the tasks/* methods refuse
+// an unknown task.
+func checkLegacyTaskCancel(ctx context.Context, t *testing.T, cs *ClientSession, task *DetailedTask) {
+	t.Helper()
+	var cancelled CancelTaskResult
+	if err := cs.Call(ctx, MethodCancelTask, &CancelTaskParams{TaskID: task.TaskID}, &cancelled); err != nil || cancelled.Status != TaskStatusCancelled || cancelled.TaskID != task.TaskID {
+		t.Fatalf("tasks/cancel: %+v, %v", cancelled, err)
+	}
+	if _, err := cs.CancelTask(ctx, &CancelTaskParams{TaskID: task.TaskID}); rpcErrorCode(err) != CodeInvalidParams || !strings.Contains(err.Error(), "terminal status 'cancelled'") {
+		t.Fatalf("tasks/cancel of a cancelled task: %v", err)
+	}
+	if _, err := cs.GetTaskPayload(ctx, &GetTaskPayloadParams{TaskID: task.TaskID}); rpcErrorCode(err) != CodeInvalidParams {
+		t.Fatalf("tasks/result of a cancelled task: %v", err)
+	}
+	for _, m := range []string{MethodGetTask, MethodGetTaskPayload, MethodCancelTask} {
+		if err := cs.Call(ctx, m, &GetTaskParams{TaskID: "nonexistent"}, &json.RawMessage{}); rpcErrorCode(err) != CodeInvalidParams {
+			t.Errorf("%s of an unknown task: %v", m, err)
+		}
+	}
+}
+
+// checkLegacyTaskPayloads checks tasks/result of a task that ended with a
+// protocol error (that error) and of a completed task (the result, with
+// the related-task _meta).
+func checkLegacyTaskPayloads(ctx context.Context, t *testing.T, cs *ClientSession) {
+	t.Helper()
+	var created CreateTaskResult
+	if err := cs.Call(ctx, MethodCallTool, &CallToolParams{Name: "protocolerror", Task: &TaskMetadata{}}, &created); err != nil || created.Task == nil {
+		t.Fatalf("task-augmented tools/call: %+v, %v", created, err)
+	}
+	_, err := cs.GetTaskPayload(ctx, &GetTaskPayloadParams{TaskID: created.Task.TaskID})
+	var werr *JSONRPCError
+	if !errors.As(err, &werr) || werr.Code != CodeInternalError || werr.Message != "the backend is down" {
+		t.Fatalf("tasks/result of a failed task: %v", err)
+	}
+	if got, err := cs.GetTask(ctx, &GetTaskParams{TaskID: created.Task.TaskID}); err != nil || got.Status != TaskStatusFailed {
+		t.Fatalf("tasks/get of a failed task: %+v, %v", got, err)
+	}
+
+	if err := cs.Call(ctx, MethodCallTool, &CallToolParams{Name: "quick", Task: &TaskMetadata{}}, &created); err != nil {
+		t.Fatal(err)
+	}
+	payload, err := cs.GetTaskPayload(ctx, &GetTaskPayloadParams{TaskID: created.Task.TaskID})
+	var out CallToolResult
+	if err != nil || payload.Meta.RelatedTask == nil || payload.Meta.RelatedTask.TaskID != created.Task.TaskID || payload.Decode(&out) != nil || out.Content[0].Text != "quick done" {
+		t.Fatalf("tasks/result: %+v, %v", payload, err)
 	}
 }
 

@@ -48,22 +48,7 @@ func TestServerSpans(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			tests := []struct {
-				span      string
-				want      map[string]string
-				absent    []string
-				errorType string
-			}{
-				{span: "tools/call greet", want: map[string]string{
-					"mcp.method.name": "tools/call", "gen_ai.tool.name": "greet", "gen_ai.operation.name": "execute_tool",
-				}},
-				{span: "tools/call fail", want: map[string]string{"gen_ai.tool.name": "fail"}, errorType: "tool_error", absent: []string{"rpc.response.status_code"}},
-				{span: "tools/call nope", want: map[string]string{"rpc.response.status_code": "-32602"}, errorType: "-32602"},
-				{span: "prompts/get welcome", want: map[string]string{"mcp.method.name": "prompts/get", "gen_ai.prompt.name": "welcome"}, absent: []string{"gen_ai.operation.name"}},
-				{span: "resources/read", want: map[string]string{"mcp.method.name": "resources/read", "mcp.resource.uri": "file:///readme"}},
-				{span: "tools/list", want: map[string]string{"mcp.method.name": "tools/list"}, absent: []string{"gen_ai.tool.name"}},
-			}
-			for _, tt := range tests {
+			for _, tt := range serverSpanCases {
 				spans := tm.ended(tt.span)
 				if len(spans) != 1 {
 					t.Errorf("%d spans named %q, want 1", len(spans), tt.span)
@@ -101,6 +86,25 @@ func TestServerSpans(t *testing.T) {
 			}
 		})
 	}
+}
+
+// serverSpanCases lists the SERVER span each request of TestServerSpans
+// ends, with the attributes it must have (besides mcp.protocol.version)
+// and must not, and its error.type if it failed.
+var serverSpanCases = []struct {
+	span      string
+	want      map[string]string
+	absent    []string
+	errorType string
+}{
+	{span: "tools/call greet", want: map[string]string{
+		"mcp.method.name": "tools/call", "gen_ai.tool.name": "greet", "gen_ai.operation.name": "execute_tool",
+	}},
+	{span: "tools/call fail", want: map[string]string{"gen_ai.tool.name": "fail"}, errorType: "tool_error", absent: []string{"rpc.response.status_code"}},
+	{span: "tools/call nope", want: map[string]string{"rpc.response.status_code": "-32602"}, errorType: "-32602"},
+	{span: "prompts/get welcome", want: map[string]string{"mcp.method.name": "prompts/get", "gen_ai.prompt.name": "welcome"}, absent: []string{"gen_ai.operation.name"}},
+	{span: "resources/read", want: map[string]string{"mcp.method.name": "resources/read", "mcp.resource.uri": "file:///readme"}},
+	{span: "tools/list", want: map[string]string{"mcp.method.name": "tools/list"}, absent: []string{"gen_ai.tool.name"}},
 }
 
 // TestServerParentFromMeta checks that the SERVER span continues the

@@ -67,35 +67,7 @@ func TestDPoPReplayCache(t *testing.T, newCache func(t *testing.T) auth.DPoPRepl
 		}
 	})
 	t.Run("ConcurrentCallsOneWinner", func(t *testing.T) {
-		c := newCache(t)
-		k := key(t, "race")
-		exp := time.Now().Add(time.Minute)
-		const n = 16
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		fresh, errs := 0, []error(nil)
-		start := make(chan struct{})
-		for range n {
-			wg.Go(func() {
-				<-start
-				replayed, err := c.Seen(ctx, k, exp)
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					errs = append(errs, err)
-				} else if !replayed {
-					fresh++
-				}
-			})
-		}
-		close(start)
-		wg.Wait()
-		if len(errs) > 0 {
-			t.Fatalf("Seen: %v", errs[0])
-		}
-		if fresh != 1 {
-			t.Fatalf("%d of %d concurrent calls found the key new, want 1", fresh, n)
-		}
+		testConcurrentCallsOneWinner(ctx, t, newCache(t))
 	})
 	t.Run("NewAgainAfterExpiry", func(t *testing.T) {
 		c := newCache(t)
@@ -114,4 +86,37 @@ func TestDPoPReplayCache(t *testing.T, newCache func(t *testing.T) auth.DPoPRepl
 			time.Sleep(100 * time.Millisecond)
 		}
 	})
+}
+
+// testConcurrentCallsOneWinner checks that of concurrent calls of c.Seen
+// with one new key, exactly one finds it new.
+func testConcurrentCallsOneWinner(ctx context.Context, t *testing.T, c auth.DPoPReplayCache) {
+	k := key(t, "race")
+	exp := time.Now().Add(time.Minute)
+	const n = 16
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	fresh, errs := 0, []error(nil)
+	start := make(chan struct{})
+	for range n {
+		wg.Go(func() {
+			<-start
+			replayed, err := c.Seen(ctx, k, exp)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			} else if !replayed {
+				fresh++
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatalf("Seen: %v", errs[0])
+	}
+	if fresh != 1 {
+		t.Fatalf("%d of %d concurrent calls found the key new, want 1", fresh, n)
+	}
 }

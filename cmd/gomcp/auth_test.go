@@ -75,39 +75,43 @@ func newFakeOAuth(t *testing.T) *fakeOAuth {
 		back := q.Get("redirect_uri") + "?" + url.Values{"code": {"the-code"}, "state": {q.Get("state")}, "iss": {f.srv.URL}}.Encode()
 		http.Redirect(w, r, back, http.StatusFound)
 	})
-	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
-		_ = r.ParseForm()
-		switch r.Form.Get("grant_type") {
-		case "authorization_code":
-			if r.Form.Get("code") != "the-code" {
-				http.Error(w, `{"error":"invalid_grant"}`, http.StatusBadRequest)
-				return
-			}
-		case "client_credentials":
-			id, secret, ok := r.BasicAuth()
-			if !ok {
-				id, secret = r.Form.Get("client_id"), r.Form.Get("client_secret")
-			}
-			if id != "svc" || secret != "s3cret" {
-				w.WriteHeader(http.StatusUnauthorized)
-				writeJSONBody(w, map[string]any{"error": "invalid_client"})
-				return
-			}
-		default:
-			w.WriteHeader(http.StatusBadRequest)
-			writeJSONBody(w, map[string]any{"error": "unsupported_grant_type"})
-			return
-		}
-		f.mu.Lock()
-		f.n++
-		tok := "token-" + string(rune('0'+f.n))
-		f.issued[tok] = true
-		f.mu.Unlock()
-		writeJSONBody(w, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600})
-	})
+	mux.HandleFunc("/token", f.token)
 	f.srv = httptest.NewServer(mux)
 	t.Cleanup(f.srv.Close)
 	return f
+}
+
+// token is the fake authorization server's token endpoint: it issues a
+// new access token for the code "the-code" or the client svc/s3cret.
+func (f *fakeOAuth) token(w http.ResponseWriter, r *http.Request) {
+	_ = r.ParseForm()
+	switch r.Form.Get("grant_type") {
+	case "authorization_code":
+		if r.Form.Get("code") != "the-code" {
+			http.Error(w, `{"error":"invalid_grant"}`, http.StatusBadRequest)
+			return
+		}
+	case "client_credentials":
+		id, secret, ok := r.BasicAuth()
+		if !ok {
+			id, secret = r.Form.Get("client_id"), r.Form.Get("client_secret")
+		}
+		if id != "svc" || secret != "s3cret" {
+			w.WriteHeader(http.StatusUnauthorized)
+			writeJSONBody(w, map[string]any{"error": "invalid_client"})
+			return
+		}
+	default:
+		w.WriteHeader(http.StatusBadRequest)
+		writeJSONBody(w, map[string]any{"error": "unsupported_grant_type"})
+		return
+	}
+	f.mu.Lock()
+	f.n++
+	tok := "token-" + string(rune('0'+f.n))
+	f.issued[tok] = true
+	f.mu.Unlock()
+	writeJSONBody(w, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600})
 }
 
 func writeJSONBody(w http.ResponseWriter, v any) {

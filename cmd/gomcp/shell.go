@@ -202,25 +202,7 @@ func cmdShell(ctx context.Context, c *cmdCtx) error {
 	current.Store(s)
 	cancel()
 	if isModern(s.ClientSession) {
-		// 2026-07-28 sends list changes on a subscriptions/listen stream.
-		lctx, stopListen := context.WithCancel(ctx)
-		var listening sync.WaitGroup
-		defer listening.Wait()
-		defer stopListen()
-		caps := s.ServerCapabilities()
-		filter := mcp.SubscriptionFilter{
-			ToolsListChanged:     caps.Tools != nil && caps.Tools.ListChanged,
-			PromptsListChanged:   caps.Prompts != nil && caps.Prompts.ListChanged,
-			ResourcesListChanged: caps.Resources != nil && caps.Resources.ListChanged,
-		}
-		if filter.ToolsListChanged || filter.PromptsListChanged || filter.ResourcesListChanged {
-			listening.Go(func() { _, _ = s.Listen(lctx, &mcp.SubscriptionsListenParams{Notifications: filter}) })
-			select {
-			case <-acked:
-			case <-time.After(c.o.timeout):
-				fmt.Fprintln(c.env.stderr, "the server did not acknowledge the subscription to list changes; completion may go stale")
-			}
-		}
+		defer listenForListChanges(ctx, c, s, acked)()
 	}
 
 	next, closeInput, err := shellInput(c, st)
@@ -251,6 +233,34 @@ func cmdShell(ctx context.Context, c *cmdCtx) error {
 			st.refresh(ctx, s)
 		}
 	}
+}
+
+// listenForListChanges opens the subscriptions/listen stream by which
+// 2026-07-28 sends list changes, for the lists the server says change, and
+// waits (up to the timeout) for the server to acknowledge it. The returned
+// function stops listening and waits for the stream to end.
+func listenForListChanges(ctx context.Context, c *cmdCtx, s *session, acked <-chan struct{}) (stop func()) {
+	lctx, stopListen := context.WithCancel(ctx)
+	var listening sync.WaitGroup
+	stop = func() {
+		stopListen()
+		listening.Wait()
+	}
+	caps := s.ServerCapabilities()
+	filter := mcp.SubscriptionFilter{
+		ToolsListChanged:     caps.Tools != nil && caps.Tools.ListChanged,
+		PromptsListChanged:   caps.Prompts != nil && caps.Prompts.ListChanged,
+		ResourcesListChanged: caps.Resources != nil && caps.Resources.ListChanged,
+	}
+	if filter.ToolsListChanged || filter.PromptsListChanged || filter.ResourcesListChanged {
+		listening.Go(func() { _, _ = s.Listen(lctx, &mcp.SubscriptionsListenParams{Notifications: filter}) })
+		select {
+		case <-acked:
+		case <-time.After(c.o.timeout):
+			fmt.Fprintln(c.env.stderr, "the server did not acknowledge the subscription to list changes; completion may go stale")
+		}
+	}
+	return stop
 }
 
 // shellCommand runs one line of the shell as the verb it names, on the

@@ -119,24 +119,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 	}
 
-	// The 403 a client steps up from, on the wire (2026-07-28 headers).
-	req, _ := http.NewRequest(http.MethodPost, resource, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+basic)
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", "whoami")
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if wa := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != http.StatusForbidden ||
-		!strings.Contains(wa, `error="insufficient_scope"`) || !strings.Contains(wa, `scope="profile:read"`) {
-		t.Errorf("step-up challenge: %d %q", resp.StatusCode, wa)
-	}
+	checkStepUpChallenge(t, resource, basic)
 
 	// Tokens for another resource, or from another issuer, are refused.
 	other := newIssuer(t)
@@ -154,6 +137,30 @@ func TestEndToEnd(t *testing.T) {
 		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(resp.Header.Get("WWW-Authenticate"), "invalid_token") {
 			t.Errorf("%s: %d %q", name, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 		}
+	}
+}
+
+// checkStepUpChallenge checks, on the wire with 2026-07-28 headers, that
+// whoami called with token (which lacks profile:read) gets the 403
+// insufficient_scope challenge a client steps up from.
+func checkStepUpChallenge(t *testing.T, resource, token string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, resource, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "whoami")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if wa := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != http.StatusForbidden ||
+		!strings.Contains(wa, `error="insufficient_scope"`) || !strings.Contains(wa, `scope="profile:read"`) {
+		t.Errorf("step-up challenge: %d %q", resp.StatusCode, wa)
 	}
 }
 

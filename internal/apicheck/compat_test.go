@@ -23,45 +23,7 @@ func TestCompatScript(t *testing.T) {
 	script := filepath.Join(root, ".ci", "apicompat.sh")
 	apidiff := installAPIDiff(t, script)
 
-	tests := []struct {
-		name     string
-		subTag   string            // a tag of module sub besides v1.0.0 of the root
-		change   map[string]string // files to write after the tags; "" removes
-		wantFail bool
-		want     []string // in the script's output
-	}{
-		{
-			name:   "compatible: a function added",
-			change: map[string]string{"p/p.go": "package p\n\nfunc F() {}\nfunc G(int) {}\nfunc H() {}\n"},
-			want:   []string{"module .: 1 packages compared with v1.0.0", "module sub: no release tag yet"},
-		},
-		{
-			name:     "incompatible: a function removed",
-			change:   map[string]string{"p/p.go": "package p\n\nfunc F() {}\n"},
-			wantFail: true,
-			want:     []string{"incompatible changes to example.com/r/p since v1.0.0", "G: removed", "module sub: no release tag yet"},
-		},
-		{
-			name:     "incompatible: a parameter changed",
-			change:   map[string]string{"p/p.go": "package p\n\nfunc F() {}\nfunc G(string) {}\n"},
-			wantFail: true,
-			want:     []string{"G: changed from func(int) to func(string)"},
-		},
-		{
-			name:     "incompatible: a package gone",
-			change:   map[string]string{"p/p.go": ""},
-			wantFail: true,
-			want:     []string{"package example.com/r/p of v1.0.0 is gone"},
-		},
-		{
-			name:     "a sub-module compared with its own last tag",
-			subTag:   "sub/v1.2.0",
-			change:   map[string]string{"sub/s.go": "package sub\n\nfunc T() {}\n"},
-			wantFail: true,
-			want:     []string{"module .: 1 packages compared with v1.0.0", "incompatible changes to example.com/r/sub since sub/v1.2.0", "S: removed"},
-		},
-	}
-	for _, tt := range tests {
+	for _, tt := range compatScriptCases {
 		t.Run(tt.name, func(t *testing.T) {
 			repo := t.TempDir()
 			writeFiles(t, repo, map[string]string{
@@ -103,6 +65,47 @@ func TestCompatScript(t *testing.T) {
 			}
 		})
 	}
+}
+
+// compatScriptCases lists changes to a two-module repository made after its
+// release tags, and what .ci/apicompat.sh reports of each.
+var compatScriptCases = []struct {
+	name     string
+	subTag   string            // a tag of module sub besides v1.0.0 of the root
+	change   map[string]string // files to write after the tags; "" removes
+	wantFail bool
+	want     []string // in the script's output
+}{
+	{
+		name:   "compatible: a function added",
+		change: map[string]string{"p/p.go": "package p\n\nfunc F() {}\nfunc G(int) {}\nfunc H() {}\n"},
+		want:   []string{"module .: 1 packages compared with v1.0.0", "module sub: no release tag yet"},
+	},
+	{
+		name:     "incompatible: a function removed",
+		change:   map[string]string{"p/p.go": "package p\n\nfunc F() {}\n"},
+		wantFail: true,
+		want:     []string{"incompatible changes to example.com/r/p since v1.0.0", "G: removed", "module sub: no release tag yet"},
+	},
+	{
+		name:     "incompatible: a parameter changed",
+		change:   map[string]string{"p/p.go": "package p\n\nfunc F() {}\nfunc G(string) {}\n"},
+		wantFail: true,
+		want:     []string{"G: changed from func(int) to func(string)"},
+	},
+	{
+		name:     "incompatible: a package gone",
+		change:   map[string]string{"p/p.go": ""},
+		wantFail: true,
+		want:     []string{"package example.com/r/p of v1.0.0 is gone"},
+	},
+	{
+		name:     "a sub-module compared with its own last tag",
+		subTag:   "sub/v1.2.0",
+		change:   map[string]string{"sub/s.go": "package sub\n\nfunc T() {}\n"},
+		wantFail: true,
+		want:     []string{"module .: 1 packages compared with v1.0.0", "incompatible changes to example.com/r/sub since sub/v1.2.0", "S: removed"},
+	},
 }
 
 // installAPIDiff builds the apidiff the script names (APIDIFF_VERSION) and

@@ -337,23 +337,30 @@ func (s *Scanner) declaration(f *dtsFile, st statement, sc scope, ex exports) {
 		// and constructors.
 		s.addClass(name, sc.file, st)
 	case "interface":
-		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
-		// Members are found by name (Moment.format), not listed.
-		for _, mem := range parseMembers(body(st.raw)) {
-			sig := mem.sig
-			if alias := s.memberAlias(f, sc.file, mem); alias != "" {
-				sig += "\n" + alias // get: RouteShorthandMethod<…>, and its call forms
-			}
-			s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: sig, Doc: mem.doc, File: sc.file, Hidden: true})
-		}
-		s.inheritLocal(name, sc.file, t)
-		if s.External != nil {
-			s.inheritExternal(name, sc.file, t)
-		}
+		s.addInterface(f, st, sc, name)
 	case "function":
 		s.add(model.Symbol{Name: name, Kind: kind, Signature: wholeSignature(t), Doc: st.doc, File: sc.file})
 	default:
 		s.add(model.Symbol{Name: name, Kind: kind, Signature: signature(t), Doc: st.doc, File: sc.file})
+	}
+}
+
+// addInterface emits an exported interface, its members (hidden, found by
+// name) and the members it inherits.
+func (s *Scanner) addInterface(f *dtsFile, st statement, sc scope, name string) {
+	t := st.text
+	s.add(model.Symbol{Name: name, Kind: "interface", Signature: signature(t), Doc: st.doc, File: sc.file})
+	// Members are found by name (Moment.format), not listed.
+	for _, mem := range parseMembers(body(st.raw)) {
+		sig := mem.sig
+		if alias := s.memberAlias(f, sc.file, mem); alias != "" {
+			sig += "\n" + alias // get: RouteShorthandMethod<…>, and its call forms
+		}
+		s.add(model.Symbol{Name: name + "." + mem.name, Kind: mem.kind, Signature: sig, Doc: mem.doc, File: sc.file, Hidden: true})
+	}
+	s.inheritLocal(name, sc.file, t)
+	if s.External != nil {
+		s.inheritExternal(name, sc.file, t)
 	}
 }
 

@@ -58,13 +58,11 @@ func symbolNamed(syms []model.Symbol, name string) *model.Symbol {
 	return nil
 }
 
-// TestFollowTypes: an interface extending one imported from a dependency
-// gets its members (and those it inherits, one package further), with the
-// package each comes from; "export … from" a dependency is followed; a
-// package that is not a declared dependency, or is four packages away, is
-// never asked for.
-func TestFollowTypes(t *testing.T) {
-	src, requested := loggedRegistry(t, map[string]map[string][]testutil.File{
+// followTypesPackages is the registry TestFollowTypes reads: web, whose
+// App extends web-core's, which extends deep's, which extends deeper's,
+// which extends deepest's; and @types/helper-lib, which web re-exports.
+func followTypesPackages() map[string]map[string][]testutil.File {
+	return map[string]map[string][]testutil.File{
 		"web": {"1.0.0": declPackage("web", "1.0.0", `"web-core": "^1.0.0", "@types/helper-lib": "*"`, `
 import * as core from "web-core";
 export { Helper } from "helper-lib";
@@ -111,7 +109,16 @@ export interface X extends Y {
 		"deepest": {"1.0.0": declPackage("deepest", "1.0.0", "", `export interface Y { tooFar(): void }`)},
 		"@types/helper-lib": {"2.0.0": append(declPackage("@types/helper-lib", "2.0.0", "", "/** Helps. */\nexport declare class Helper {\n    run(): void;\n}\n"),
 			testutil.File{Name: "extra.d.ts", Data: []byte("/** A subpath export. */\nexport declare function Extra(): void;\n")})},
-	})
+	}
+}
+
+// TestFollowTypes: an interface extending one imported from a dependency
+// gets its members (and those it inherits, one package further), with the
+// package each comes from; "export … from" a dependency is followed; a
+// package that is not a declared dependency, or is four packages away, is
+// never asked for.
+func TestFollowTypes(t *testing.T) {
+	src, requested := loggedRegistry(t, followTypesPackages())
 	pkg, err := src.Describe(context.Background(), Request{Name: "web"})
 	if err != nil {
 		t.Fatal(err)

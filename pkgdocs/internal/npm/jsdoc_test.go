@@ -35,10 +35,10 @@ func jsSymbols(t *testing.T, files map[string]string) map[string]model.Symbol {
 	return out
 }
 
-// TestJSDocShapes reads each way JavaScript packages declare their API,
-// each documented by a JSDoc comment directly above it.
-func TestJSDocShapes(t *testing.T) {
-	src := `'use strict'
+// jsdocShapesSource is an express-like CommonJS file whose documented
+// shapes (methods, functions, classes, getters, defineProperty, private
+// members, comment look-alikes in strings) TestJSDocShapes reads.
+const jsdocShapesSource = `'use strict'
 var re = /\/**not a comment*\//g, s = "/** nor this */", tpl = ` + "`/** ${'nor'} this */`" + `
 var app = exports = module.exports = {};
 
@@ -119,7 +119,11 @@ defineGetter(app, 'protocol', function protocol () { return 'http' })
 /** Shape of a thing, a prototype method. */
 Widget.prototype.shape = function (kind) {}
 `
-	syms := jsSymbols(t, map[string]string{"package.json": `{"name":"w","main":"lib/index"}`, "lib/index.js": src})
+
+// TestJSDocShapes reads each way JavaScript packages declare their API,
+// each documented by a JSDoc comment directly above it.
+func TestJSDocShapes(t *testing.T) {
+	syms := jsSymbols(t, map[string]string{"package.json": `{"name":"w","main":"lib/index"}`, "lib/index.js": jsdocShapesSource})
 	tests := []struct{ name, kind, sig, doc string }{
 		{"app.use", "method", "app.use(fn)", "Proxy to add middleware."},
 		{"app.set", "method", "app.set(field, val)", "Set a header, or several."},

@@ -250,16 +250,7 @@ func (w *walker) emit(id string, it *rawItem, q queued, name string) {
 	if it.Span != nil {
 		sym.File = it.Span.Filename
 	}
-	if d := it.Deprecation; d != nil {
-		note := "**Deprecated**"
-		if d.Since != nil && *d.Since != "" {
-			note += " since " + *d.Since
-		}
-		if d.Note != nil && *d.Note != "" {
-			note += ": " + *d.Note
-		}
-		sym.Doc = strings.TrimSpace(note + "\n\n" + sym.Doc)
-	}
+	sym.Doc = it.deprecatedDoc(sym.Doc)
 	attrs := attrLines(it.Attrs)
 	switch tag {
 	case "module":
@@ -297,15 +288,7 @@ func (w *walker) emit(id string, it *rawItem, q queued, name string) {
 	case "macro":
 		sym.Kind, sym.Signature = "macro", clipLines(str(p), 20)
 	case "proc_macro":
-		sym.Kind = "macro"
-		switch str(obj(p, "kind")) {
-		case "derive":
-			sym.Signature = "#[derive(" + name + ")]"
-		case "attr":
-			sym.Signature = "#[" + name + "]"
-		default:
-			sym.Signature = name + "!(…)"
-		}
+		sym.Kind, sym.Signature = "macro", procMacroSignature(name, p)
 	case "extern_type":
 		sym.Kind, sym.Signature = "type alias", "pub type "+name+";"
 	default:
@@ -318,6 +301,36 @@ func (w *walker) emit(id string, it *rawItem, q queued, name string) {
 	w.add(sym)
 	if tag == "trait" {
 		w.traitMembers(full, p)
+	}
+}
+
+// deprecatedDoc returns doc headed by the item's deprecation note, if it
+// has one.
+func (it *rawItem) deprecatedDoc(doc string) string {
+	d := it.Deprecation
+	if d == nil {
+		return doc
+	}
+	note := "**Deprecated**"
+	if d.Since != nil && *d.Since != "" {
+		note += " since " + *d.Since
+	}
+	if d.Note != nil && *d.Note != "" {
+		note += ": " + *d.Note
+	}
+	return strings.TrimSpace(note + "\n\n" + doc)
+}
+
+// procMacroSignature shows how a procedural macro is used: as a derive, an
+// attribute or a function-like macro.
+func procMacroSignature(name string, p any) string {
+	switch str(obj(p, "kind")) {
+	case "derive":
+		return "#[derive(" + name + ")]"
+	case "attr":
+		return "#[" + name + "]"
+	default:
+		return name + "!(…)"
 	}
 }
 

@@ -236,27 +236,8 @@ func TestEvaluationSet(t *testing.T) {
 			}
 			k.m[k.key].asked++
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		md, tokens, err := ask(ctx, svc, q, project)
-		cancel()
-		if os.Getenv("PKGDOCS_EVAL_SHOW") == q.ID {
-			t.Logf("%s (%d tokens, %v):\n%s", q.ID, tokens, err, md)
-		}
-		var missing []string
-		for _, f := range q.Facts {
-			if !strings.Contains(md, f) {
-				missing = append(missing, f)
-			}
-		}
-		var failure string
-		switch {
-		case err != nil:
-			failure = fmt.Sprintf("%s: error: %v", q.ID, err)
-		case tokens > evalBudget:
-			failure = fmt.Sprintf("%s: page 1 is %d tokens", q.ID, tokens)
-		case len(missing) > 0:
-			failure = fmt.Sprintf("%s: missing %q", q.ID, missing)
-		default:
+		failure := askEvalQuestion(t, svc, q, project)
+		if failure == "" {
 			byEco[q.Eco].passed++
 			byFile[q.file].passed++
 			continue
@@ -291,6 +272,34 @@ func TestEvaluationSet(t *testing.T) {
 	if !live && unexpected > 0 {
 		t.Errorf("%d questions without a note failed", unexpected)
 	}
+}
+
+// askEvalQuestion asks q of svc and returns why it failed (an error,
+// page 1 over evalBudget tokens, or facts missing from it), or "" if it
+// passed. PKGDOCS_EVAL_SHOW set to q's ID logs the answer.
+func askEvalQuestion(t *testing.T, svc *Service, q evalQuestion, project string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	md, tokens, err := ask(ctx, svc, q, project)
+	cancel()
+	if os.Getenv("PKGDOCS_EVAL_SHOW") == q.ID {
+		t.Logf("%s (%d tokens, %v):\n%s", q.ID, tokens, err, md)
+	}
+	var missing []string
+	for _, f := range q.Facts {
+		if !strings.Contains(md, f) {
+			missing = append(missing, f)
+		}
+	}
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s: error: %v", q.ID, err)
+	case tokens > evalBudget:
+		return fmt.Sprintf("%s: page 1 is %d tokens", q.ID, tokens)
+	case len(missing) > 0:
+		return fmt.Sprintf("%s: missing %q", q.ID, missing)
+	}
+	return ""
 }
 
 // TestBounds: argument limits a client cannot get around.
