@@ -10,7 +10,7 @@ import (
 // protocol eras.
 func TestEvents(t *testing.T) {
 	r := runCLI(t, "events", "--json", everythingURL, "list")
-	if r.code != 0 || !strings.Contains(r.stdout, `"name":"test.tick"`) || !strings.Contains(r.stdout, `"delivery":["poll","push"]`) {
+	if r.code != 0 || !strings.Contains(r.stdout, `"name":"test.tick"`) || !strings.Contains(r.stdout, `"delivery":["poll","push","webhook"]`) {
 		t.Fatalf("events list: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
 	for _, protocol := range []string{"legacy", "modern"} {
