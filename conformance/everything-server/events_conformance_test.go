@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -36,20 +35,9 @@ func newConformanceRig(t *testing.T, conformance bool) *conformanceRig {
 	hooks := newWebhookFixture(conformance, nil)
 	t.Cleanup(hooks.sender.Close)
 	srv := newServerWith(hooks, nil)
-	stopped := make(chan error, 1)
-	go func() { stopped <- hooks.svc.Run(ctx, hooks.es) }()
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	mcpSrv := httptest.NewServer(handler)
-	t.Cleanup(func() {
-		mcpSrv.Close()
-		handler.Close()
-		cancel()
-		if err := <-stopped; !errors.Is(err, context.Canceled) {
-			t.Errorf("Run: %v", err)
-		}
-		r.endpoint.Close()
-	})
-	cs, err := mcp.NewClient("harness", "v1.0.0", nil).Connect(ctx, mcp.NewStreamableClientTransport(mcpSrv.URL, nil))
+	unwrapped := func(h http.Handler) http.Handler { return h }
+	url := serveDelivering(t, cancel, srv, func() error { return hooks.svc.Run(ctx, hooks.es) }, unwrapped, r.endpoint)
+	cs, err := mcp.NewClient("harness", "v1.0.0", nil).Connect(ctx, mcp.NewStreamableClientTransport(url, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,21 +81,8 @@ func newTickWebhookRig(t *testing.T, version string) *tickWebhookRig {
 	})
 	srv := mcp.NewServer("everything-webhook", "v1.0.0", nil)
 	es := addEvents(srv, svc, nil)
-	stopped := make(chan error, 1)
-	go func() { stopped <- svc.Run(ctx, es) }()
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	mcpSrv := httptest.NewServer(withTestToken(handler))
-	r.mcpURL = mcpSrv.URL
-	t.Cleanup(func() {
-		mcpSrv.Close()
-		handler.Close()
-		cancel()
-		if err := <-stopped; !errors.Is(err, context.Canceled) {
-			t.Errorf("Run: %v", err)
-		}
-		r.endpoint.Close()
-	})
-	tr := mcp.NewStreamableClientTransport(mcpSrv.URL, &mcp.StreamableClientTransportOptions{Header: http.Header{"Authorization": {"Bearer " + testToken}}})
+	r.mcpURL = serveDelivering(t, cancel, srv, func() error { return svc.Run(ctx, es) }, withTestToken, r.endpoint)
+	tr := mcp.NewStreamableClientTransport(r.mcpURL, &mcp.StreamableClientTransportOptions{Header: http.Header{"Authorization": {"Bearer " + testToken}}})
 	cs, err := mcp.NewClient("webhook-client", "v1.0.0", &mcp.ClientOptions{ProtocolVersion: version}).Connect(ctx, tr)
 	if err != nil {
 		t.Fatal(err)
@@ -103,6 +90,28 @@ func newTickWebhookRig(t *testing.T, version string) *tickWebhookRig {
 	t.Cleanup(func() { _ = cs.Close() })
 	r.cs = cs
 	return r
+}
+
+// serveDelivering serves srv over streamable HTTP (through wrap) while run,
+// the webhook delivery loop, runs until cancel; at the test's end it stops
+// both and the endpoint, failing the test if run ends other than by
+// cancellation. It returns the URL of the MCP endpoint.
+func serveDelivering(t *testing.T, cancel context.CancelFunc, srv *mcp.Server, run func() error, wrap func(http.Handler) http.Handler, endpoint *httptest.Server) string {
+	t.Helper()
+	stopped := make(chan error, 1)
+	go func() { stopped <- run() }()
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	mcpSrv := httptest.NewServer(wrap(handler))
+	t.Cleanup(func() {
+		mcpSrv.Close()
+		handler.Close()
+		cancel()
+		if err := <-stopped; !errors.Is(err, context.Canceled) {
+			t.Errorf("Run: %v", err)
+		}
+		endpoint.Close()
+	})
+	return mcpSrv.URL
 }
 
 // emit calls emit_tick and waits for its occurrence, n wantN, to reach
